@@ -1,0 +1,46 @@
+/**
+ * Typed view of the test-control protocol, version 1 (../shared/control-protocol.md,
+ * encoded in specs/control-openapi.yaml). Implemented by ControlClient in client.ts.
+ */
+import type { Role, Scope } from '../engine/check.ts';
+
+export interface UsageLedger {
+  balance: number;
+  charged: number;
+  entries: { seq: number; method: string; path: string; status: number; credits: number; surface: string }[];
+}
+
+export type CapabilityName =
+  | 'definitions'
+  | 'graphReads'
+  | 'graphEdits'
+  | 'context'
+  | 'research'
+  | 'enrichment'
+  | 'crm'
+  | 'workflows'
+  | 'automaticCapture'
+  | 'relationEditing'
+  | 'graphCompute';
+
+/** Every control call throws ControlError on a non-success status: that is a harness problem, not a finding. */
+export interface ControlApi {
+  info(): Promise<{ protocol: string; version: number }>;
+  createWorkspace(credits?: number): Promise<{ workspaceId: string }>;
+  deleteWorkspace(ws: string): Promise<void>;
+  pauseWorkspace(ws: string): Promise<void>;
+  resumeWorkspace(ws: string): Promise<void>;
+  addMember(ws: string, role: Role): Promise<{ userId: string }>;
+  setMemberRole(ws: string, userId: string, role: Role): Promise<void>;
+  removeMember(ws: string, userId: string): Promise<void>;
+  createKey(ws: string, userId: string, scopes: readonly Scope[]): Promise<{ keyId: string; secret: string }>;
+  setKeyScopes(keyId: string, scopes: readonly Scope[]): Promise<void>;
+  revokeKey(keyId: string): Promise<void>;
+  disableKey(keyId: string): Promise<void>;
+  enableKey(keyId: string): Promise<void>;
+  usage(ws: string): Promise<UsageLedger>;
+  setRateLimit(ws: string, requestsPerMinute: number | null): Promise<void>;
+  setCapabilities(ws: string, switches: Partial<Record<CapabilityName, boolean>>): Promise<void>;
+  createAccount(ws: string, body?: { name?: string; domain?: string }): Promise<{ accountId: string }>;
+  createPerson(ws: string, accountId: string, body?: { name?: string; title?: string }): Promise<{ personId: string; accountPersonId: string }>;
+}

@@ -1,0 +1,152 @@
+/**
+ * The check model. A check is a small async function that verifies one or more clauses
+ * against a target; a suite is a named list of checks plus the cast of keys it needs.
+ * Suite files only enumerate checks; the engine runs them the same way under vitest
+ * (suites/*.test.ts) and in-process (fault self-test, benchmark).
+ */
+import type { Exchange } from '../http/exchange.ts';
+import type { Outcome } from './outcome.ts';
+import type { Evidence } from './finding.ts';
+
+export const SCOPES = ['graph:read', 'graph:write', 'research:run', 'crm:read', 'crm:write', 'admin'] as const;
+export type Scope = (typeof SCOPES)[number];
+
+export const ROLES = ['owner', 'admin', 'analyst', 'member'] as const;
+export type Role = (typeof ROLES)[number];
+
+/** A key a suite needs: held by a member of one of these roles, with these scopes. */
+export interface CastMember {
+  role: Role | readonly Role[];
+  scopes: readonly Scope[];
+  /** The key must hold exactly these scopes (needed to prove "no scope implies another"). Default true. */
+  exact?: boolean;
+}
+
+/** A provisioned or supplied key. `secret` must only ever reach the HTTP client. */
+export interface KeyHandle {
+  /** The cast name it fills. */
+  name: string;
+  secret: string;
+  role: Role;
+  scopes: readonly Scope[];
+  /** Known only with the test-control protocol. */
+  keyId?: string;
+  userId?: string;
+  workspaceId?: string;
+}
+
+/** What the check needs from the target beyond its cast; unmet needs make it not observable or disabled. */
+export interface CheckNeeds {
+  /** Needs the test-control protocol (provisioning, revocation, pausing, rate limits...). */
+  control?: boolean;
+  /** Needs the usage ledger. */
+  ledger?: boolean;
+  /** Sends mutations: disabled by --read-only. */
+  mutation?: boolean;
+}
+
+export interface CheckDef {
+  /** Stable id, "<suite>/<kebab-name>", unique across all suites. */
+  id: string;
+  /** What the check verifies, as a short sentence. */
+  title: string;
+  /** Clause ids this check verifies (every one must exist in the catalog). */
+  clauses: readonly string[];
+  needs?: CheckNeeds;
+  /**
+   * Upper bound of billable API calls the check makes (charged credits on a conformant
+   * target), used to plan --max-credits before anything is sent. A function receives the
+   * run's property-run count.
+   */
+  credits: number | ((numRuns: number) => number);
+  run(ctx: CheckContext): Promise<void>;
+}
+
+export interface SuiteDef {
+  /** Suite name, as used by --suite: auth, scopes, roles, idempotency, pagination, billing, errors, definitions, operations. */
+  name: string;
+  title: string;
+  /** The keys the suite needs, by cast name. Provisioned per suite (own workspace) with control. */
+  cast: Record<string, CastMember>;
+  checks: readonly CheckDef[];
+}
+
+/** One API request. `path` is relative to {base_url}/api/v1 and starts with "/". */
+export interface ApiRequest {
+  method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE' | 'HEAD' | 'OPTIONS';
+  path: string;
+  /** Query as an object (arrays repeat the key) or a raw, already-encoded string (no "?"). */
+  query?: Record<string, string | number | boolean | readonly (string | number)[] | undefined> | string;
+  headers?: Record<string, string>;
+  /** JSON body (serialised by the client). */
+  body?: unknown;
+  /** Raw body bytes/text, sent as is (for malformed JSON and wrong content types). */
+  rawBody?: string | Uint8Array;
+  /** Credential: a cast key, or null for none. */
+  key: KeyHandle | null;
+  /** How the key is sent. Default "bearer". */
+  auth?: 'bearer' | 'x-api-key';
+  idempotencyKey?: string;
+}
+
+export interface ApiClient {
+  /** Sends a request; never throws for target misbehaviour: transport problems are in Exchange.error. */
+  send(req: ApiRequest): Promise<Exchange>;
+}
+
+/** The usage ledger of the check's workspace (control protocol). */
+export interface Ledger {
+  /** Total credits charged so far in the workspace. */
+  charged(): Promise<number>;
+  entries(): Promise<LedgerEntry[]>;
+}
+export interface LedgerEntry {
+  seq: number;
+  method: string;
+  path: string;
+  status: number;
+  credits: number;
+  surface: string;
+}
+
+/** Run-wide facts a check may read. */
+export interface RunInfo {
+  /** Prefix for every record the run creates, e.g. "wgc-1a2b3c-". */
+  prefix: string;
+  seed: number;
+  numRuns: number;
+  readOnly: boolean;
+  hasControl: boolean;
+}
+
+export interface CheckContext {
+  readonly run: RunInfo;
+  readonly api: ApiClient;
+  /** The key filling a cast role; throws NotObservable when the target cannot supply one. */
+  key(castName: string): KeyHandle;
+  /** The test-control client for the suite's workspace; throws NotObservable without control. */
+  readonly control: import('../control/types.ts').ControlApi;
+  /** The suite's workspace id (from control, or from GET /me of the first key). */
+  readonly workspaceId: string;
+  readonly ledger: Ledger;
+  /** Registers teardown work (archive created records, delete extra members...). */
+  cleanup(fn: () => Promise<void>): void;
+}
+
+/** What one check concluded, per clause. Serialisable (sent from vitest workers through task meta). */
+export interface CheckResult {
+  checkId: string;
+  suite: string;
+  title: string;
+  outcome: Outcome;
+  /** Outcome per clause of the check. */
+  clauses: Record<string, Outcome>;
+  /** Why: for notObservable, disabled and harnessError (and "not reached" notes). */
+  reason?: string;
+  findings: Evidence[];
+  /** Requests this check sent, and credits it was planned to spend. */
+  requests: number;
+  plannedCredits: number;
+  durationMs: number;
+  seed: number;
+}
