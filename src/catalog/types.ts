@@ -21,6 +21,7 @@ export const AREAS = [
   'PAGE', // 8: paging
   'BILL', // 8: billing
   'LIMIT', // 8: other limits
+  'DATA', // 4.9: stored graph data, traces and decision inputs
   'VER', // 9: versioning
 ] as const;
 export type Area = (typeof AREAS)[number];

@@ -1,0 +1,64 @@
+import { describe, expect, test } from 'vitest';
+import { loadCatalog, parseCatalog, isObservable, CatalogError } from '../../src/catalog/load.ts';
+import { AREAS, areaOf } from '../../src/catalog/types.ts';
+
+const catalog = loadCatalog();
+
+describe('clause catalog', () => {
+  test('holds well over 100 clauses, every area used', () => {
+    expect(catalog.clauses.length).toBeGreaterThan(150);
+    const used = new Set(catalog.clauses.map((c) => areaOf(c.id)));
+    for (const area of AREAS) expect(used, `area ${area} has no clause`).toContain(area);
+  });
+
+  test('ids are unique and numbered within their area without reuse', () => {
+    const ids = catalog.clauses.map((c) => c.id);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  test('every unobservable clause says why, and every ambiguity lists at least two readings', () => {
+    for (const c of catalog.clauses) {
+      if (!isObservable(c)) expect(c.unobservable!.length, c.id).toBeGreaterThan(20);
+      if (c.ambiguity) expect(c.ambiguity.accepted.length, c.id).toBeGreaterThanOrEqual(2);
+    }
+  });
+
+  test('the ambiguities the seed leaves open are recorded', () => {
+    const ambiguous = catalog.clauses.filter((c) => c.ambiguity).map((c) => c.id);
+    // departed member, paused workspace, archive twice, patch archived, deepObject wire form,
+    // failed request's key, create status, malformed path uuid, unknown body properties
+    for (const id of ['AUTH-009', 'AUTH-010', 'DEF-016', 'DEF-021', 'DEF-023', 'IDEM-009', 'DEF-012', 'DEF-027', 'DEF-025']) {
+      expect(ambiguous).toContain(id);
+    }
+  });
+
+  test('ids never change meaning (update the snapshot only when a statement is reworded, never re-purposed)', () => {
+    const frozen = Object.fromEntries(catalog.clauses.map((c) => [c.id, `${c.level} ${c.ref} | ${c.statement}`]));
+    expect(frozen).toMatchSnapshot();
+  });
+});
+
+describe('catalog loader rejects bad input, naming the file and the place', () => {
+  const wrap = (clauses: string) => `version: 1\nclauses:\n${clauses}`;
+  const good = `  - id: AUTH-001\n    level: MUST\n    ref: "5"\n    statement: s\n    observe: { keys: k, control: false, ledger: false, mutation: false }\n`;
+
+  test('YAML syntax error gives line and column', () => {
+    expect(() => parseCatalog('version: 1\nclauses: [\n', 'x.yaml')).toThrow(/^x\.yaml: line \d+, column \d+/);
+  });
+  test('a field of the wrong form names the clause and field', () => {
+    expect(() => parseCatalog(wrap(good.replace('MUST', 'MAY')), 'x.yaml')).toThrow(/x\.yaml: clauses\[0\] \(AUTH-001\): level/);
+  });
+  test('a duplicate id is refused', () => {
+    expect(() => parseCatalog(wrap(good + good), 'x.yaml')).toThrow(/clauses\[1\].*duplicate id AUTH-001/);
+  });
+  test('an unknown area prefix is refused', () => {
+    expect(() => parseCatalog(wrap(good.replace('AUTH-001', 'FOO-001')), 'x.yaml')).toThrow(/unknown area prefix "FOO"/);
+  });
+  test('an unknown clause id in a lookup is an error naming it', () => {
+    expect(() => catalog.get('AUTH-999')).toThrow(CatalogError);
+    expect(() => catalog.get('AUTH-999')).toThrow(/AUTH-999/);
+  });
+  test('a missing file names the path', () => {
+    expect(() => loadCatalog('/nonexistent/clauses.yaml')).toThrow(/\/nonexistent\/clauses\.yaml: file/);
+  });
+});
