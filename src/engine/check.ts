@@ -87,6 +87,11 @@ export interface ApiRequest {
   /** How the key is sent. Default "bearer". */
   auth?: 'bearer' | 'x-api-key';
   idempotencyKey?: string;
+  /**
+   * Retry a 429 within the run's bounds (Retry-After, retry budget). Default true; false
+   * returns the first 429, for checks that need to see it.
+   */
+  retry429?: boolean;
 }
 
 export interface ApiClient {
