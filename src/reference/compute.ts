@@ -1,0 +1,54 @@
+/**
+ * Bulk compute (seed 4.9): POST /compute/preview and POST /compute/runs for the pmm_refresh
+ * job need the admin scope AND an owner or admin role; GET /compute/runs/{id} polls (free).
+ */
+import { notFound } from './errors.ts';
+import type { ComputeRun } from './model.ts';
+import { accountIn } from './op-graph.ts';
+import type { Ctx, Route } from './route.ts';
+import { newId } from './store.ts';
+import { arr, obj, oneOf, opt, parseBody, req, str } from './validate.ts';
+
+const JOBS = ['pmm_refresh'] as const;
+const scope = { job: req(oneOf(JOBS)), accountIds: opt(arr(str({ format: 'uuid' }), { max: 1000, unique: true })) };
+const previewBody = obj(scope);
+const runBody = obj({ ...scope, reason: req(str({ min: 1, max: 500 })) });
+
+function accountsOf(ctx: Ctx, ids: string[] | undefined): number {
+  if (!ids) return ctx.ws.accounts.size;
+  for (const id of ids) accountIn(ctx.ws, id);
+  return ids.length;
+}
+
+const runOut = (r: ComputeRun) => ({ ...r });
+
+function preview(ctx: Ctx) {
+  const b = parseBody(previewBody, ctx.body);
+  const n = accountsOf(ctx, b.accountIds);
+  return { status: 200, body: { job: b.job, accounts: n, estCreditsLow: n, estCreditsHigh: n * 2 } };
+}
+
+function start(ctx: Ctx) {
+  const b = parseBody(runBody, ctx.body);
+  const n = accountsOf(ctx, b.accountIds);
+  const run: ComputeRun = { id: newId(), job: b.job, status: 'queued', reason: b.reason, accounts: n, createdAt: ctx.store.now(), completedAt: null, result: null };
+  ctx.ws.computeRuns.set(run.id, run);
+  ctx.scheduler.schedule(ctx.ws, run.id);
+  return { status: 202, body: runOut(run) };
+}
+
+function get(ctx: Ctx) {
+  const id = ctx.params.id!.toLowerCase();
+  const run = ctx.ws.computeRuns.get(id);
+  if (!run) throw notFound('No such compute run in this workspace');
+  if (run.status === 'queued') ctx.scheduler.runNow(ctx.ws, id);
+  return { status: 200, body: runOut(run) };
+}
+
+const gated = { billable: true, scopes: ['admin'] as const, roles: ['owner', 'admin'] as const, capability: 'graphCompute' as const, body: true };
+
+export const COMPUTE_ROUTES: readonly Route[] = [
+  { method: 'POST', pattern: '/compute/preview', surface: 'api:compute.preview', ...gated, handle: preview },
+  { method: 'POST', pattern: '/compute/runs', surface: 'api:compute.run', ...gated, handle: start },
+  { method: 'GET', pattern: '/compute/runs/:id', surface: 'api:compute.get', billable: false, handle: get },
+];

@@ -1,0 +1,178 @@
+/**
+ * The test-control protocol, version 1 (shared/control-protocol.md), at /__control/v1, plus
+ * one extension: PUT /workspaces/{ws}/execution {"hold": boolean} keeps submitted operations
+ * and compute runs queued until released (to observe revalidation of queued work).
+ * Nothing here is billed, rate-limited or written to the usage ledger.
+ */
+import { timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ROLES, SCOPES, type Role, type Scope } from '../engine/check.ts';
+import type { CapabilityName } from '../control/types.ts';
+import { ApiError } from './errors.ts';
+import type { Executor } from './executor.ts';
+import { parseJsonObject, readBody, sendEmpty, sendJson } from './http.ts';
+import { CAPABILITY_NAMES, type Workspace } from './model.ts';
+import { setLimit } from './ratelimit.ts';
+import { createAccount, createPerson } from './records.ts';
+import type { Store } from './store.ts';
+
+class ControlError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+type Body = Record<string, unknown>;
+type Reply = { status: number; body?: unknown };
+
+function workspace(store: Store, id: string): Workspace {
+  const ws = store.workspaces.get(id);
+  if (!ws) throw new ControlError(404, `unknown workspace ${id}`);
+  return ws;
+}
+
+function role(v: unknown): Role {
+  if (typeof v !== 'string' || !(ROLES as readonly string[]).includes(v)) throw new ControlError(400, `role must be one of ${ROLES.join(', ')}`);
+  return v as Role;
+}
+
+function scopes(v: unknown): Scope[] {
+  if (!Array.isArray(v) || !v.every((s) => typeof s === 'string' && (SCOPES as readonly string[]).includes(s))) {
+    throw new ControlError(400, `scopes must be an array of ${SCOPES.join(', ')}`);
+  }
+  return v as Scope[];
+}
+
+function optString(b: Body, name: string): string | null {
+  const v = b[name];
+  if (v === undefined || v === null) return null;
+  if (typeof v !== 'string' || v.length > 500) throw new ControlError(400, `${name} must be a string of at most 500 characters`);
+  return v;
+}
+
+/** Handles one control request; `path` is relative to /__control/v1. */
+export class Control {
+  private readonly token: Buffer;
+
+  constructor(
+    private readonly store: Store,
+    private readonly executor: Executor,
+    token: string,
+  ) {
+    this.token = Buffer.from(token);
+  }
+
+  async handle(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+    try {
+      const auth = req.headers.authorization ?? '';
+      const given = Buffer.from(/^Bearer\s+(.+)$/i.exec(auth)?.[1]?.trim() ?? '');
+      if (given.length !== this.token.length || !timingSafeEqual(given, this.token)) throw new ControlError(401, 'a valid control token is required');
+      let body: Body = {};
+      if (req.method === 'POST' || req.method === 'PUT' || req.method === 'PATCH') {
+        const read = await readBody(req);
+        if (read.kind === 'aborted') return;
+        if (read.kind === 'too-large') throw new ControlError(400, 'body too large');
+        try {
+          body = parseJsonObject(read.bytes, req.headers['content-type']) ?? {};
+        } catch (e) {
+          throw new ControlError(400, e instanceof ApiError ? e.message : 'bad body');
+        }
+      } else req.resume();
+      const reply = this.route(req.method ?? 'GET', path.replace(/\/$/, '').split('/').slice(1), body);
+      if (reply.body === undefined) sendEmpty(res, reply.status);
+      else sendJson(res, reply.status, JSON.stringify(reply.body));
+    } catch (e) {
+      const status = e instanceof ControlError ? e.status : 500;
+      const message = e instanceof Error ? e.message : 'control error';
+      req.resume();
+      sendJson(res, status, JSON.stringify({ error: message }));
+    }
+  }
+
+  private route(method: string, seg: string[], b: Body): Reply {
+    const s = this.store;
+    const [a0, a1, a2, a3, a4] = seg;
+    const n = seg.length;
+    const is = (m: string, ...pattern: (string | null)[]) => method === m && n === pattern.length && pattern.every((p, i) => p === null || p === seg[i]);
+
+    if (is('GET')) return { status: 200, body: { protocol: 'wg-control', version: 1 } };
+    if (is('POST', 'workspaces')) {
+      const credits = b.credits ?? 1_000_000;
+      if (typeof credits !== 'number' || !Number.isFinite(credits) || credits < 0) throw new ControlError(400, 'credits must be a number of at least 0');
+      return { status: 201, body: { workspaceId: s.createWorkspace(credits).id } };
+    }
+    if (a0 === 'workspaces' && a1 !== undefined) {
+      if (is('DELETE', 'workspaces', null)) {
+        if (!s.deleteWorkspace(a1)) throw new ControlError(404, `unknown workspace ${a1}`);
+        return { status: 204 };
+      }
+      const ws = workspace(s, a1);
+      if (is('POST', 'workspaces', null, 'pause')) return ((ws.apiAccess = false), { status: 204 });
+      if (is('POST', 'workspaces', null, 'resume')) return ((ws.apiAccess = true), { status: 204 });
+      if (is('POST', 'workspaces', null, 'members')) return { status: 201, body: { userId: s.addMember(ws, role(b.role)) } };
+      if (a2 === 'members' && a3 !== undefined && n === 4) {
+        const member = ws.members.get(a3);
+        if (!member) throw new ControlError(404, `unknown member ${a3}`);
+        if (method === 'PATCH') return ((member.role = role(b.role)), { status: 204 });
+        if (method === 'DELETE') return (ws.members.delete(a3), { status: 204 });
+      }
+      if (is('POST', 'workspaces', null, 'keys')) {
+        const userId = b.userId;
+        if (typeof userId !== 'string') throw new ControlError(400, 'userId must be a string');
+        const granted = scopes(b.scopes);
+        const member = ws.members.get(userId);
+        if (!member) throw new ControlError(404, `unknown member ${userId}`);
+        if (member.role === 'member') throw new ControlError(409, 'a member with role "member" cannot hold a new key');
+        const key = s.createKey(ws, userId, granted);
+        return { status: 201, body: { keyId: key.keyId, secret: key.secret } };
+      }
+      if (is('GET', 'workspaces', null, 'usage')) return { status: 200, body: { balance: ws.balance, charged: ws.charged, entries: ws.ledger.map((e) => ({ ...e })) } };
+      if (is('PUT', 'workspaces', null, 'rate-limit')) {
+        const rpm = b.requestsPerMinute;
+        if (rpm !== null && (typeof rpm !== 'number' || !Number.isInteger(rpm) || rpm < 0)) throw new ControlError(400, 'requestsPerMinute must be a non-negative integer or null');
+        setLimit(ws, rpm as number | null);
+        return { status: 204 };
+      }
+      if (is('PUT', 'workspaces', null, 'capabilities')) {
+        for (const [k, v] of Object.entries(b)) {
+          if (!(CAPABILITY_NAMES as readonly string[]).includes(k) || typeof v !== 'boolean') throw new ControlError(400, `capabilities: ${k} must be a capability name with a boolean`);
+        }
+        for (const [k, v] of Object.entries(b)) ws.capabilities[k as CapabilityName] = v as boolean;
+        return { status: 204 };
+      }
+      if (is('PUT', 'workspaces', null, 'execution')) {
+        if (typeof b.hold !== 'boolean') throw new ControlError(400, 'hold must be a boolean');
+        ws.holdExecution = b.hold;
+        if (!b.hold) this.executor.release(ws);
+        return { status: 204 };
+      }
+      if (is('POST', 'workspaces', null, 'accounts')) return { status: 201, body: { accountId: createAccount(s, ws, optString(b, 'name'), optString(b, 'domain')).id } };
+      if (is('POST', 'workspaces', null, 'accounts', null, 'people') && a3 !== undefined) {
+        const account = ws.accounts.get(a3);
+        if (!account) throw new ControlError(404, `unknown account ${a3}`);
+        const ap = createPerson(s, ws, account, optString(b, 'name'), optString(b, 'title'));
+        return { status: 201, body: { personId: ap.personId, accountPersonId: ap.id } };
+      }
+      void a4;
+    }
+    if (a0 === 'keys' && a1 !== undefined && n === 3) {
+      const key = s.keysById.get(a1);
+      if (!key) throw new ControlError(404, `unknown key ${a1}`);
+      if (is('PUT', 'keys', null, 'scopes')) return ((key.scopes = [...new Set(scopes(b.scopes))]), { status: 204 });
+      if (is('POST', 'keys', null, 'revoke')) return ((key.state = 'revoked'), { status: 204 });
+      if (is('POST', 'keys', null, 'disable')) {
+        // A revoked key stays revoked.
+        if (key.state !== 'revoked') key.state = 'disabled';
+        return { status: 204 };
+      }
+      if (is('POST', 'keys', null, 'enable')) {
+        if (key.state === 'revoked') throw new ControlError(409, 'a revoked key cannot be enabled');
+        return ((key.state = 'enabled'), { status: 204 });
+      }
+    }
+    throw new ControlError(404, `no control endpoint ${method} /${seg.join('/')}`);
+  }
+}

@@ -1,0 +1,65 @@
+/**
+ * The error envelope of the service (seed part 7): every API error body is
+ * `{defined, code, status, message, data?}`. Handlers throw {@link ApiError}; the server
+ * renders it with {@link envelope}.
+ */
+
+/** The known error codes, keyed by HTTP status. */
+export const KNOWN_ERRORS = {
+  400: { code: 'BAD_REQUEST', message: 'Invalid request' },
+  401: { code: 'UNAUTHORIZED', message: 'An API key is required' },
+  403: { code: 'FORBIDDEN', message: 'Access denied' },
+  404: { code: 'NOT_FOUND', message: 'Resource not found' },
+  409: { code: 'CONFLICT', message: 'Request conflicts with current state' },
+  429: { code: 'TOO_MANY_REQUESTS', message: 'Rate limit exceeded' },
+  500: { code: 'INTERNAL_SERVER_ERROR', message: 'Internal server error' },
+  503: { code: 'SERVICE_UNAVAILABLE', message: 'Capability is not configured' },
+} as const;
+
+export type KnownStatus = keyof typeof KNOWN_ERRORS;
+
+/** One problem found in a request body or query, with where it was found. */
+export interface Issue {
+  /** JSON-pointer-like location, e.g. "body.enumValues[3].label" or "query.limit". */
+  path: string;
+  message: string;
+}
+
+/** A refusal with a known status. Thrown by handlers, rendered by the server. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: KnownStatus,
+    message?: string,
+    readonly data?: Record<string, unknown>,
+    /** Extra response headers (e.g. Retry-After). */
+    readonly headers?: Record<string, string>,
+  ) {
+    super(message ?? KNOWN_ERRORS[status].message);
+    this.name = 'ApiError';
+  }
+}
+
+/** Shorthands for the common refusals. */
+export const badRequest = (message: string, issues?: readonly Issue[]): ApiError =>
+  new ApiError(400, message, issues ? { issues } : undefined);
+export const unauthorized = (message?: string): ApiError => new ApiError(401, message);
+export const forbidden = (message?: string): ApiError => new ApiError(403, message);
+export const notFound = (message?: string): ApiError => new ApiError(404, message);
+export const conflict = (message?: string): ApiError => new ApiError(409, message);
+
+/** The envelope body of an error. */
+export interface ErrorEnvelope {
+  defined: boolean;
+  code: string;
+  status: number;
+  message: string;
+  data?: Record<string, unknown>;
+}
+
+/** Builds the error body for a known status. */
+export function envelope(status: KnownStatus, message?: string, data?: Record<string, unknown>): ErrorEnvelope {
+  const known = KNOWN_ERRORS[status];
+  const body: ErrorEnvelope = { defined: true, code: known.code, status, message: message ?? known.message };
+  if (data !== undefined) body.data = data;
+  return body;
+}

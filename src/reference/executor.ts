@@ -1,0 +1,86 @@
+/**
+ * Runs queued operations and compute runs, shortly after submission (next event-loop turn)
+ * or when polled, whichever comes first. Before an operation executes, the submitting key's
+ * standing and grants are read again (seed 5 rule 8): a key that lost them fails the receipt.
+ * A workspace can hold execution (control extension) so that tests can change grants while
+ * work is queued.
+ */
+import { standing } from './auth.ts';
+import { ApiError } from './errors.ts';
+import type { FaultSet } from './faults.ts';
+import type { Workspace } from './model.ts';
+import { checkPermission, type OpDef } from './opdef.ts';
+import type { Scheduler } from './route.ts';
+import type { Store } from './store.ts';
+
+export class Executor implements Scheduler {
+  private readonly pending = new Set<NodeJS.Immediate>();
+
+  constructor(
+    private readonly store: Store,
+    private readonly faults: FaultSet,
+    private readonly operations: ReadonlyMap<string, OpDef>,
+  ) {}
+
+  schedule(ws: Workspace, id: string): void {
+    if (ws.holdExecution) return;
+    const handle = setImmediate(() => {
+      this.pending.delete(handle);
+      this.runNow(ws, id);
+    });
+    this.pending.add(handle);
+  }
+
+  /** Runs everything still queued in the workspace (after execution is released). */
+  release(ws: Workspace): void {
+    for (const id of ws.operations.keys()) this.schedule(ws, id);
+    for (const id of ws.computeRuns.keys()) this.schedule(ws, id);
+  }
+
+  runNow(ws: Workspace, id: string): void {
+    if (ws.holdExecution || this.store.workspaces.get(ws.id) !== ws) return;
+    const run = ws.computeRuns.get(id);
+    if (run) {
+      if (run.status !== 'queued') return;
+      run.status = 'succeeded';
+      run.completedAt = this.store.now();
+      run.result = { job: run.job, accountsProcessed: run.accounts, matchesRefreshed: run.accounts };
+      return;
+    }
+    const q = ws.operations.get(id);
+    if (!q || q.receipt.status !== 'queued') return;
+    const r = q.receipt;
+    const op = this.operations.get(r.operation)!;
+    const finish = (status: typeof r.status, result: unknown, error: typeof r.error) => {
+      r.status = status;
+      r.result = result;
+      r.error = error;
+      r.updatedAt = r.completedAt = this.store.now();
+    };
+    const key = this.store.keysById.get(q.keyId);
+    try {
+      if (!key) throw new ApiError(401, 'The submitting key no longer exists');
+      if (!this.faults.has('queued-not-revalidated')) {
+        const p = standing(this.store, key, this.faults);
+        checkPermission(p, op, q.args, this.faults);
+        if (!ws.capabilities[op.capability]) throw new ApiError(503, `The ${op.capability} capability is switched off for this workspace`);
+      }
+    } catch (e) {
+      if (!(e instanceof ApiError)) throw e;
+      finish('failed', null, { code: 'REVALIDATION_FAILED', message: `Refused at execution: ${e.message}` });
+      return;
+    }
+    try {
+      const out = op.execute({ ws, store: this.store, faults: this.faults, actor: key.userId, reason: r.reason }, q.args);
+      finish(out.status, out.result, null);
+    } catch (e) {
+      finish('failed', null, { code: 'EXECUTION_FAILED', message: e instanceof Error ? e.message : String(e) });
+    }
+  }
+
+  /** Cancels queued callbacks (server close). */
+  stop(): void {
+    for (const h of this.pending) clearImmediate(h);
+    this.pending.clear();
+  }
+}

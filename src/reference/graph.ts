@@ -1,0 +1,90 @@
+/**
+ * POST /graph/decision-inputs (definition references for a graph edit) and GET /graph/traces
+ * (the decision trail of a record, newest first, paged by next_before_revision). A trace read
+ * changes nothing. Label decisions made against a definition that has since changed (or whose
+ * value was archived or merged away) carry the changed_or_deleted marker.
+ */
+import { badRequest, notFound } from './errors.ts';
+import { contentHash } from './definitions.ts';
+import type { TraceEvent, Workspace } from './model.ts';
+import { single, type Query } from './query.ts';
+import type { Ctx, Route } from './route.ts';
+import { TRACE_KINDS, type TraceKind } from './trace.ts';
+import { arr, obj, parseBody, req, str } from './validate.ts';
+
+const inputsBody = obj({ definitionIds: req(arr(str({ format: 'uuid' }), { min: 1, max: 30, unique: true })) });
+
+function decisionInputs(ctx: Ctx) {
+  const b = parseBody(inputsBody, ctx.body);
+  const refs = b.definitionIds.map((id) => {
+    const rec = ctx.ws.definitions.get(id);
+    if (!rec) throw notFound(`No definition ${id} in this workspace`);
+    return { entity_kind: 'definition', entity_id: rec.def.id, revision: rec.revision, content_hash: contentHash(rec.def) };
+  });
+  return { status: 200, body: { definition_refs: refs } };
+}
+
+function intParam(q: Query, name: string, min: number, max: number): number | undefined {
+  const raw = single(q, name);
+  if (raw === undefined) return undefined;
+  if (!/^[0-9]{1,9}$/.test(raw) || Number(raw) < min || Number(raw) > max) throw badRequest(`query.${name} must be an integer from ${min} to ${max}`);
+  return Number(raw);
+}
+
+/** Markers of an event as read now (label decisions are checked against the current definition). */
+function markersNow(ws: Workspace, e: TraceEvent): string[] {
+  const markers = [...e.markers];
+  if (e.against) {
+    const rec = ws.definitions.get(e.against.definitionId);
+    const value = rec?.def.enum_values.find((v) => v.slug === e.against!.slug);
+    if (!rec || rec.def.state === 'archived' || rec.revision !== e.against.revision || !value || value.archived) markers.push('changed_or_deleted');
+  }
+  return markers;
+}
+
+function related(ws: Workspace, kind: TraceKind, id: string): { kind: TraceKind; id: string }[] {
+  const refs: { kind: TraceKind; id: string }[] = [];
+  const subjects = new Set([id]);
+  if (kind === 'account') {
+    for (const ap of ws.accountPeople.values()) if (ap.accountId === id) (subjects.add(ap.id), refs.push({ kind: 'person', id: ap.id }));
+  } else if (kind === 'person' && ws.people.has(id)) {
+    for (const ap of ws.accountPeople.values()) if (ap.personId === id) (subjects.add(ap.id), refs.push({ kind: 'person', id: ap.id }));
+  }
+  if (kind === 'account' || kind === 'person') {
+    for (const [key, trail] of ws.traces) {
+      if (key.startsWith('label_decision:') && trail[0]?.against && subjects.has(trail[0].against.entityId)) refs.push({ kind: 'label_decision', id: key.slice('label_decision:'.length) });
+    }
+  }
+  return refs;
+}
+
+function traces(ctx: Ctx) {
+  const kind = single(ctx.query, 'kind');
+  const id = single(ctx.query, 'id');
+  if (kind === undefined || !(TRACE_KINDS as readonly string[]).includes(kind)) throw badRequest(`query.kind must be one of ${TRACE_KINDS.join(', ')}`);
+  if (id === undefined || id === '') throw badRequest('query.id is required');
+  const before = intParam(ctx.query, 'before_revision', 1, 1e9);
+  const limit = intParam(ctx.query, 'limit', 1, 200) ?? 20;
+  const trail = ctx.ws.traces.get(`${kind}:${id.toLowerCase()}`);
+  if (!trail) throw notFound(`No trace for ${kind} ${id} in this workspace`);
+  const older = trail.filter((e) => before === undefined || e.revision < before).reverse();
+  const events = older.slice(0, limit).map((e) => ({
+    revision: e.revision,
+    at: e.at,
+    action: e.action,
+    actor: e.actor,
+    markers: markersNow(ctx.ws, e),
+    ...e.trace,
+    ...(e.against ? { definition_ref: { entity_kind: 'definition', entity_id: e.against.definitionId, revision: e.against.revision } } : {}),
+  }));
+  const next = older.length > limit ? events[events.length - 1]!.revision : null;
+  const markers = [...new Set(events.flatMap((e) => e.markers))];
+  return { status: 200, body: { kind, id: id.toLowerCase(), events, next_before_revision: next, related_trace_refs: related(ctx.ws, kind as TraceKind, id.toLowerCase()), markers } };
+}
+
+const read = { billable: true, scopes: ['graph:read'] as const, capability: 'graphReads' as const };
+
+export const GRAPH_ROUTES: readonly Route[] = [
+  { method: 'POST', pattern: '/graph/decision-inputs', surface: 'api:graph.decision_inputs', ...read, body: true, handle: decisionInputs },
+  { method: 'GET', pattern: '/graph/traces', surface: 'api:graph.traces', ...read, handle: traces },
+];

@@ -1,0 +1,115 @@
+/**
+ * Low-level HTTP plumbing: bounded body reading, JSON body parsing (content type, UTF-8,
+ * syntax, nesting depth) and reply writing. Nothing here buffers more than the body cap.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { badRequest } from './errors.ts';
+
+/** Largest accepted request body. */
+export const BODY_CAP_BYTES = 1024 * 1024;
+/** Deepest accepted JSON nesting (the deepest body the seed describes has depth 4). */
+export const MAX_JSON_DEPTH = 64;
+/** After refusing an oversized body, at most this much more is read (and dropped) before the connection is cut. */
+const DRAIN_LIMIT_BYTES = 64 * 1024 * 1024;
+
+export type BodyRead = { kind: 'ok'; bytes: Buffer } | { kind: 'too-large' } | { kind: 'aborted' };
+
+/** Reads the body up to `cap` bytes. Past the cap the rest is discarded, never kept. */
+export function readBody(req: IncomingMessage, cap = BODY_CAP_BYTES): Promise<BodyRead> {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > cap) {
+    drain(req);
+    return Promise.resolve({ kind: 'too-large' });
+  }
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let done = false;
+    const finish = (r: BodyRead) => {
+      if (done) return;
+      done = true;
+      req.off('data', onData);
+      resolve(r);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > cap) {
+        chunks.length = 0;
+        finish({ kind: 'too-large' });
+        drain(req);
+        return;
+      }
+      chunks.push(chunk);
+    };
+    req.on('data', onData);
+    req.once('end', () => finish({ kind: 'ok', bytes: Buffer.concat(chunks, size) }));
+    req.once('error', () => finish({ kind: 'aborted' }));
+    req.once('close', () => finish(req.complete ? { kind: 'ok', bytes: Buffer.concat(chunks, size) } : { kind: 'aborted' }));
+  });
+}
+
+/** Discards the rest of a body; cuts the connection if it goes on too long. */
+export function drain(req: IncomingMessage): void {
+  let dropped = 0;
+  req.on('data', (c: Buffer) => {
+    dropped += c.length;
+    if (dropped > DRAIN_LIMIT_BYTES) req.socket.destroy();
+  });
+  req.resume();
+}
+
+const JSON_TYPE_RE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;\s*charset\s*=\s*"?utf-8"?\s*)?$/i;
+
+/** Depth of a parsed JSON value, computed without recursion. */
+export function jsonDepth(root: unknown, stopAt: number): number {
+  let max = 0;
+  const stack: [unknown, number][] = [[root, 1]];
+  while (stack.length > 0) {
+    const [v, d] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    if (d > max) max = d;
+    if (max > stopAt) return max;
+    for (const x of Array.isArray(v) ? v : Object.values(v)) if (x !== null && typeof x === 'object') stack.push([x, d + 1]);
+  }
+  return max;
+}
+
+/**
+ * Parses a request body as a JSON object. An empty body counts as absent (undefined).
+ * Wrong content type, bad UTF-8, bad JSON, too deep nesting and non-objects are 400s.
+ */
+export function parseJsonObject(bytes: Buffer, contentType: string | undefined): Record<string, unknown> | undefined {
+  if (bytes.length === 0) return undefined;
+  if (contentType === undefined || !JSON_TYPE_RE.test(contentType.trim())) {
+    throw badRequest('The body must be JSON sent with Content-Type: application/json');
+  }
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
+  } catch {
+    throw badRequest('The body is not valid UTF-8');
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    throw badRequest(`The body is not valid JSON (${e instanceof SyntaxError ? e.message.slice(0, 200) : 'parse error'})`);
+  }
+  if (jsonDepth(value, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) throw badRequest(`The body nests deeper than ${MAX_JSON_DEPTH} levels`);
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw badRequest('The body must be a JSON object');
+  return value as Record<string, unknown>;
+}
+
+/** Writes a JSON reply (text already serialised). */
+export function sendJson(res: ServerResponse, status: number, text: string, headers: Record<string, string> = {}): void {
+  if (res.headersSent || res.destroyed) return;
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), ...headers });
+  res.end(text);
+}
+
+/** Writes an empty reply (204). */
+export function sendEmpty(res: ServerResponse, status: number): void {
+  if (res.headersSent || res.destroyed) return;
+  res.writeHead(status);
+  res.end();
+}

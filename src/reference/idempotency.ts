@@ -1,0 +1,49 @@
+/**
+ * Idempotency-Key handling (seed 4.1). Keys are scoped to the workspace and the key holder
+ * (member): two members may use the same Idempotency-Key independently. A stored entry holds
+ * the request fingerprint (method, path, canonical JSON body) and the exact reply.
+ * Only 2xx replies are stored; a refused request leaves the key unused.
+ */
+import { badRequest, conflict } from './errors.ts';
+import type { Workspace, StoredReply } from './model.ts';
+
+const VISIBLE_ASCII_RE = /^[\x21-\x7e]{1,128}$/;
+
+/** The header value, or undefined when absent; a present but invalid value is a 400. */
+export function idempotencyKeyOf(header: string | string[] | undefined): string | undefined {
+  if (header === undefined) return undefined;
+  if (typeof header !== 'string' || !VISIBLE_ASCII_RE.test(header)) {
+    throw badRequest('Idempotency-Key must be 1 to 128 visible ASCII characters (no spaces)');
+  }
+  return header;
+}
+
+/** JSON with object keys sorted at every depth (bodies are depth-limited before this runs). */
+export function canonicalJson(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonicalJson).join(',')}]`;
+  if (v !== null && typeof v === 'object') {
+    const keys = Object.keys(v).sort();
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson((v as Record<string, unknown>)[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(v) ?? 'null';
+}
+
+/** The input identity of a request. */
+export function fingerprint(method: string, path: string, body: unknown): string {
+  return `${method} ${path} ${canonicalJson(body)}`;
+}
+
+const slot = (userId: string, key: string): string => `${userId}\u0000${key}`;
+
+/** The stored reply for this key (a replay), or undefined; a different input is a 409. */
+export function lookup(ws: Workspace, userId: string, key: string, fp: string): StoredReply | undefined {
+  const stored = ws.idempotency.get(slot(userId, key));
+  if (!stored) return undefined;
+  if (stored.fingerprint !== fp) throw conflict('This Idempotency-Key was already used with a different request');
+  return stored;
+}
+
+/** Stores a reply under the key. */
+export function remember(ws: Workspace, userId: string, key: string, reply: StoredReply): void {
+  ws.idempotency.set(slot(userId, key), reply);
+}

@@ -1,0 +1,74 @@
+/**
+ * The embedded reference target: a conforming implementation of the whole service under
+ * /api/v1 plus the test-control protocol at /__control/v1 on the same port, in memory, with
+ * optional named faults (faults.ts). `wgc run` uses it by default; the project's tests and
+ * `wgc serve` start it through {@link startReference}.
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Executor } from './executor.ts';
+import { resolveFaults } from './faults.ts';
+import { OPERATIONS } from './operations.ts';
+import { Server } from './server.ts';
+import { randomBase62, Store } from './store.ts';
+
+export interface ReferenceOptions {
+  /** Interface to listen on; default 127.0.0.1. */
+  host?: string;
+  /** Port; default 0 (an ephemeral port). */
+  port?: number;
+  /** Bearer token of the control protocol; default: random. */
+  controlToken?: string;
+  /** Names of faults to switch on (see FAULTS). */
+  faults?: readonly string[];
+}
+
+export interface RunningReference {
+  /** e.g. http://127.0.0.1:34567 (the API is at baseUrl + '/api/v1'). */
+  baseUrl: string;
+  /** baseUrl + '/__control/v1'. */
+  controlUrl: string;
+  controlToken: string;
+  faults: readonly string[];
+  /** Stops listening, drops open connections and pending work. */
+  close(): Promise<void>;
+}
+
+/** Starts a reference target. Rejects on an unknown fault name (listing the valid ones) or a listen error. */
+export async function startReference(opts: ReferenceOptions = {}): Promise<RunningReference> {
+  const faults = resolveFaults(opts.faults ?? []);
+  const controlToken = opts.controlToken ?? `wgct_${randomBase62(32)}`;
+  if (controlToken === '') throw new Error('controlToken must not be empty');
+  const store = new Store();
+  const executor = new Executor(store, faults, new Map(OPERATIONS.map((o) => [o.name, o])));
+  const server = new Server(store, faults, executor, controlToken);
+  const http = createServer({ keepAliveTimeout: 5_000, requestTimeout: 30_000, headersTimeout: 10_000 }, server.listener);
+  const host = opts.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    http.once('error', reject);
+    http.listen(opts.port ?? 0, host, () => {
+      http.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = http.address() as AddressInfo;
+  const hostPart = host.includes(':') ? `[${host}]` : host;
+  const baseUrl = `http://${hostPart}:${port}`;
+  let closing: Promise<void> | undefined;
+  return {
+    baseUrl,
+    controlUrl: `${baseUrl}/__control/v1`,
+    controlToken,
+    faults: faults.names,
+    close() {
+      closing ??= new Promise<void>((resolve) => {
+        executor.stop();
+        http.close(() => resolve());
+        http.closeAllConnections();
+      });
+      return closing;
+    },
+  };
+}
+
+export { FAULTS, type FaultDef } from './faults.ts';

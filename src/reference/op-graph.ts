@@ -1,0 +1,225 @@
+/**
+ * Graph edit operations: graph.apply_update (a small explicit edit, applied directly),
+ * graph.propose_update (the same edit left for review) and graph.context_refresh.
+ * Account firmographic fields are gap-fill only; label changes need the admin scope and an
+ * owner or admin role; nothing here writes to the partner CRM.
+ */
+import { requireRole, requireScopes } from './auth.ts';
+import { badRequest, conflict, notFound, type Issue } from './errors.ts';
+import { ACCOUNT_FIELDS, ACCOUNT_FIELD_NAMES, CONTEXT_AREAS, MAX_AGENT_ACCOUNTS, PERSON_FIELDS, type AccountField } from './fields.ts';
+import type { Account, Workspace } from './model.ts';
+import { defineOp, type ExecCtx, type PrepareCtx } from './opdef.ts';
+import { accountOut, accountPersonOut } from './records.ts';
+import { newId } from './store.ts';
+import { recordTrace } from './trace.ts';
+import { any, arr, num, nullable, obj, oneOf, opt, parseBody, req, str, type Schema } from './validate.ts';
+
+type Change =
+  | { kind: 'person_field'; target_label: string; person_id: string; field: string; after: string | null }
+  | { kind: 'account_field'; target_label: string; field: AccountField; after: string | number }
+  | { kind: 'label'; target_label: string; definition_id: string; entity_kind: 'account' | 'contact'; entity_id: string; value_slug: string };
+
+interface EditArgs {
+  customer_id: string;
+  summary: string;
+  changes: Change[];
+}
+
+const CHANGE_KINDS = ['person_field', 'account_field', 'label'] as const;
+const label = req(str({ min: 1, max: 200 }));
+const changeSchemas: Record<(typeof CHANGE_KINDS)[number], Schema<unknown>> = {
+  person_field: obj({ kind: req(any()), target_label: label, person_id: req(str({ format: 'uuid' })), field: req(oneOf(PERSON_FIELDS)), after: req(nullable(str({ max: 500 }))) }),
+  account_field: obj({ kind: req(any()), target_label: label, field: req(oneOf(ACCOUNT_FIELD_NAMES)), after: req(any()) }),
+  label: obj({
+    kind: req(any()),
+    target_label: label,
+    definition_id: req(str({ format: 'uuid' })),
+    entity_kind: req(oneOf(['account', 'contact'] as const)),
+    entity_id: req(str({ format: 'uuid' })),
+    value_slug: req(str({ min: 1, max: 64 })),
+  }),
+};
+const change: Schema<Change> = (v, path, issues) => {
+  const k = typeof v === 'object' && v !== null ? (v as Record<string, unknown>).kind : undefined;
+  if (typeof k !== 'string' || !(CHANGE_KINDS as readonly string[]).includes(k)) {
+    issues.push({ path: `${path}.kind`, message: `must be one of ${CHANGE_KINDS.join(', ')}` });
+    return v as Change;
+  }
+  const out = changeSchemas[k as Change['kind']](v, path, issues) as Change;
+  if (out.kind === 'account_field') {
+    const type = ACCOUNT_FIELDS[out.field];
+    const after = out.after;
+    const sub: Issue[] = [];
+    (type === 'integer' ? num({ int: true, min: 0 }) : str({ min: 1, max: 500 }))(after, `${path}.after`, sub);
+    issues.push(...sub);
+  }
+  return out;
+};
+const editArgs = obj({
+  customer_id: req(str({ format: 'uuid' })),
+  summary: req(str({ min: 1, max: 2000 })),
+  changes: req(arr(change, { min: 1, max: 50 })),
+});
+
+/** The account of the caller's workspace, or 404. */
+export function accountIn(ws: Workspace, id: string): Account {
+  const a = ws.accounts.get(id);
+  if (!a) throw notFound(`No account ${id} in this workspace`);
+  return a;
+}
+
+/** Validates an edit against the workspace (existence, membership records, labels). */
+function prepareEdit(ctx: PrepareCtx, raw: unknown): EditArgs {
+  const args = parseBody(editArgs, raw, 'body.arguments') as EditArgs;
+  const { ws } = ctx;
+  accountIn(ws, args.customer_id);
+  args.changes.forEach((c, i) => {
+    const at = `body.arguments.changes[${i}]`;
+    if (c.kind === 'person_field') {
+      const ap = ws.accountPeople.get(c.person_id);
+      if (!ap) {
+        if (ws.people.has(c.person_id)) throw badRequest(`${at}.person_id is a canonical person id; use the account-membership record id`);
+        throw notFound(`${at}.person_id: no account person ${c.person_id} in this workspace`);
+      }
+      if (ap.accountId !== args.customer_id) throw badRequest(`${at}.person_id is not a member of account ${args.customer_id}`);
+    } else if (c.kind === 'label') {
+      const rec = ws.definitions.get(c.definition_id);
+      if (!rec) throw notFound(`${at}.definition_id: no such definition in this workspace`);
+      if (rec.def.state === 'archived') throw conflict(`${at}.definition_id: the definition is archived`);
+      if (rec.def.value_type !== 'enum') throw badRequest(`${at}.definition_id: the definition is not an enum`);
+      if (!rec.def.entity_kinds.includes(c.entity_kind)) throw badRequest(`${at}.entity_kind: the definition does not apply to ${c.entity_kind}`);
+      const value = rec.def.enum_values.find((v) => v.slug === c.value_slug);
+      if (!value || value.archived) throw badRequest(`${at}.value_slug: no live enum value "${c.value_slug}"`);
+      const entity = c.entity_kind === 'account' ? ws.accounts.get(c.entity_id) : ws.accountPeople.get(c.entity_id);
+      if (!entity) throw notFound(`${at}.entity_id: no ${c.entity_kind} ${c.entity_id} in this workspace`);
+    }
+  });
+  return args;
+}
+
+const EDIT_ARGS_DOC = [
+  { name: 'customer_id', type: 'uuid', required: true, notes: 'the account id' },
+  { name: 'summary', type: 'string (1-2000)', required: true, notes: 'what the edit does, in words' },
+  { name: 'changes', type: 'array of change objects (1-50)', required: true, notes: 'see changeKinds' },
+];
+const CHANGE_KIND_DOC = [
+  { kind: 'person_field', fields: PERSON_FIELDS, notes: 'target_label, person_id (account-membership record id, not the canonical person id), field, after (string up to 500 characters or null)' },
+  { kind: 'account_field', fields: ACCOUNT_FIELD_NAMES, notes: 'target_label, field, after; firmographic fields are gap-fill only: a field that already has a value is skipped' },
+  { kind: 'label', fields: [], notes: 'target_label, definition_id, entity_kind (account|contact), entity_id, value_slug; needs the admin scope and an owner or admin role' },
+];
+
+/** Applies one change; returns what happened to it. */
+function applyChange(ctx: ExecCtx, args: EditArgs, c: Change): Record<string, unknown> {
+  const { ws, store } = ctx;
+  const now = store.now();
+  if (c.kind === 'person_field') {
+    const ap = ws.accountPeople.get(c.person_id)!;
+    const before = ap.fields[c.field] ?? null;
+    ap.fields[c.field] = c.after;
+    ap.updatedAt = now;
+    recordTrace(ws, 'person', ap.id, { at: now, action: 'apply_update', actor: ctx.actor, trace: { reason: ctx.reason, summary: args.summary, field: c.field, factors: [] }, markers: [] });
+    return { kind: c.kind, person_id: c.person_id, field: c.field, applied: true, before, after: c.after };
+  }
+  if (c.kind === 'account_field') {
+    const a = ws.accounts.get(args.customer_id)!;
+    const before = a.firmographics[c.field] ?? null;
+    if (before !== null && !ctx.faults.has('firmographics-overwritten')) {
+      return { kind: c.kind, field: c.field, applied: false, skipped_reason: 'gap_fill_only: the field already has a value', before };
+    }
+    a.firmographics[c.field] = c.after;
+    a.updatedAt = now;
+    return { kind: c.kind, field: c.field, applied: true, before, after: c.after };
+  }
+  const rec = ws.definitions.get(c.definition_id)!;
+  const exclusive = rec.def.cardinality !== 'multi';
+  for (const [id, l] of ws.labels) {
+    if (l.definitionId === rec.def.id && l.entityId === c.entity_id && (exclusive || l.slug === c.value_slug)) ws.labels.delete(id);
+  }
+  const id = newId();
+  ws.labels.set(id, { id, definitionId: rec.def.id, entityKind: c.entity_kind, entityId: c.entity_id, slug: c.value_slug, definitionRevision: rec.revision, at: now });
+  recordTrace(ws, 'label_decision', id, {
+    at: now,
+    action: 'label',
+    actor: ctx.actor,
+    trace: { reason: ctx.reason, summary: args.summary, factors: [] },
+    markers: [],
+    against: { definitionId: rec.def.id, revision: rec.revision, slug: c.value_slug, entityId: c.entity_id },
+  });
+  return { kind: c.kind, definition_id: rec.def.id, entity_id: c.entity_id, value_slug: c.value_slug, applied: true, label_id: id };
+}
+
+export const APPLY_UPDATE = defineOp<EditArgs>({
+  name: 'graph.apply_update',
+  purpose: 'Apply a small explicit edit directly, with no managed AI analysis.',
+  scopes: ['graph:write'],
+  capability: 'graphEdits',
+  permissionNotes: 'label changes also need the admin scope and an owner or admin workspace role',
+  arguments: EDIT_ARGS_DOC,
+  changeKinds: CHANGE_KIND_DOC,
+  prepare: prepareEdit,
+  permit(p, args, faults) {
+    if (!args.changes.some((c) => c.kind === 'label')) return;
+    requireScopes(p, ['admin'], faults);
+    requireRole(p, ['owner', 'admin'], 'a label change');
+  },
+  execute(ctx, args) {
+    const changes = args.changes.map((c) => applyChange(ctx, args, c));
+    const a = ctx.ws.accounts.get(args.customer_id)!;
+    a.updatedAt = ctx.store.now();
+    recordTrace(ctx.ws, 'account', a.id, { at: a.updatedAt, action: 'apply_update', actor: ctx.actor, trace: { reason: ctx.reason, summary: args.summary, factors: [] }, markers: [] });
+    const people = [...new Set(args.changes.flatMap((c) => (c.kind === 'person_field' ? [c.person_id] : [])))];
+    // Read the affected records back before reporting success.
+    const readback = { account: accountOut(ctx.ws, a), people: people.map((id) => accountPersonOut(ctx.ws, ctx.ws.accountPeople.get(id)!)) };
+    const skipped = changes.filter((c) => c.applied === false).length;
+    return { status: skipped > 0 ? 'partial' : 'succeeded', result: { customer_id: args.customer_id, changes, readback, crmWrites: 0 } };
+  },
+});
+
+export const PROPOSE_UPDATE = defineOp<EditArgs>({
+  name: 'graph.propose_update',
+  purpose: 'Leave an edit as a proposal for review; nothing is applied.',
+  scopes: ['graph:write'],
+  capability: 'graphEdits',
+  arguments: EDIT_ARGS_DOC,
+  changeKinds: CHANGE_KIND_DOC,
+  prepare: prepareEdit,
+  execute(_ctx, args) {
+    return { status: 'needs_review', result: { proposal: { id: newId(), customer_id: args.customer_id, summary: args.summary, changes: args.changes }, applied: 0 } };
+  },
+});
+
+interface RefreshArgs {
+  customerIds: string[];
+  contextTargets: string[];
+}
+const refreshArgs = obj({
+  customerIds: req(arr(str({ format: 'uuid' }), { min: 1, max: MAX_AGENT_ACCOUNTS, unique: true })),
+  contextTargets: opt(arr(oneOf(CONTEXT_AREAS), { unique: true }), () => [...CONTEXT_AREAS]),
+});
+
+export const CONTEXT_REFRESH = defineOp<RefreshArgs>({
+  name: 'graph.context_refresh',
+  purpose: 'Refresh the context areas of the named accounts at the user\'s request.',
+  scopes: ['graph:write'],
+  capability: 'context',
+  arguments: [
+    { name: 'customerIds', type: `array of uuid (1-${MAX_AGENT_ACCOUNTS}, unique)`, required: true, notes: 'account ids' },
+    { name: 'contextTargets', type: 'array of context area names', required: false, notes: `default: all of ${CONTEXT_AREAS.join(', ')}` },
+  ],
+  prepare(ctx, raw) {
+    const args = parseBody(refreshArgs, raw, 'body.arguments') as RefreshArgs;
+    for (const id of args.customerIds) accountIn(ctx.ws, id);
+    return args;
+  },
+  execute(ctx, args) {
+    const at = ctx.store.now();
+    const refreshed = args.customerIds.map((id) => {
+      const a = ctx.ws.accounts.get(id);
+      if (!a) return { customerId: id, refreshed: false, skipped_reason: 'account no longer exists' };
+      for (const t of args.contextTargets) a.context[t] ??= [];
+      a.updatedAt = at;
+      return { customerId: id, refreshed: true, contextTargets: args.contextTargets, refreshedAt: at };
+    });
+    return { status: 'succeeded', result: { refreshed } };
+  },
+});

@@ -1,0 +1,97 @@
+/**
+ * Query-string parsing and the collection paging rules (seed 2.3 and part 8): limit 1..200
+ * (default 50), cursor a uuid boundary, items ascending by id, filters applied before the limit.
+ */
+import { badRequest } from './errors.ts';
+import type { FaultSet } from './faults.ts';
+import { isUuid } from './validate.ts';
+
+/** Decoded query pairs in order; repeated names keep every value. */
+export type Query = readonly (readonly [string, string])[];
+
+/** Decodes a raw query string; malformed percent-encoding is a 400. */
+export function parseQuery(raw: string): Query {
+  if (raw === '') return [];
+  const out: [string, string][] = [];
+  for (const part of raw.split('&')) {
+    if (part === '') continue;
+    const eq = part.indexOf('=');
+    const k = eq < 0 ? part : part.slice(0, eq);
+    const v = eq < 0 ? '' : part.slice(eq + 1);
+    try {
+      out.push([decodeURIComponent(k.replace(/\+/g, ' ')), decodeURIComponent(v.replace(/\+/g, ' '))]);
+    } catch {
+      throw badRequest('The query string has malformed percent-encoding');
+    }
+  }
+  return out;
+}
+
+/** The single value of a query parameter; repeating a scalar parameter is a 400. */
+export function single(q: Query, name: string): string | undefined {
+  let found: string | undefined;
+  for (const [k, v] of q) {
+    if (k !== name) continue;
+    if (found !== undefined) throw badRequest(`query.${name} must be given once`);
+    found = v;
+  }
+  return found;
+}
+
+/** An optional boolean query parameter ("true" or "false"). */
+export function boolParam(q: Query, name: string): boolean | undefined {
+  const v = single(q, name);
+  if (v === undefined) return undefined;
+  if (v === 'true') return true;
+  if (v === 'false') return false;
+  throw badRequest(`query.${name} must be true or false`);
+}
+
+/**
+ * Values of an exploded array parameter. Accepted wire forms: `name=a&name=b`,
+ * `name[]=a&name[]=b` and `name[0]=a&name[1]=b` (any mix).
+ */
+export function arrayParam(q: Query, name: string): string[] | undefined {
+  const re = new RegExp(`^${name}(\\[\\d*\\])?$`);
+  const values = q.filter(([k]) => re.test(k)).map(([, v]) => v);
+  return values.length > 0 ? values : undefined;
+}
+
+/** Parsed paging parameters. */
+export interface PageParams {
+  limit: number;
+  cursor: string | null;
+}
+
+/** Reads and validates `limit` and `cursor`. */
+export function pageParams(q: Query): PageParams {
+  const rawLimit = single(q, 'limit');
+  let limit = 50;
+  if (rawLimit !== undefined) {
+    if (!/^[0-9]{1,4}$/.test(rawLimit)) throw badRequest('query.limit must be an integer from 1 to 200');
+    limit = Number(rawLimit);
+    if (limit < 1 || limit > 200) throw badRequest('query.limit must be an integer from 1 to 200');
+  }
+  const cursor = single(q, 'cursor');
+  if (cursor !== undefined && !isUuid(cursor)) throw badRequest('query.cursor must be a uuid (a nextCursor value)');
+  return { limit, cursor: cursor === undefined ? null : cursor.toLowerCase() };
+}
+
+/** The collection envelope of seed 2.3. */
+export interface Envelope<T> {
+  items: T[];
+  nextCursor: string | null;
+}
+
+/**
+ * One page of already-filtered records: ascending by id, strictly after the cursor, at most
+ * `limit` items; nextCursor is the last id when more records follow, else null.
+ */
+export function page<T extends { id: string }>(records: Iterable<T>, p: PageParams, faults: FaultSet): Envelope<T> {
+  const sorted = [...records].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const cursor = p.cursor;
+  const after = cursor === null ? sorted : sorted.filter((r) => (faults.has('page-repeats-boundary') ? r.id >= cursor : r.id > cursor));
+  const items = after.slice(0, p.limit);
+  const more = after.length > p.limit;
+  return { items, nextCursor: more ? items[items.length - 1]!.id : null };
+}

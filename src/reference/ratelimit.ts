@@ -1,0 +1,26 @@
+/**
+ * Per-workspace rate limit, set through the control protocol: a sliding one-minute window
+ * of admitted API calls. Refused calls (429) are not counted.
+ */
+import { ApiError } from './errors.ts';
+import type { Workspace } from './model.ts';
+
+const WINDOW_MS = 60_000;
+
+/** Admits one call or throws 429 with a Retry-After (whole seconds until a slot frees). */
+export function admit(ws: Workspace, nowMs: number): void {
+  const rl = ws.rateLimit;
+  if (rl.rpm === null) return;
+  while (rl.hits.length > 0 && rl.hits[0]! <= nowMs - WINDOW_MS) rl.hits.shift();
+  if (rl.hits.length >= rl.rpm) {
+    const oldest = rl.hits[rl.hits.length - rl.rpm] ?? nowMs;
+    const retryAfter = Math.max(1, Math.ceil((oldest + WINDOW_MS - nowMs) / 1000));
+    throw new ApiError(429, `More than ${rl.rpm} calls a minute`, { retryAfterSeconds: retryAfter }, { 'retry-after': String(retryAfter) });
+  }
+  rl.hits.push(nowMs);
+}
+
+/** Sets (or clears, with null) the limit; the window starts afresh. */
+export function setLimit(ws: Workspace, rpm: number | null): void {
+  ws.rateLimit = { rpm, hits: [] };
+}

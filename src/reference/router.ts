@@ -1,0 +1,55 @@
+/**
+ * The API route table and its matcher. Paths are matched segment by segment under /api/v1;
+ * ":name" segments capture one raw (still percent-encoded) segment.
+ */
+import { COMPUTE_ROUTES } from './compute.ts';
+import { CRM_ROUTES } from './crm.ts';
+import { DATA_ROUTES } from './data.ts';
+import { DEFINITION_ROUTES } from './definitions.ts';
+import { GRAPH_ROUTES } from './graph.ts';
+import { INTROSPECTION_ROUTES } from './introspection.ts';
+import { OPERATION_ROUTES } from './operations.ts';
+import type { Route } from './route.ts';
+
+/** Every API route. */
+export const ROUTES: readonly Route[] = [
+  ...INTROSPECTION_ROUTES,
+  ...DEFINITION_ROUTES,
+  ...OPERATION_ROUTES,
+  ...CRM_ROUTES,
+  ...COMPUTE_ROUTES,
+  ...DATA_ROUTES,
+  ...GRAPH_ROUTES,
+];
+
+interface Compiled {
+  route: Route;
+  segments: readonly string[];
+}
+const COMPILED: readonly Compiled[] = ROUTES.map((route) => ({ route, segments: route.pattern.slice(1).split('/') }));
+
+/** A matched route with its path parameters; `methodMismatch` when only the method differs. */
+export type Match = { route: Route; params: Record<string, string> } | { route: null; methodMismatch: boolean };
+
+/** Matches a method and a path relative to /api/v1 (starting with "/"). */
+export function match(method: string, path: string): Match {
+  const parts = path.slice(1).split('/');
+  let methodMismatch = false;
+  for (const c of COMPILED) {
+    if (c.segments.length !== parts.length) continue;
+    const params: Record<string, string> = {};
+    let ok = true;
+    for (let i = 0; i < parts.length && ok; i++) {
+      const s = c.segments[i]!;
+      const p = parts[i]!;
+      if (s.startsWith(':')) {
+        if (p === '') ok = false;
+        else params[s.slice(1)] = p;
+      } else if (s !== p) ok = false;
+    }
+    if (!ok) continue;
+    if (c.route.method === method) return { route: c.route, params };
+    methodMismatch = true;
+  }
+  return { route: null, methodMismatch };
+}
