@@ -1,0 +1,50 @@
+/**
+ * `wgc diff BASE.json HEAD.json [--format text|markdown]`: what changed between two run
+ * reports. Exit 1 on any regression (a clause newly failing, or a worse verdict), 0
+ * otherwise, 2 on bad input (the message names the file and the problem).
+ */
+import { diffReports, renderDiffMarkdown, renderDiffText } from '../report/diff.ts';
+import { readReport, ReportReadError } from '../report/json.ts';
+import { processIo, type CliIo } from '../report/io.ts';
+
+const USAGE = 'usage: wgc diff BASE.json HEAD.json [--format text|markdown]\n';
+
+/** Runs `wgc diff`; returns the exit code. */
+export async function diffCommand(argv: string[], io: CliIo = processIo): Promise<number> {
+  const files: string[] = [];
+  let format = 'text';
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--format' || a.startsWith('--format=')) {
+      const value = a.includes('=') ? a.slice(a.indexOf('=') + 1) : argv[++i];
+      if (value !== 'text' && value !== 'markdown') {
+        io.err(`wgc diff: --format must be text or markdown, got ${JSON.stringify(value ?? '')}\n${USAGE}`);
+        return 2;
+      }
+      format = value;
+    } else if (a === '--help' || a === '-h') {
+      io.out(USAGE);
+      return 0;
+    } else if (a.startsWith('-')) {
+      io.err(`wgc diff: unknown option ${a}\n${USAGE}`);
+      return 2;
+    } else files.push(a);
+  }
+  if (files.length !== 2) {
+    io.err(`wgc diff: expected two report files, got ${files.length}\n${USAGE}`);
+    return 2;
+  }
+  try {
+    const base = readReport(files[0]!);
+    const head = readReport(files[1]!);
+    const d = diffReports(base, head);
+    io.out(format === 'markdown' ? renderDiffMarkdown(d) : renderDiffText(d));
+    return d.hasRegression ? 1 : 0;
+  } catch (e) {
+    if (e instanceof ReportReadError) {
+      io.err(`wgc diff: ${e.message}\n`);
+      return 2;
+    }
+    throw e;
+  }
+}

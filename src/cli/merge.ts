@@ -1,0 +1,56 @@
+/**
+ * `wgc merge --out DIR [--catalog clauses.yaml] PARTIAL...`: merges the partials of every
+ * shard of a run into one set of reports, identical to an unsharded run's except for timing
+ * and shard fields. Exit code: the merged verdict's (0/1/2), or 2 on bad input.
+ */
+import { loadCatalog, CatalogError } from '../catalog/load.ts';
+import { mergePartials, MergeError } from '../report/merge.ts';
+import { readPartialFile } from '../report/partial.ts';
+import { ReportReadError } from '../report/json.ts';
+import { writeReports } from '../report/write.ts';
+import { renderTerminalSummary } from '../report/terminal.ts';
+import { processIo, type CliIo } from '../report/io.ts';
+
+const USAGE = 'usage: wgc merge --out DIR [--catalog clauses.yaml] PARTIAL.json...\n';
+
+/** Runs `wgc merge`; returns the exit code. */
+export async function mergeCommand(argv: string[], io: CliIo = processIo): Promise<number> {
+  let out: string | undefined;
+  let catalogPath: string | undefined;
+  const files: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    const value = (name: string) => (a.startsWith(`${name}=`) ? a.slice(name.length + 1) : argv[++i]);
+    if (a === '--out' || a.startsWith('--out=')) out = value('--out');
+    else if (a === '--catalog' || a.startsWith('--catalog=')) catalogPath = value('--catalog');
+    else if (a === '--help' || a === '-h') {
+      io.out(USAGE);
+      return 0;
+    } else if (a.startsWith('-')) {
+      io.err(`wgc merge: unknown option ${a}\n${USAGE}`);
+      return 2;
+    } else files.push(a);
+  }
+  if (!out) {
+    io.err(`wgc merge: --out DIR is required\n${USAGE}`);
+    return 2;
+  }
+  if (files.length === 0) {
+    io.err(`wgc merge: no partial files given\n${USAGE}`);
+    return 2;
+  }
+  try {
+    const partials = await Promise.all(files.map(readPartialFile));
+    const catalog = loadCatalog(catalogPath);
+    const result = mergePartials(partials, catalog);
+    const written = await writeReports(result, out);
+    io.out(renderTerminalSummary(result, { color: false, files: written }));
+    return result.summary.exitCode;
+  } catch (e) {
+    if (e instanceof ReportReadError || e instanceof MergeError || e instanceof CatalogError) {
+      io.err(`wgc merge: ${e.message}\n`);
+      return 2;
+    }
+    throw e;
+  }
+}

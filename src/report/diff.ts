@@ -1,0 +1,135 @@
+/**
+ * Compares two run reports clause by clause (`wgc diff BASE HEAD`): what regressed, what was
+ * fixed, what appeared or disappeared from the catalog, what changed observability, and how
+ * the verdict moved.
+ */
+import { OUTCOME_LABEL, type Outcome } from '../engine/outcome.ts';
+import type { ClauseEntry, RunResult, Verdict } from './model.ts';
+import { escapeMarkdown as md, truncate } from './escape.ts';
+
+/** One clause whose outcome changed. */
+export interface ClauseChange {
+  id: string;
+  level: ClauseEntry['level'];
+  statement: string;
+  from: Outcome;
+  to: Outcome;
+}
+
+/** One clause present on one side only. */
+export interface ClausePresence {
+  id: string;
+  level: ClauseEntry['level'];
+  statement: string;
+  outcome: Outcome;
+}
+
+export interface ReportDiff {
+  /** Failed in HEAD, not failed in BASE (passed → failed, and also not observable → failed). */
+  regressed: ClauseChange[];
+  /** Failed in BASE, passed in HEAD. */
+  fixed: ClauseChange[];
+  /** In HEAD's catalog only. */
+  appeared: ClausePresence[];
+  /** In BASE's catalog only. */
+  disappeared: ClausePresence[];
+  /** Observed (passed/failed/harness error) on one side, not observable or disabled on the other. */
+  observability: ClauseChange[];
+  /** Any other outcome change (e.g. passed → harness error, not observable → disabled). */
+  otherChanges: ClauseChange[];
+  verdict: { from: Verdict; to: Verdict; changed: boolean };
+  specChanged: boolean;
+  catalogChanged: boolean;
+  /** True when a clause regressed or the verdict got worse: `wgc diff` exits 1. */
+  hasRegression: boolean;
+}
+
+const OBSERVED: readonly Outcome[] = ['passed', 'failed', 'harnessError'];
+const VERDICT_RANK: Record<Verdict, number> = { conformant: 0, inconclusive: 1, 'not-conformant': 2 };
+
+/** The clause-by-clause difference from `base` to `head`. */
+export function diffReports(base: RunResult, head: RunResult): ReportDiff {
+  const baseById = new Map(base.clauses.map((c) => [c.id, c]));
+  const headById = new Map(head.clauses.map((c) => [c.id, c]));
+  const d: ReportDiff = {
+    regressed: [],
+    fixed: [],
+    appeared: head.clauses.filter((c) => !baseById.has(c.id)).map(presence),
+    disappeared: base.clauses.filter((c) => !headById.has(c.id)).map(presence),
+    observability: [],
+    otherChanges: [],
+    verdict: { from: base.summary.verdict, to: head.summary.verdict, changed: base.summary.verdict !== head.summary.verdict },
+    specChanged: base.meta.specHash !== head.meta.specHash,
+    catalogChanged: base.meta.catalogHash !== head.meta.catalogHash,
+    hasRegression: false,
+  };
+  for (const h of head.clauses) {
+    const b = baseById.get(h.id);
+    if (!b || b.outcome === h.outcome) continue;
+    const change: ClauseChange = { id: h.id, level: h.level, statement: h.statement, from: b.outcome, to: h.outcome };
+    if (h.outcome === 'failed') d.regressed.push(change);
+    else if (b.outcome === 'failed' && h.outcome === 'passed') d.fixed.push(change);
+    if (OBSERVED.includes(b.outcome) !== OBSERVED.includes(h.outcome)) d.observability.push(change);
+    else if (h.outcome !== 'failed' && !(b.outcome === 'failed' && h.outcome === 'passed')) d.otherChanges.push(change);
+  }
+  d.hasRegression = d.regressed.length > 0 || VERDICT_RANK[d.verdict.to] > VERDICT_RANK[d.verdict.from];
+  return d;
+}
+
+function presence(c: ClauseEntry): ClausePresence {
+  return { id: c.id, level: c.level, statement: c.statement, outcome: c.outcome };
+}
+
+const label = (o: Outcome) => OUTCOME_LABEL[o];
+
+/** The diff as plain text (for a terminal; untrusted text is kept on one line). */
+export function renderDiffText(d: ReportDiff): string {
+  const one = (t: string) => truncate(t.replace(/[\u0000-\u001F\u007F-\u009F]/g, ' '), 90);
+  const out: string[] = [
+    `verdict: ${d.verdict.from}${d.verdict.changed ? ` -> ${d.verdict.to}` : ' (unchanged)'}`,
+  ];
+  if (d.specChanged) out.push('note: openapi.yaml differs between the runs');
+  if (d.catalogChanged) out.push('note: the clause catalog differs between the runs');
+  const changes = (title: string, list: ClauseChange[]) => {
+    if (list.length === 0) return;
+    out.push('', `${title} (${list.length}):`);
+    for (const c of list) out.push(`  ${c.id} [${c.level}] ${label(c.from)} -> ${label(c.to)}  ${one(c.statement)}`);
+  };
+  const presences = (title: string, list: ClausePresence[]) => {
+    if (list.length === 0) return;
+    out.push('', `${title} (${list.length}):`);
+    for (const c of list) out.push(`  ${c.id} [${c.level}] ${label(c.outcome)}  ${one(c.statement)}`);
+  };
+  changes('Regressed', d.regressed);
+  changes('Fixed', d.fixed);
+  changes('Observability changed', d.observability);
+  changes('Other changes', d.otherChanges);
+  presences('Appeared', d.appeared);
+  presences('Disappeared', d.disappeared);
+  if (out.length === 1 + Number(d.specChanged) + Number(d.catalogChanged)) out.push('no clause changed');
+  return `${out.join('\n')}\n`;
+}
+
+/** The diff as Markdown (for pull-request comments and step summaries). */
+export function renderDiffMarkdown(d: ReportDiff): string {
+  const out: string[] = [
+    `## wgc diff: ${d.hasRegression ? '❌ regression' : '✅ no regression'}`,
+    '',
+    `**Verdict:** ${d.verdict.from}${d.verdict.changed ? ` → ${d.verdict.to}` : ' (unchanged)'}`,
+  ];
+  if (d.specChanged) out.push('', '_openapi.yaml differs between the runs._');
+  if (d.catalogChanged) out.push('', '_The clause catalog differs between the runs._');
+  const table = (title: string, rows: string[]) => {
+    if (rows.length === 0) return;
+    out.push('', `### ${title} (${rows.length})`, '', '| Clause | Level | Change | Statement |', '|---|---|---|---|', ...rows);
+  };
+  const change = (c: ClauseChange) => `| ${md(c.id)} | ${c.level} | ${label(c.from)} → ${label(c.to)} | ${md(truncate(c.statement, 100))} |`;
+  const pres = (c: ClausePresence) => `| ${md(c.id)} | ${c.level} | ${label(c.outcome)} | ${md(truncate(c.statement, 100))} |`;
+  table('Regressed', d.regressed.map(change));
+  table('Fixed', d.fixed.map(change));
+  table('Observability changed', d.observability.map(change));
+  table('Other changes', d.otherChanges.map(change));
+  table('Appeared', d.appeared.map(pres));
+  table('Disappeared', d.disappeared.map(pres));
+  return `${out.join('\n')}\n`;
+}

@@ -1,0 +1,222 @@
+/**
+ * The canonical result model of a conformance run. Every rendering (JSON, HTML, JUnit,
+ * Markdown, terminal, Allure labels) is a view of one `RunResult`; the JSON report is this
+ * object as is, and `specs/report.schema.json` is generated from these schemas.
+ *
+ * Bump FORMAT_VERSION on any change that an older reader would misread.
+ */
+import { z } from 'zod';
+import { OUTCOMES } from '../engine/outcome.ts';
+import { LEVELS } from '../catalog/types.ts';
+
+/** Version of the report format; readers refuse other versions. */
+export const FORMAT_VERSION = 1;
+
+export const OutcomeSchema = z.enum(OUTCOMES);
+export const LevelSchema = z.enum(LEVELS);
+
+/** conformant: no MUST clause failed and the harness did not break; see `verdict.ts`. */
+export const VERDICTS = ['conformant', 'not-conformant', 'inconclusive'] as const;
+export const VerdictSchema = z.enum(VERDICTS);
+export type Verdict = z.infer<typeof VerdictSchema>;
+
+const Sha256Schema = z.string().regex(/^[0-9a-f]{64}$/, 'a lower-case hex sha256');
+const Headers = z.record(z.string(), z.string());
+
+/** A captured exchange as the report shows it (already redacted at capture), with its curl command. */
+export const ReportExchangeSchema = z
+  .object({
+    id: z.string(),
+    request: z.object({ method: z.string(), url: z.string(), headers: Headers, body: z.string().optional() }).strict(),
+    response: z
+      .object({
+        status: z.number().int(),
+        headers: Headers,
+        text: z.string(),
+        isJson: z.boolean(),
+        bytes: z.number().int().nonnegative(),
+        truncated: z.boolean(),
+      })
+      .strict()
+      .optional(),
+    error: z.object({ kind: z.string(), message: z.string() }).strict().optional(),
+    startedAt: z.string(),
+    durationMs: z.number().nonnegative(),
+    retries: z.number().int().nonnegative(),
+    /** "Reproduce with": the request as a curl command line (secrets stay redacted). */
+    curl: z.string(),
+  })
+  .strict();
+export type ReportExchange = z.infer<typeof ReportExchangeSchema>;
+
+/** One deviation of the target, reproducible from the report alone. */
+export const ReportEvidenceSchema = z
+  .object({
+    clause: z.string(),
+    /** The check that found it. */
+    checkId: z.string(),
+    message: z.string(),
+    expected: z.string().optional(),
+    received: z.string().optional(),
+    exchange: ReportExchangeSchema.optional(),
+    context: z.array(ReportExchangeSchema).optional(),
+    seed: z.number().optional(),
+    path: z.string().optional(),
+    scenario: z.string().optional(),
+    counterexample: z.string().optional(),
+    /** How many identical findings (same clause, message and request line) were folded into this one. */
+    occurrences: z.number().int().positive(),
+  })
+  .strict();
+export type ReportEvidence = z.infer<typeof ReportEvidenceSchema>;
+
+/** What one check said about one clause. */
+export const ClauseCheckSchema = z
+  .object({
+    checkId: z.string(),
+    title: z.string(),
+    outcome: OutcomeSchema,
+    reason: z.string().optional(),
+  })
+  .strict();
+export type ClauseCheck = z.infer<typeof ClauseCheckSchema>;
+
+export const ClauseEntrySchema = z
+  .object({
+    id: z.string(),
+    level: LevelSchema,
+    area: z.string(),
+    /** Seed reference, e.g. "5 rule 4". */
+    ref: z.string(),
+    /** Link to the seed section, when the run knew where the seed document lives. */
+    seedLink: z.string().nullable(),
+    statement: z.string(),
+    /** False when the catalog marks the clause as unobservable by any client. */
+    observable: z.boolean(),
+    outcome: OutcomeSchema,
+    /** Why, for notObservable, disabled and harnessError. */
+    reason: z.string().optional(),
+    checks: z.array(ClauseCheckSchema),
+    evidence: z.array(ReportEvidenceSchema),
+  })
+  .strict();
+export type ClauseEntry = z.infer<typeof ClauseEntrySchema>;
+
+const countFields = {
+  passed: z.number().int().nonnegative(),
+  failed: z.number().int().nonnegative(),
+  notObservable: z.number().int().nonnegative(),
+  disabled: z.number().int().nonnegative(),
+  harnessError: z.number().int().nonnegative(),
+};
+export const OutcomeCountsSchema = z.object(countFields).strict();
+export type OutcomeCounts = z.infer<typeof OutcomeCountsSchema>;
+
+export const AreaCountsSchema = z
+  .object({ area: z.string(), total: z.number().int().nonnegative(), observable: z.number().int().nonnegative(), ...countFields })
+  .strict();
+export type AreaCounts = z.infer<typeof AreaCountsSchema>;
+
+/** How much of the catalog the verdict rests on. */
+export const CoverageSchema = z
+  .object({
+    /** Clauses in the catalog. */
+    total: z.number().int().nonnegative(),
+    /** Clauses some client can observe (no `unobservable` reason). */
+    observable: z.number().int().nonnegative(),
+    /** Clauses that passed (verified on this target). */
+    verified: z.number().int().nonnegative(),
+    mustTotal: z.number().int().nonnegative(),
+    mustObservable: z.number().int().nonnegative(),
+    mustVerified: z.number().int().nonnegative(),
+    /** Conformant, and every observable MUST clause was verified: a full certification. */
+    full: z.boolean(),
+  })
+  .strict();
+export type Coverage = z.infer<typeof CoverageSchema>;
+
+export const SummarySchema = z
+  .object({
+    verdict: VerdictSchema,
+    /** conformant 0, not-conformant 1, inconclusive 2. */
+    exitCode: z.union([z.literal(0), z.literal(1), z.literal(2)]),
+    /** One sentence: the verdict with its coverage. */
+    headline: z.string(),
+    coverage: CoverageSchema,
+    counts: OutcomeCountsSchema,
+    /** Failed MUST clause ids (verdict-affecting). */
+    mustFailed: z.array(z.string()),
+    /** Failed SHOULD clause ids (warnings, not verdict-affecting). */
+    warnings: z.array(z.string()),
+    /** Clause ids with harness errors. */
+    harnessErrors: z.array(z.string()),
+  })
+  .strict();
+export type Summary = z.infer<typeof SummarySchema>;
+
+/** One executed check, as the report lists it. */
+export const CheckSummarySchema = z
+  .object({
+    checkId: z.string(),
+    suite: z.string(),
+    title: z.string(),
+    outcome: OutcomeSchema,
+    clauses: z.record(z.string(), OutcomeSchema),
+    reason: z.string().optional(),
+    findings: z.number().int().nonnegative(),
+    requests: z.number().int().nonnegative(),
+    plannedCredits: z.number().nonnegative(),
+    durationMs: z.number().nonnegative(),
+    seed: z.number(),
+  })
+  .strict();
+export type CheckSummary = z.infer<typeof CheckSummarySchema>;
+
+export const ShardSchema = z.object({ index: z.number().int().positive(), count: z.number().int().positive() }).strict();
+export type Shard = z.infer<typeof ShardSchema>;
+
+export const RunMetaSchema = z
+  .object({
+    suite: z.object({ name: z.string(), version: z.string() }).strict(),
+    /** sha256 of specs/openapi.yaml and of the clause catalog the run used. */
+    specHash: Sha256Schema,
+    catalogHash: Sha256Schema,
+    target: z.object({ baseUrl: z.string() }).strict(),
+    /** The test-control protocol was used. */
+    control: z.boolean(),
+    /** The resolved configuration, redacted. */
+    config: z.record(z.string(), z.unknown()),
+    seed: z.number(),
+    startedAt: z.string(),
+    durationMs: z.number().nonnegative(),
+    requests: z.number().int().nonnegative(),
+    /** Credits charged according to the usage ledger; null when no ledger was available. */
+    creditsCharged: z.number().nullable(),
+    creditPlan: z.object({ planned: z.number().nonnegative(), limit: z.number().nonnegative().nullable() }).strict(),
+    /** Set when this report covers one shard only. */
+    shard: ShardSchema.nullable(),
+    /** Number of shard partials merged into this report (0 for an unsharded run). */
+    mergedShards: z.number().int().nonnegative(),
+    /** Problems of the run itself (crashed modules, unknown clause ids...): the verdict cannot be trusted. */
+    runErrors: z.array(z.string()),
+  })
+  .strict();
+export type RunMeta = z.infer<typeof RunMetaSchema>;
+
+export const RunResultSchema = z
+  .object({
+    formatVersion: z.literal(FORMAT_VERSION),
+    meta: RunMetaSchema,
+    summary: SummarySchema,
+    areas: z.array(AreaCountsSchema),
+    /** In catalog order. */
+    clauses: z.array(ClauseEntrySchema),
+    /** Sorted by check id. */
+    checks: z.array(CheckSummarySchema),
+  })
+  .strict()
+  .meta({
+    title: 'wg-conformance run report',
+    description: 'The canonical result of a conformance run of the Workspace Graph and ICP Service API (v1-beta).',
+  });
+export type RunResult = z.infer<typeof RunResultSchema>;
