@@ -1,0 +1,158 @@
+/**
+ * The one bounded HTTP client of the suite: an ApiClient bound to one target. Every request is
+ * bounded in time and size, 429s are retried within a run-wide budget, keys only go to the
+ * target's origin, and every exchange is captured redacted.
+ */
+import { Agent, type Dispatcher } from 'undici';
+import type { ApiClient, ApiRequest } from '../engine/check.ts';
+import type { Exchange } from './exchange.ts';
+import { encodeQuery } from './query.ts';
+import type { SecretRegistry } from './redact.ts';
+import { DEFAULT_RETRY_429, RetryBudget, planRetry, type Retry429Options } from './retry.ts';
+import { performRequest, type OutgoingRequest, type TransportOptions } from './transport.ts';
+
+export const DEFAULT_MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
+export const API_PREFIX = '/api/v1';
+export const USER_AGENT = 'wg-conformance/0.1';
+
+export interface HttpClientOptions {
+  /** Target origin plus an optional path prefix; the API is at baseUrl + "/api/v1". */
+  baseUrl: string;
+  /** Total time per attempt (headers and body). */
+  timeoutMs: number;
+  /** Wire bytes read per response; default 8 MiB. */
+  maxResponseBytes?: number;
+  /** Decoded bytes per response (decompression bound); default maxResponseBytes. */
+  maxDecompressedBytes?: number;
+  retry429?: Partial<Retry429Options>;
+  allowInsecureHttp?: boolean;
+  secrets: SecretRegistry;
+  /** A keep-alive Agent shared by the run; when absent the client creates (and closes) its own. */
+  dispatcher?: Dispatcher;
+  /** Prefix of exchange ids, e.g. a worker id; default "p<pid>c<n>". */
+  idPrefix?: string;
+  /** Injected for tests; default setTimeout. */
+  sleep?: (ms: number) => Promise<void>;
+}
+
+export interface HttpClient extends ApiClient {
+  readonly baseUrl: string;
+  /** baseUrl + "/api/v1". */
+  readonly apiUrl: string;
+  /** Requests put on the wire by this client (each 429 retry counts). */
+  readonly requestCount: number;
+  readonly secrets: SecretRegistry;
+  /** Closes the dispatcher if the client created it; a shared one is left to its owner. */
+  close(): Promise<void>;
+}
+
+/** A keep-alive Agent for one run; share it between clients and close it at the end. */
+export function createDispatcher(opts: { connectTimeoutMs?: number } = {}): Agent {
+  return new Agent({ keepAliveTimeout: 4_000, keepAliveMaxTimeout: 10_000, connect: { timeout: opts.connectTimeoutMs ?? 10_000 } });
+}
+
+let clientCount = 0;
+
+const defaultSleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Creates the ApiClient for one target. See HttpClientOptions for the bounds. */
+export function createHttpClient(opts: HttpClientOptions): HttpClient {
+  const baseUrl = opts.baseUrl.replace(/\/+$/, '');
+  const base = new URL(baseUrl); // throws on a malformed baseUrl: a usage error, caught by config validation first
+  const apiUrl = baseUrl + API_PREFIX;
+  const ownDispatcher = opts.dispatcher ? undefined : createDispatcher({ connectTimeoutMs: opts.timeoutMs });
+  const maxResponseBytes = opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+  const transport: TransportOptions = {
+    dispatcher: opts.dispatcher ?? ownDispatcher!,
+    secrets: opts.secrets,
+    timeoutMs: opts.timeoutMs,
+    maxResponseBytes,
+    maxDecompressedBytes: opts.maxDecompressedBytes ?? maxResponseBytes,
+    allowInsecureHttp: opts.allowInsecureHttp ?? false,
+  };
+  const retry = { ...DEFAULT_RETRY_429, ...opts.retry429 };
+  const budget = retry.budget instanceof RetryBudget ? retry.budget : new RetryBudget(retry.budget);
+  const sleep = opts.sleep ?? defaultSleep;
+  const idPrefix = opts.idPrefix ?? `p${process.pid}c${++clientCount}`;
+  let seq = 0;
+  let requests = 0;
+
+  function build(req: ApiRequest): OutgoingRequest {
+    const path = req.path.startsWith('/') ? req.path : `/${req.path}`;
+    const query = encodeQuery(req.query);
+    const headers: Record<string, string> = { 'user-agent': USER_AGENT, accept: 'application/json' };
+    let body: string | Uint8Array | undefined;
+    if (req.rawBody !== undefined) body = req.rawBody;
+    else if (req.body !== undefined) {
+      body = JSON.stringify(req.body);
+      headers['content-type'] = 'application/json';
+    }
+    if (req.idempotencyKey !== undefined) headers['idempotency-key'] = req.idempotencyKey;
+    for (const [name, value] of Object.entries(req.headers ?? {})) headers[name.toLowerCase()] = value;
+    if (req.key) {
+      // Registered before capture so the exchange can only ever hold the marker.
+      opts.secrets.add(req.key.secret, req.key.name);
+      if (req.auth === 'x-api-key') headers['x-api-key'] = req.key.secret;
+      else headers['authorization'] = `Bearer ${req.key.secret}`;
+    }
+    const out: OutgoingRequest = { method: req.method, url: apiUrl + path + (query ? `?${query}` : ''), headers };
+    if (body !== undefined) out.body = body;
+    return out;
+  }
+
+  async function send(req: ApiRequest): Promise<Exchange> {
+    const out = build(req);
+    const id = `${idPrefix}-${++seq}`;
+    let target: URL | undefined;
+    try {
+      target = new URL(out.url);
+    } catch {
+      /* reported by performRequest as an invalid URL */
+    }
+    if (target && target.origin !== base.origin) {
+      // Keys only ever go to the target's origin, whatever the path says.
+      return originRefused(out, id, base.origin, opts.secrets);
+    }
+    // Capture the URL exactly as it goes on the wire (WHATWG-normalised), so curl replays it.
+    if (target) out.url = target.href;
+    const started = Date.now();
+    let attempt = 0;
+    for (;;) {
+      const { exchange, sent } = await performRequest(out, transport, id);
+      if (sent) requests++;
+      exchange.retries = attempt;
+      exchange.startedAt = new Date(started).toISOString();
+      exchange.durationMs = Date.now() - started;
+      if (req.retry429 === false || exchange.error || exchange.response?.status !== 429) return exchange;
+      const plan = planRetry(exchange.response.headers['retry-after'], attempt, retry, budget);
+      if ('stop' in plan) return exchange;
+      await sleep(plan.waitMs);
+      attempt++;
+    }
+  }
+
+  return {
+    baseUrl,
+    apiUrl,
+    secrets: opts.secrets,
+    get requestCount() {
+      return requests;
+    },
+    send,
+    async close() {
+      // Idempotent: undici rejects a second close of the same Agent.
+      if (ownDispatcher && !ownDispatcher.closed) await ownDispatcher.close();
+    },
+  };
+}
+
+function originRefused(out: OutgoingRequest, id: string, origin: string, secrets: SecretRegistry): Exchange {
+  return {
+    id,
+    request: { method: out.method, url: secrets.redact(out.url), headers: secrets.redactHeaders(out.headers) },
+    error: { kind: 'other', message: `refused: the request URL leaves the target origin ${origin}; credentials are only sent there` },
+    startedAt: new Date().toISOString(),
+    durationMs: 0,
+    retries: 0,
+  };
+}

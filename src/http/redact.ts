@@ -1,0 +1,113 @@
+/**
+ * Redaction at capture time. Every secret the run knows (API keys, the control token) is
+ * registered once with a label; every captured header, URL, request body and response text
+ * passes through `redact()` before it is stored, so nothing downstream can leak a secret.
+ */
+
+/** Secrets shorter than this are not searched for inside text (they would shred unrelated text). */
+const MIN_SEARCHABLE_LENGTH = 6;
+
+/** Header names whose values are always redacted, whether or not the value is a known secret. */
+export const CREDENTIAL_HEADERS: ReadonlySet<string> = new Set(['authorization', 'x-api-key', 'proxy-authorization']);
+
+/** Labels are restricted so a redaction marker never breaks JSON, URLs or shell quoting. */
+export function normaliseLabel(label: string): string {
+  const cleaned = label.replace(/[^A-Za-z0-9_-]+/g, '_').replace(/^_+|_+$/g, '');
+  return cleaned.length > 0 ? cleaned : 'secret';
+}
+
+/** The marker that replaces a secret in captured text. */
+export function redactionMarker(label: string): string {
+  return `[REDACTED:${normaliseLabel(label)}]`;
+}
+
+/** Matches any redaction marker; used by curl rendering to turn markers into env-var references. */
+export const REDACTION_MARKER_RE = /\[REDACTED:([A-Za-z0-9_-]+)\]/g;
+
+interface Entry {
+  label: string;
+  marker: string;
+  /** The secret and its encoded forms, longest first. */
+  forms: string[];
+}
+
+/**
+ * The run's registry of secrets. `add` is idempotent for the same secret; a secret that is
+ * added again under another label keeps its first label (a key's label must stay stable for
+ * curl env references).
+ */
+export class SecretRegistry {
+  readonly #entries = new Map<string, Entry>();
+
+  /** Registers a secret under a label (e.g. the cast name "admin"). Empty secrets are ignored. */
+  add(secret: string, label: string): void {
+    if (!secret || this.#entries.has(secret)) return;
+    const forms = new Set<string>([secret]);
+    // The same secret may come back URL-encoded (echoed query parameters) or base64-encoded
+    // (Basic auth, tokens embedded in JSON); each of these forms is a leak too.
+    forms.add(encodeURIComponent(secret));
+    forms.add(encodeURIComponent(secret).replace(/%20/g, '+'));
+    const b64 = Buffer.from(secret, 'utf8').toString('base64');
+    forms.add(b64);
+    forms.add(b64.replace(/=+$/, ''));
+    forms.add(Buffer.from(secret, 'utf8').toString('base64url'));
+    forms.add(JSON.stringify(secret).slice(1, -1));
+    this.#entries.set(secret, {
+      label: normaliseLabel(label),
+      marker: redactionMarker(label),
+      forms: [...forms].filter((f) => f.length > 0).sort((a, b) => b.length - a.length),
+    });
+  }
+
+  /** The label of a registered secret, if any. */
+  labelOf(secret: string): string | undefined {
+    return this.#entries.get(secret)?.label;
+  }
+
+  /** Number of registered secrets (for tests and diagnostics; never the secrets themselves). */
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  /** Replaces every registered secret (in all its forms) with its marker. */
+  redact(text: string): string {
+    if (!text) return text;
+    let out = text;
+    // Longest secrets first, so a secret that contains another is replaced whole.
+    const entries = [...this.#entries.entries()].sort((a, b) => b[0].length - a[0].length);
+    for (const [secret, entry] of entries) {
+      if (secret.length < MIN_SEARCHABLE_LENGTH) {
+        if (out === secret) return entry.marker;
+        continue;
+      }
+      for (const form of entry.forms) {
+        if (out.includes(form)) out = out.split(form).join(entry.marker);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Redacts one header value. Credential headers are always redacted: a known secret keeps
+   * its label, anything else is labelled after the header, and a "Bearer"/"Basic" scheme
+   * is kept so the exchange still shows how the key was sent.
+   */
+  redactHeader(name: string, value: string): string {
+    const lower = name.toLowerCase();
+    if (!CREDENTIAL_HEADERS.has(lower)) return this.redact(value);
+    const m = /^(\s*[A-Za-z][A-Za-z0-9._~+/-]*\s+)(.*)$/s.exec(value);
+    const scheme = lower !== 'x-api-key' && m ? m[1]! : '';
+    const credential = scheme ? m![2]! : value;
+    const label = this.#entries.get(credential.trim())?.label;
+    if (label) return scheme + redactionMarker(label);
+    if (credential.length === 0) return value;
+    return scheme + redactionMarker(lower);
+  }
+
+  /** Redacts every value of a header record (names are kept, lower-cased). */
+  redactHeaders(headers: Record<string, string>): Record<string, string> {
+    const out: Record<string, string> = {};
+    for (const [name, value] of Object.entries(headers)) out[name.toLowerCase()] = this.redactHeader(name, value);
+    return out;
+  }
+}
