@@ -32,16 +32,22 @@ interface Entry {
 }
 
 /**
- * The run's registry of secrets. `add` is idempotent for the same secret; a secret that is
- * added again under another label keeps its first label (a key's label must stay stable for
- * curl env references).
+ * The run's registry of secrets. Adding a known secret again under another label relabels it
+ * (the control client registers a new key's secret the moment it arrives; the session then
+ * names it after its cast role, which is what curl env references use).
  */
 export class SecretRegistry {
   readonly #entries = new Map<string, Entry>();
 
   /** Registers a secret under a label (e.g. the cast name "admin"). Empty secrets are ignored. */
   add(secret: string, label: string): void {
-    if (!secret || this.#entries.has(secret)) return;
+    if (!secret) return;
+    const known = this.#entries.get(secret);
+    if (known) {
+      known.label = normaliseLabel(label);
+      known.marker = redactionMarker(label);
+      return;
+    }
     const forms = new Set<string>([secret]);
     // The same secret may come back URL-encoded (echoed query parameters) or base64-encoded
     // (Basic auth, tokens embedded in JSON); each of these forms is a leak too.

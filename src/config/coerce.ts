@@ -1,0 +1,73 @@
+/**
+ * Reads one raw configuration value (flag text, environment text or profile JSON) as its
+ * field's kind. Errors are sentences naming the source and the expected form, e.g.
+ * `--runs: expected a positive integer, got "abc"`.
+ */
+import type { FieldKind } from './fields.ts';
+
+export type Coerced = { ok: true; value: unknown } | { ok: false; problem: string };
+
+const show = (raw: unknown): string => (typeof raw === 'string' ? JSON.stringify(raw) : JSON.stringify(raw) ?? String(raw));
+const fail = (expected: string, raw: unknown): Coerced => ({ ok: false, problem: `expected ${expected}, got ${show(raw)}` });
+
+function integer(raw: unknown): number | undefined {
+  if (typeof raw === 'number') return Number.isInteger(raw) ? raw : undefined;
+  if (typeof raw === 'string' && /^\s*\d+\s*$/.test(raw)) return Number(raw.trim());
+  return undefined;
+}
+
+/** Coerces `raw` to the field kind. */
+export function coerce(kind: FieldKind, raw: unknown): Coerced {
+  switch (kind) {
+    case 'url': {
+      if (typeof raw !== 'string') return fail('an http(s) URL', raw);
+      let url: URL;
+      try {
+        url = new URL(raw);
+      } catch {
+        return fail('an http(s) URL such as https://api.example.com', raw);
+      }
+      if (url.protocol !== 'http:' && url.protocol !== 'https:') return fail('an http(s) URL', raw);
+      // Credentials in a URL would end up in every report; keys go through the profile's env refs.
+      if (url.username || url.password) return { ok: false, problem: 'expected a URL without user:password@ credentials (they would be echoed in reports)' };
+      if (url.search || url.hash) return fail('a URL without query or fragment', raw);
+      return { ok: true, value: raw.replace(/\/+$/, '') };
+    }
+    case 'positiveInteger': {
+      const n = integer(raw);
+      return n !== undefined && n > 0 && Number.isSafeInteger(n) ? { ok: true, value: n } : fail('a positive integer', raw);
+    }
+    case 'nonNegativeInteger': {
+      const n = integer(raw);
+      return n !== undefined && Number.isSafeInteger(n) ? { ok: true, value: n } : fail('a non-negative integer', raw);
+    }
+    case 'seed': {
+      const n = integer(raw);
+      return n !== undefined && n <= 0xffffffff ? { ok: true, value: n } : fail('an integer from 0 to 4294967295', raw);
+    }
+    case 'boolean': {
+      if (typeof raw === 'boolean') return { ok: true, value: raw };
+      if (typeof raw === 'string') {
+        const v = raw.trim().toLowerCase();
+        if (['1', 'true', 'yes', 'on'].includes(v)) return { ok: true, value: true };
+        if (['0', 'false', 'no', 'off', ''].includes(v)) return { ok: true, value: false };
+      }
+      return fail('true or false', raw);
+    }
+    case 'string':
+      return typeof raw === 'string' && raw.length > 0 ? { ok: true, value: raw } : fail('a non-empty string', raw);
+    case 'list': {
+      const items = typeof raw === 'string' ? raw.split(',') : Array.isArray(raw) ? raw : undefined;
+      if (!items || !items.every((s) => typeof s === 'string')) return fail('a list of names', raw);
+      const names = (items as string[]).map((s) => s.trim()).filter((s) => s.length > 0);
+      const bad = names.find((s) => !/^[a-z0-9][a-z0-9_-]*$/i.test(s));
+      return bad === undefined ? { ok: true, value: names } : fail('suite names (letters, digits, "-" or "_")', bad);
+    }
+    case 'shard': {
+      const m = typeof raw === 'string' ? /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(raw) : null;
+      const index = m ? Number(m[1]) : 0;
+      const count = m ? Number(m[2]) : 0;
+      return m && index >= 1 && count >= 1 && index <= count ? { ok: true, value: { index, count } } : fail('i/n with 1 ≤ i ≤ n, e.g. 2/4', raw);
+    }
+  }
+}

@@ -1,0 +1,82 @@
+/**
+ * The configuration fields as one table: where each can be set (profile file, environment,
+ * flag), its default and its meaning. Parsing, `wgc run --help` and the docs are all driven
+ * from this table, so they cannot drift apart.
+ */
+
+/** How a raw value (flag text, env text or profile JSON) is read. */
+export type FieldKind = 'url' | 'positiveInteger' | 'nonNegativeInteger' | 'seed' | 'boolean' | 'string' | 'list' | 'shard';
+
+export interface FieldSpec {
+  field: string;
+  kind: FieldKind;
+  /** Command-line flag of `wgc run`, if any. */
+  flag?: string;
+  /** Environment variable, if any. */
+  env?: string;
+  /** Settable in the profile file. */
+  profile: boolean;
+  /** The default as shown to users ("" when there is none). */
+  defaultText: string;
+  description: string;
+  /** Secret: only from the environment, never echoed. */
+  secret?: boolean;
+}
+
+export const FIELDS: readonly FieldSpec[] = [
+  { field: 'baseUrl', kind: 'url', flag: '--base-url', env: 'WGC_BASE_URL', profile: true, defaultText: 'the embedded reference target', description: 'Target origin (plus optional path prefix); the API is at <baseUrl>/api/v1.' },
+  { field: 'controlUrl', kind: 'url', flag: '--control-url', env: 'WGC_CONTROL_URL', profile: true, defaultText: 'none', description: 'Test-control protocol URL; without it, clauses needing control are not observable.' },
+  { field: 'controlToken', kind: 'string', env: 'WGC_CONTROL_TOKEN', profile: false, secret: true, defaultText: 'none', description: 'Bearer token of the control protocol. Environment only, never echoed.' },
+  { field: 'profile', kind: 'string', flag: '--target', env: 'WGC_TARGET', profile: false, defaultText: 'none', description: 'Target profile (JSON): baseUrl, controlUrl, keys [{name, env}], fixtures, and any run setting below.' },
+  { field: 'out', kind: 'string', flag: '--out', env: 'WGC_OUT', profile: true, defaultText: 'reports', description: 'Folder for the reports.' },
+  { field: 'seed', kind: 'seed', flag: '--seed', env: 'WGC_SEED', profile: true, defaultText: 'random 32-bit, printed', description: 'Seed of every property-based check; rerun with the printed seed to replay.' },
+  { field: 'runs', kind: 'positiveInteger', flag: '--runs', env: 'WGC_RUNS', profile: true, defaultText: '25', description: 'Generated cases per property-based check.' },
+  { field: 'suites', kind: 'list', flag: '--suite', env: 'WGC_SUITES', profile: true, defaultText: 'all', description: 'Suites to run (repeat the flag; comma-separated in the environment); the rest are reported disabled.' },
+  { field: 'readOnly', kind: 'boolean', flag: '--read-only', env: 'WGC_READ_ONLY', profile: true, defaultText: 'false', description: 'Send no mutations; checks that would are disabled.' },
+  { field: 'maxCredits', kind: 'nonNegativeInteger', flag: '--max-credits', env: 'WGC_MAX_CREDITS', profile: true, defaultText: 'no limit', description: 'Credit budget of the run; checks whose planned credits exceed what is left are disabled.' },
+  { field: 'timeoutMs', kind: 'positiveInteger', flag: '--timeout', env: 'WGC_TIMEOUT_MS', profile: true, defaultText: '10000', description: 'Total time per request in ms (headers and body).' },
+  { field: 'concurrency', kind: 'positiveInteger', flag: '--concurrency', env: 'WGC_CONCURRENCY', profile: true, defaultText: '2', description: 'Suites run in parallel (vitest workers).' },
+  { field: 'allowInsecureHttp', kind: 'boolean', flag: '--allow-insecure-http', env: 'WGC_ALLOW_INSECURE_HTTP', profile: true, defaultText: 'false', description: 'Allow plain http to a non-loopback host (keys cross the network unencrypted).' },
+  { field: 'shard', kind: 'shard', flag: '--shard', env: 'WGC_SHARD', profile: false, defaultText: 'none', description: 'Run shard i of n (i/n); merge the partials with `wgc merge`.' },
+  { field: 'certify', kind: 'boolean', flag: '--certify', env: 'WGC_CERTIFY', profile: false, defaultText: 'false', description: 'Write a certification bundle next to the reports.' },
+  { field: 'maxResponseBytes', kind: 'positiveInteger', flag: '--max-response-bytes', env: 'WGC_MAX_RESPONSE_BYTES', profile: true, defaultText: '8388608 (8 MiB)', description: 'Response body bytes read per request; the rest is cut.' },
+  { field: 'suitesDir', kind: 'string', flag: '--suites-dir', env: 'WGC_SUITES_DIR', profile: false, defaultText: 'the bundled suites/', description: 'Folder of <area>.test.ts suite files (for suite development).' },
+];
+
+/** Fields of the profile file that are not run settings. */
+export const PROFILE_ONLY_FIELDS = ['keys', 'fixtures'] as const;
+
+/** One row of the configuration reference, for docs and help. */
+export interface ConfigReferenceRow {
+  field: string;
+  flag: string;
+  env: string;
+  default: string;
+  description: string;
+}
+
+/** The configuration reference table (also lists the profile-only fields). */
+export function configReference(): ConfigReferenceRow[] {
+  const rows = FIELDS.map((f) => ({
+    field: f.field,
+    flag: f.flag ?? '',
+    env: f.env ?? '',
+    default: f.defaultText,
+    description: f.description + (f.profile ? '' : ' Not settable in the profile.'),
+  }));
+  rows.push(
+    { field: 'keys', flag: '', env: '', default: '[]', description: 'Profile only: [{ "name": label, "env": NAME_OF_ENV_VAR_HOLDING_THE_SECRET }]. Secrets are read from the environment, never from the profile.' },
+    { field: 'fixtures', flag: '', env: '', default: 'none', description: 'Profile only: { "accountId", "accountPersonId" } of existing records, for targets without control.' },
+  );
+  return rows;
+}
+
+/** The table as aligned text (for `wgc run --help`). */
+export function renderConfigReference(): string {
+  const rows = configReference().filter((r) => r.flag || r.env);
+  const flagW = Math.max(...rows.map((r) => r.flag.length));
+  const envW = Math.max(...rows.map((r) => r.env.length));
+  return rows
+    .map((r) => `  ${r.flag.padEnd(flagW)}  ${r.env.padEnd(envW)}  ${r.description} Default: ${r.default}.`)
+    .join('\n');
+}

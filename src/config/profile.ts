@@ -1,0 +1,94 @@
+/**
+ * The target profile: a JSON file describing a target (baseUrl, controlUrl, the keys to use
+ * and existing fixtures) and optionally any run setting. Secrets never live in it: keys name
+ * the environment variable that holds their secret, and anything that looks like an inline
+ * secret is rejected with a message saying what to do instead.
+ */
+import { FIELDS, PROFILE_ONLY_FIELDS } from './fields.ts';
+import { coerce } from './coerce.ts';
+import { FixturesSchema, KeyRefSchema, type Fixtures, type KeyRef } from './schema.ts';
+
+export interface ProfileValues {
+  /** Run settings found in the profile, by field name. */
+  settings: Record<string, unknown>;
+  keys: KeyRef[];
+  fixtures?: Fixtures;
+}
+
+const SECRET_FIELD = /secret|token|password|value|apikey|api_key|^key$|credential/i;
+/** Conventional (upper-case) env var names only: a lower-case token is far more likely a pasted secret. */
+const ENV_NAME = /^[A-Z_][A-Z0-9_]*$/;
+
+/** Reads profile JSON text; `where` names the file in messages. Problems are appended to `errors`. */
+export function parseProfile(text: string, where: string, errors: string[]): ProfileValues {
+  const out: ProfileValues = { settings: {}, keys: [] };
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch (e) {
+    errors.push(`${where}: not valid JSON (${(e as Error).message})`);
+    return out;
+  }
+  if (!doc || typeof doc !== 'object' || Array.isArray(doc)) {
+    errors.push(`${where}: expected a JSON object`);
+    return out;
+  }
+  const settable = new Map(FIELDS.filter((f) => f.profile).map((f) => [f.field, f]));
+  for (const [name, raw] of Object.entries(doc as Record<string, unknown>)) {
+    if (name === 'keys') out.keys = parseKeys(raw, where, errors);
+    else if (name === 'fixtures') {
+      const parsed = FixturesSchema.safeParse(raw);
+      if (parsed.success) out.fixtures = parsed.data;
+      else errors.push(`${where}: fixtures: expected { "accountId"?: string, "accountPersonId"?: string }`);
+    } else if (name === 'controlToken' || (SECRET_FIELD.test(name) && !settable.has(name))) {
+      errors.push(`${where}: ${name}: secrets are never read from the profile; set ${name === 'controlToken' ? 'WGC_CONTROL_TOKEN' : 'an environment variable'} instead`);
+    } else {
+      const spec = settable.get(name);
+      if (!spec) {
+        const allowed = [...settable.keys(), ...PROFILE_ONLY_FIELDS].join(', ');
+        errors.push(`${where}: ${name}: unknown field; a profile may hold ${allowed}`);
+        continue;
+      }
+      const c = coerce(spec.kind, raw);
+      if (c.ok) out.settings[name] = c.value;
+      else errors.push(`${where}: ${name}: ${c.problem}`);
+    }
+  }
+  return out;
+}
+
+function parseKeys(raw: unknown, where: string, errors: string[]): KeyRef[] {
+  if (!Array.isArray(raw)) {
+    errors.push(`${where}: keys: expected a list of { "name": label, "env": ENV_VAR_NAME }`);
+    return [];
+  }
+  const keys: KeyRef[] = [];
+  raw.forEach((entry: unknown, i) => {
+    const place = `${where}: keys[${i}]`;
+    if (!entry || typeof entry !== 'object' || Array.isArray(entry)) {
+      errors.push(`${place}: expected { "name": label, "env": ENV_VAR_NAME }`);
+      return;
+    }
+    const e = entry as Record<string, unknown>;
+    const inline = Object.keys(e).find((k) => k !== 'name' && k !== 'env');
+    if (inline !== undefined) {
+      const why = SECRET_FIELD.test(inline) ? 'secrets are never read from the profile; ' : 'unknown field; ';
+      errors.push(`${place}.${inline}: ${why}put the secret in an environment variable and give its name in keys[${i}].env`);
+      return;
+    }
+    if (typeof e.env === 'string' && !ENV_NAME.test(e.env)) {
+      errors.push(`${place}.env: expected the upper-case NAME of an environment variable holding the secret (e.g. WGC_KEY_ADMIN), got a value that may be the secret itself; never put secrets in the profile`);
+      return;
+    }
+    const parsed = KeyRefSchema.safeParse(e);
+    if (!parsed.success) {
+      const field = typeof e.name === 'string' && /^[A-Za-z0-9_-]+$/.test(e.name) ? 'env' : 'name';
+      const expected = field === 'name' ? 'a label of letters, digits, "_" or "-"' : 'the name of an environment variable';
+      errors.push(`${place}.${field}: expected ${expected}, got ${JSON.stringify(e[field]) ?? 'nothing'}`);
+      return;
+    }
+    if (keys.some((k) => k.name === parsed.data.name)) errors.push(`${place}.name: duplicate key name "${parsed.data.name}"`);
+    else keys.push(parsed.data);
+  });
+  return keys;
+}
