@@ -38,8 +38,8 @@ export const WGC_ALLURE_SETUP_FILE = fileURLToPath(new URL('./allure-setup.ts', 
 
 /** The vitest settings that make a run also write Allure results. */
 export interface AllureRunConfig {
-  /** The reporter tuple for vitest's `reporters`. */
-  reporter: [typeof ALLURE_REPORTER, AllureVitestReporterConfig];
+  /** The reporter tuple for vitest's `reporters` (options: an AllureVitestReporterConfig). */
+  reporter: [typeof ALLURE_REPORTER, Record<string, unknown>];
   /** Setup files, in order (allure-vitest's, then ours). */
   setupFiles: string[];
   /** For vitest's `provide`. */
@@ -51,8 +51,9 @@ export interface AllureRunConfig {
 /** Reporter tuple, setup files and provided context writing Allure results to `<outDir>/allure-results`. */
 export function allureReporterConfig(outDir: string, context: WgcAllureContext = {}): AllureRunConfig {
   const resultsDir = join(outDir, 'allure-results');
+  const options: AllureVitestReporterConfig = { resultsDir };
   return {
-    reporter: [ALLURE_REPORTER, { resultsDir }],
+    reporter: [ALLURE_REPORTER, { ...options }],
     setupFiles: [ALLURE_VITEST_SETUP_FILE, WGC_ALLURE_SETUP_FILE],
     provide: { wgcAllure: context },
     resultsDir,

@@ -60,8 +60,8 @@ function testcase(c: ClauseEntry): string {
 
 /** junit.xml text. */
 export function renderJunit(r: RunResult): string {
-  const byArea = new Map<string, ClauseEntry[]>();
-  for (const c of r.clauses) byArea.set(c.area, [...(byArea.get(c.area) ?? []), c]);
+  // Areas in the report's order (the catalog's area order), clauses in catalog order.
+  const byArea = new Map<string, ClauseEntry[]>(r.areas.map((a) => [a.area, r.clauses.filter((c) => c.area === a.area)]));
   const count = (list: readonly ClauseEntry[], pred: (c: ClauseEntry) => boolean) => list.filter(pred).length;
   const all = r.clauses;
   const failures = (c: ClauseEntry) => c.outcome === 'failed';

@@ -1,0 +1,70 @@
+import { describe, expect, test } from 'vitest';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildRunResult } from '../../src/report/build.ts';
+import { mergePartials, MergeError } from '../../src/report/merge.ts';
+import { readPartialFile, writePartialFile, type ShardPartial } from '../../src/report/partial.ts';
+import { readReport } from '../../src/report/json.ts';
+import { mergeCommand } from '../../src/cli/merge.ts';
+import type { RunResult } from '../../src/report/model.ts';
+import type { CliIo } from '../../src/report/io.ts';
+import { FIXTURE_CATALOG_PATH, fixtureCatalog, fixtureMeta, mixedResults } from './fixtures/results.ts';
+
+const catalog = fixtureCatalog();
+
+/** The report without the fields a sharded run may legitimately change. */
+function comparable(r: RunResult) {
+  const { startedAt: _s, durationMs: _d, shard: _sh, mergedShards: _m, ...meta } = r.meta;
+  return { ...r, meta };
+}
+
+async function shardFiles(dir: string) {
+  const results = mixedResults();
+  const first = results.filter((_, i) => i % 2 === 0);
+  const second = results.filter((_, i) => i % 2 === 1);
+  const sum = (list: typeof results) => list.reduce((n, r) => n + r.requests, 0);
+  const a = await writePartialFile(dir, { index: 1, count: 2 }, catalog.hash, fixtureMeta({ durationMs: 3000, requests: sum(first) }), first);
+  const b = await writePartialFile(dir, { index: 2, count: 2 }, catalog.hash, fixtureMeta({ startedAt: '2025-11-22T12:00:01.000Z', durationMs: 2500, requests: sum(second) }), second);
+  return [a, b];
+}
+
+describe('merge', () => {
+  test('merging the partials of two shards gives the unsharded report (timing and shard fields aside)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'wgc-merge-'));
+    const unsharded = buildRunResult(mixedResults(), catalog, fixtureMeta());
+    const partials = await Promise.all((await shardFiles(dir)).map(readPartialFile));
+    const merged = mergePartials([...partials].reverse(), catalog);
+    expect(comparable(merged)).toEqual(comparable(unsharded));
+    expect(merged.meta).toMatchObject({ shard: null, mergedShards: 2, startedAt: '2025-11-22T12:00:00.000Z', durationMs: 3500 });
+  });
+
+  test('wgc merge writes the reports and exits with the verdict', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'wgc-merge-cli-'));
+    const files = await shardFiles(dir);
+    let out = '';
+    const io: CliIo = { out: (t) => void (out += t), err: (t) => void (out += t) };
+    const code = await mergeCommand(['--out', join(dir, 'out'), '--catalog', FIXTURE_CATALOG_PATH, ...files], io);
+    expect(code).toBe(1);
+    expect(out).toContain('NOT-CONFORMANT');
+    const report = readReport(join(dir, 'out', 'report.json'));
+    expect(comparable(report)).toEqual(comparable(buildRunResult(mixedResults(), catalog, fixtureMeta())));
+  });
+
+  test('refuses incomplete, duplicated or mismatched shards', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'wgc-merge-bad-'));
+    const [a, b] = await Promise.all((await shardFiles(dir)).map(readPartialFile)) as [ShardPartial, ShardPartial];
+    expect(() => mergePartials([a], catalog)).toThrow(new MergeError('missing shard 2 of 2'));
+    expect(() => mergePartials([a, a], catalog)).toThrow('shard 1 of 2: given twice');
+    expect(() => mergePartials([a, { ...b, meta: { ...b.meta, seed: 1 } }], catalog)).toThrow('shard 2 of 2: seed 1 differs from shard 1\'s 424242');
+    expect(() => mergePartials([a, { ...b, catalogHash: '0'.repeat(64) }], catalog)).toThrow(/shard 2 of 2: ran against a different clause catalog/);
+    let err = '';
+    const io: CliIo = { out: () => {}, err: (t) => void (err += t) };
+    expect(await mergeCommand(['--out', join(dir, 'o'), '--catalog', FIXTURE_CATALOG_PATH, join(dir, 'partial-1-of-2.json')], io)).toBe(2);
+    expect(err).toBe('wgc merge: missing shard 2 of 2\n');
+    err = '';
+    expect(await mergeCommand(['--out', join(dir, 'o'), join(dir, 'nope.json')], io)).toBe(2);
+    expect(err).toBe(`wgc merge: ${join(dir, 'nope.json')}: file not found\n`);
+    expect(await mergeCommand([join(dir, 'partial-1-of-2.json')], io)).toBe(2);
+  });
+});
