@@ -1,0 +1,114 @@
+/**
+ * Loads the OpenAPI documents of specs/ once per process: parse (with line numbers), check
+ * local $refs, validate against the OpenAPI 3.1 meta-schema (swagger-parser), dereference,
+ * check the structure and x-wgc extensions, and freeze. Every failure is an Error whose
+ * message starts with "file:line:col".
+ */
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import SwaggerParser from '@apidevtools/swagger-parser';
+import { CatalogOperationsSchema, parseExtension } from './extensions.ts';
+import { checkLocalRefs, extractOperations, withExtensions } from './operations.ts';
+import { routeMatcher } from './route.ts';
+import { readSource, SpecError, type SourceFile } from './source.ts';
+import type { BaseOperationInfo, JsonSchema, LoadedControlSpec, LoadedDocument, LoadedSpec } from './types.ts';
+
+export { SpecError } from './source.ts';
+export type * from './types.ts';
+
+/** specs/openapi.yaml of this checkout. */
+export const DEFAULT_SPEC_PATH = fileURLToPath(new URL('../../specs/openapi.yaml', import.meta.url));
+/** specs/control-openapi.yaml of this checkout. */
+export const DEFAULT_CONTROL_SPEC_PATH = fileURLToPath(new URL('../../specs/control-openapi.yaml', import.meta.url));
+
+// Filled lazily, keyed by absolute path; a failed load is forgotten so a fixed file can be retried.
+const specCache = new Map<string, Promise<LoadedSpec>>();
+const controlCache = new Map<string, Promise<LoadedControlSpec>>();
+
+/**
+ * The service API document, validated and dereferenced; loaded once per path per process.
+ * @throws Error naming the file and place: unreadable file, YAML syntax error, invalid OpenAPI,
+ *   unresolved $ref, missing or malformed x-wgc extension.
+ */
+export function loadSpec(path: string = DEFAULT_SPEC_PATH): Promise<LoadedSpec> {
+  return cached(specCache, resolve(path), async (file) => {
+    const { source, document } = await loadDocument(file);
+    const operations = withExtensions(source, document, extractOperations(source, document));
+    const catalog = parseExtension(CatalogOperationsSchema, document['x-wgc-operations'] ?? {});
+    if (!catalog.ok) throw new SpecError(`${source.locate('/x-wgc-operations')}: x-wgc-operations: ${catalog.problem}`);
+    return Object.freeze({ ...view(source, document, operations), catalogOperations: deepFreeze(catalog.value) });
+  });
+}
+
+/**
+ * The test-control protocol document, validated and dereferenced; loaded once per path per process.
+ * @throws Error naming the file and place, as loadSpec.
+ */
+export function loadControlSpec(path: string = DEFAULT_CONTROL_SPEC_PATH): Promise<LoadedControlSpec> {
+  return cached(controlCache, resolve(path), async (file) => {
+    const { source, document } = await loadDocument(file);
+    return Object.freeze(view(source, document, extractOperations(source, document)));
+  });
+}
+
+function cached<T>(cache: Map<string, Promise<T>>, file: string, load: (file: string) => Promise<T>): Promise<T> {
+  let entry = cache.get(file);
+  if (!entry) {
+    entry = load(file);
+    cache.set(file, entry);
+    entry.catch(() => cache.delete(file));
+  }
+  return entry;
+}
+
+async function loadDocument(file: string): Promise<{ source: SourceFile; document: Record<string, unknown> }> {
+  const source = await readSource(file);
+  checkLocalRefs(source);
+  let document: Record<string, unknown>;
+  try {
+    // validate() dereferences the object it is given in place, hence the clone: `raw` keeps its $refs.
+    document = (await SwaggerParser.validate(file, structuredClone(source.data) as never, {})) as unknown as Record<string, unknown>;
+  } catch (err) {
+    throw new SpecError(`${placeOf(source, err)}: invalid OpenAPI document: ${(err as Error).message.trim()}`, { cause: err });
+  }
+  return { source, document };
+}
+
+/** swagger-parser reports meta-schema failures as "#/json/pointer message": point at the first one. */
+function placeOf(source: SourceFile, err: unknown): string {
+  const pointer = /#(\/[^\s]*)/.exec(String((err as Error)?.message ?? ''))?.[1];
+  return pointer ? source.locate(pointer) : source.file;
+}
+
+function view<Op extends BaseOperationInfo>(source: SourceFile, document: Record<string, unknown>, operations: Op[]): LoadedDocument<Op> {
+  deepFreeze(document);
+  deepFreeze(operations);
+  const byId = new Map(operations.map((op) => [op.operationId, op]));
+  const schemas = ((document['components'] as Record<string, unknown> | undefined)?.['schemas'] ?? {}) as Record<string, JsonSchema>;
+  return {
+    file: source.file,
+    hash: source.hash,
+    raw: deepFreeze(source.data),
+    document,
+    operations,
+    operation(operationId) {
+      const op = byId.get(operationId);
+      if (!op) throw new Error(`${source.file}: no operation "${operationId}"`);
+      return op;
+    },
+    operationByRoute: routeMatcher(operations),
+    componentSchema(name) {
+      const schema = Object.hasOwn(schemas, name) ? schemas[name] : undefined;
+      if (!schema) throw new Error(`${source.file}: no schema "${name}" in components/schemas`);
+      return schema;
+    },
+  };
+}
+
+/** Freezes a tree in place (shared sub-objects once); the loaded documents are shared by every suite. */
+function deepFreeze<T>(value: T, seen = new Set<unknown>()): T {
+  if (value === null || typeof value !== 'object' || seen.has(value)) return value;
+  seen.add(value);
+  for (const child of Object.values(value as object)) deepFreeze(child, seen);
+  return Object.freeze(value);
+}
