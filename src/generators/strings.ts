@@ -1,0 +1,52 @@
+/**
+ * Printable strings of chosen lengths. Lengths are counted in characters (code points), as
+ * JSON Schema counts them; only ASCII is produced, so that count is also the UTF-16 length
+ * and the byte length, and no server can disagree about it.
+ */
+import fc from 'fast-check';
+import { CHEAP_LENGTH, COMPACT_SLACK, UNBOUNDED_LENGTH } from './options.ts';
+
+/** Printable ASCII, space included (0x20-0x7E). */
+export const PRINTABLE: fc.Arbitrary<string> = fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c));
+
+/** Visible ASCII, no space (0x21-0x7E). */
+export const VISIBLE: fc.Arbitrary<string> = fc.integer({ min: 0x21, max: 0x7e }).map((c) => String.fromCharCode(c));
+
+/** Cuts or repeats `text` (non-empty) to exactly `length` characters. */
+function fit(text: string, length: number): string {
+  return text.repeat(Math.ceil(length / text.length)).slice(0, length);
+}
+
+/** Random text to cut to length: short enough to be cheap, long enough to vary (see SIZE POLICY). */
+function texts(unit: fc.Arbitrary<string>): fc.Arbitrary<string> {
+  return fc.string({ unit, minLength: 1, maxLength: CHEAP_LENGTH });
+}
+
+/** A string of exactly `length` characters drawn from `unit`; past CHEAP_LENGTH a random text repeats. */
+export function stringOfLength(length: number, unit: fc.Arbitrary<string> = PRINTABLE): fc.Arbitrary<string> {
+  if (length === 0) return fc.constant('');
+  return texts(unit).map((text) => fit(text, length));
+}
+
+/**
+ * A length in [min, max], biased to the bounds themselves: min, max, a length just above
+ * min, or anywhere in between. `compact` keeps it within COMPACT_SLACK of min.
+ */
+export function lengthIn(min: number, max: number | undefined, compact = false): fc.Arbitrary<number> {
+  const hi = max ?? min + UNBOUNDED_LENGTH;
+  if (compact) return fc.integer({ min, max: Math.min(hi, min + COMPACT_SLACK) });
+  return fc.oneof(
+    fc.constant(min),
+    fc.constant(hi),
+    fc.integer({ min, max: Math.min(hi, min + 16) }),
+    fc.integer({ min, max: hi }),
+  );
+}
+
+/**
+ * A printable string whose length is in [min, max], biased to the bounds. The length and the
+ * text are drawn independently (no `chain`), so no arbitrary is built while generating.
+ */
+export function boundedString(min: number, max: number | undefined, compact = false, unit: fc.Arbitrary<string> = PRINTABLE): fc.Arbitrary<string> {
+  return fc.tuple(lengthIn(min, max, compact), texts(unit)).map(([length, text]) => (length === 0 ? '' : fit(text, length)));
+}

@@ -1,0 +1,237 @@
+/**
+ * violations(schema): one entry per bound of a JSON Schema, nested bounds included, each an
+ * arbitrary of whole values (request bodies, parameter sets) that break exactly that bound
+ * and are valid everywhere else. The bad value sits at `path`; for a bound inside an array
+ * it is item 0, for a bound inside an optional property that property is present.
+ */
+import fc from 'fast-check';
+import type { JsonSchema } from '../spec/types.ts';
+import { FORMATS } from './formats.ts';
+import { checkKeywords, numericRange, typesOf, UnsupportedSchemaError, type ViolationOptions, type Wire } from './options.ts';
+import { PATTERNS } from './patterns.ts';
+import { stringOfLength } from './strings.ts';
+import { propertyModel, validValue } from './valid.ts';
+
+/** One single-bound violation. */
+export interface Violation {
+  /** What is wrong, e.g. "name longer than maxLength 80". */
+  scenario: string;
+  /** JSON pointer of the bad value in the whole value, e.g. "/decision_trace/factors/0/criterion". */
+  path: string;
+  /** The ajv keyword expected to fail (maxLength, required, type, ...). */
+  keyword: string;
+  /**
+   * Keywords that unavoidably fail with it at the same path (e.g. an empty Idempotency-Key
+   * breaks minLength and the pattern); absent for a clean single-bound violation.
+   */
+  alsoFails?: string[];
+  /** Whole values breaking that bound and nothing else. */
+  value: fc.Arbitrary<unknown>;
+}
+
+/** Wraps a bad value at some depth into a whole value that is valid elsewhere. */
+type Embed = (bad: fc.Arbitrary<unknown>) => fc.Arbitrary<unknown>;
+
+interface Site {
+  path: string;
+  /** Readable name of the place: "decision_trace.factors[0].criterion", or "body" for the root. */
+  label: string;
+  schemaPath: string;
+  embed: Embed;
+}
+
+/**
+ * Every single-bound violation of `schema`.
+ * @throws UnsupportedSchemaError naming the schema path, as validValue().
+ */
+export function violations(schema: JsonSchema, opts: ViolationOptions = {}): Violation[] {
+  const out: Violation[] = [];
+  const wire = opts.wire ?? 'json';
+  collect(schema, { path: '', label: 'body', schemaPath: opts.schemaPath ?? '#', embed: (bad) => bad }, wire, out);
+  return out;
+}
+
+function collect(schema: JsonSchema, site: Site, wire: Wire, out: Violation[]): void {
+  checkKeywords(schema, site.schemaPath);
+  const add = (keyword: string, what: string, bad: fc.Arbitrary<unknown>, path = site.path, alsoFails?: string[]): void => {
+    out.push({ scenario: `${site.label} ${what}`, path, keyword, ...(alsoFails ? { alsoFails } : {}), value: site.embed(bad) });
+  };
+  const types = typesOf(schema);
+  if (Object.hasOwn(schema, 'const')) {
+    add('const', `not the constant ${JSON.stringify(schema.const)}`, fc.constant(`${String(schema.const)}-other`));
+  } else if (schema.enum) {
+    add('enum', 'not one of its enum values', fc.constantFrom(...notIn(schema.enum)));
+  } else if (schema.type !== undefined) {
+    // With an enum or const, any wrong-typed value would fail that keyword too; their own violation covers it.
+    const wrong = wrongTypes(schema, types, wire);
+    if (wrong.length) add('type', `of the wrong type (not ${types.join(' or ')})`, fc.constantFrom(...wrong));
+  }
+  if (types.includes('string')) stringBounds(schema, site, add);
+  if (types.includes('integer') || types.includes('number')) numberBounds(schema, types.includes('number'), add);
+  if (types.includes('array')) arrayBounds(schema, site, wire, add, out);
+  if (types.includes('object')) objectBounds(schema, site, wire, add, out);
+}
+
+type Add = (keyword: string, what: string, bad: fc.Arbitrary<unknown>, path?: string, alsoFails?: string[]) => void;
+
+function stringBounds(schema: JsonSchema, site: Site, add: Add): void {
+  const { minLength: min, maxLength: max, pattern, format } = schema;
+  const support = pattern === undefined ? undefined : PATTERNS[pattern];
+  if (pattern !== undefined && !support) {
+    throw new UnsupportedSchemaError(site.schemaPath, `pattern ${pattern} is not supported by the generators (see src/generators/patterns.ts)`);
+  }
+  // A wrong length keeps matching the pattern when some string of that length does; otherwise
+  // the pattern fails too, and the violation says so.
+  const ofLength = (length: number): [fc.Arbitrary<string>, string[] | undefined] => {
+    if (!support) return [stringOfLength(length), undefined];
+    const matching = support.ofLength(length);
+    return matching ? [matching, undefined] : [stringOfLength(length), ['pattern']];
+  };
+  if (max !== undefined) {
+    const [bad, also] = ofLength(max + 1);
+    add('maxLength', `longer than maxLength ${max}`, bad, site.path, also);
+  }
+  if (min !== undefined && min > 0) {
+    const [bad, also] = ofLength(min - 1);
+    add('minLength', `shorter than minLength ${min}`, bad, site.path, also);
+  }
+  if (support) add('pattern', `not matching pattern ${pattern}`, support.invalid(min ?? 0, max));
+  if (format !== undefined) {
+    const formatSupport = FORMATS[format];
+    if (!formatSupport) throw new UnsupportedSchemaError(site.schemaPath, `format "${format}" is not supported by the generators`);
+    add('format', `not in format ${format}`, formatSupport.invalid);
+  }
+}
+
+function numberBounds(schema: JsonSchema, fractional: boolean, add: Add): void {
+  const { lo, hi, loExcluded, hiExcluded } = numericRange(schema);
+  // Just outside the bound: the adjacent double (or integer), then further away.
+  const above = (bound: number, inclusive: boolean): fc.Arbitrary<number> =>
+    fractional
+      ? fc.constantFrom(...(inclusive ? [nextUp(bound)] : [bound]), bound + 0.001, bound + 1, bound + 1000)
+      : fc.constantFrom(inclusive ? bound + 1 : bound, bound + 2, bound + 1000);
+  const below = (bound: number, inclusive: boolean): fc.Arbitrary<number> =>
+    fractional
+      ? fc.constantFrom(...(inclusive ? [nextDown(bound)] : [bound]), bound - 0.001, bound - 1, bound - 1000)
+      : fc.constantFrom(inclusive ? bound - 1 : bound, bound - 2, bound - 1000);
+  if (schema.maximum !== undefined && !hiExcluded) add('maximum', `greater than maximum ${hi}`, above(hi, true));
+  if (schema.exclusiveMaximum !== undefined && hiExcluded) add('exclusiveMaximum', `not below exclusiveMaximum ${hi}`, above(hi, false));
+  if (schema.minimum !== undefined && !loExcluded) add('minimum', `less than minimum ${lo}`, below(lo, true));
+  if (schema.exclusiveMinimum !== undefined && loExcluded) add('exclusiveMinimum', `not above exclusiveMinimum ${lo}`, below(lo, false));
+}
+
+function arrayBounds(schema: JsonSchema, site: Site, wire: Wire, add: Add, out: Violation[]): void {
+  const itemSchema = schema.items ?? {};
+  const itemsAt = `${site.schemaPath}/items`;
+  const small = validValue(itemSchema, { schemaPath: itemsAt, compact: true });
+  const min = schema.minItems ?? 0;
+  if (schema.maxItems !== undefined) {
+    add('maxItems', `with more than maxItems ${schema.maxItems} items`, fc.array(small, { minLength: schema.maxItems + 1, maxLength: schema.maxItems + 1 }));
+  }
+  if (min > 0) add('minItems', `with fewer than minItems ${min} items`, fc.array(small, { minLength: min - 1, maxLength: min - 1 }));
+  // Bounds of the items: the bad item goes first, followed by enough valid ones to respect min/maxItems.
+  const restMin = Math.max(0, min - 1);
+  const restMax = Math.max(restMin, Math.min((schema.maxItems ?? Infinity) - 1, restMin + 2));
+  const rest = fc.array(small, { minLength: restMin, maxLength: restMax });
+  collect(
+    itemSchema,
+    {
+      path: `${site.path}/0`,
+      label: `${site.label === 'body' ? '' : site.label}[0]`,
+      schemaPath: itemsAt,
+      embed: (bad) => site.embed(fc.tuple(bad, rest).map(([first, others]) => [first, ...others])),
+    },
+    wire,
+    out,
+  );
+}
+
+function objectBounds(schema: JsonSchema, site: Site, wire: Wire, add: Add, out: Violation[]): void {
+  const required = schema.required ?? [];
+  const without = (name: string): fc.Arbitrary<Record<string, unknown>> =>
+    fc.record(propertyModel(schema, site.schemaPath, false, name), { requiredKeys: required.filter((r) => r !== name), noNullPrototype: true });
+  for (const name of required) {
+    add('required', `without required property "${name}"`, without(name), `${site.path}/${escape(name)}`);
+  }
+  if (schema.additionalProperties === false) {
+    let extra = 'unexpected_property';
+    while (schema.properties && Object.hasOwn(schema.properties, extra)) extra += '_';
+    const valid = validValue(schema, { schemaPath: site.schemaPath });
+    add(
+      'additionalProperties',
+      `with an undeclared property "${extra}"`,
+      valid.map((v) => ({ ...(v as object), [extra]: 'not allowed' })),
+      `${site.path}/${escape(extra)}`,
+    );
+  }
+  for (const [name, child] of Object.entries(schema.properties ?? {})) {
+    collect(
+      child,
+      {
+        path: `${site.path}/${escape(name)}`,
+        label: site.label === 'body' ? name : `${site.label}.${name}`,
+        schemaPath: `${site.schemaPath}/properties/${name}`,
+        embed: (bad) => site.embed(fc.tuple(without(name), bad).map(([others, value]) => ({ ...others, [name]: value }))),
+      },
+      wire,
+      out,
+    );
+  }
+}
+
+/** Values of another JSON type than the schema admits; on a text wire, strings that do not parse as the type. */
+function wrongTypes(schema: JsonSchema, types: string[], wire: Wire): unknown[] {
+  const fractional = fractionalInRange(schema);
+  if (wire === 'text') {
+    // Strings and arrays cannot be mistyped in a query string or header: every value is text.
+    if (types.includes('string') || types.includes('array') || types.includes('object')) return [];
+    const out: unknown[] = [];
+    if (types.includes('integer') || types.includes('number')) out.push('abc', 'one');
+    if (types.includes('integer') && !types.includes('number') && fractional !== undefined) out.push(String(fractional));
+    if (types.includes('boolean')) out.push('yes', 'maybe');
+    return out;
+  }
+  const pool: [string, unknown][] = [
+    ['string', 'not-the-right-type'],
+    ['number', 42],
+    ['boolean', true],
+    ['null', null],
+    ['array', []],
+    ['object', {}],
+  ];
+  const out = pool.filter(([type]) => !types.includes(type) && !(type === 'number' && types.includes('integer'))).map(([, v]) => v);
+  if (types.includes('integer') && !types.includes('number') && fractional !== undefined) out.push(fractional);
+  return out;
+}
+
+/** A non-integer inside an integer schema's range, so that only `type` fails. */
+function fractionalInRange(schema: JsonSchema): number | undefined {
+  const { lo, hi, loExcluded } = numericRange(schema);
+  const candidate = (loExcluded ? Math.floor(lo) + 1 : Math.ceil(lo)) + 0.5;
+  return candidate < hi ? candidate : undefined;
+}
+
+/** Strings not in an enum: a suffixed member, a case change, an unrelated word. */
+function notIn(values: unknown[]): string[] {
+  const first = String(values.find((v) => typeof v === 'string') ?? 'value');
+  const candidates = [`${first}_other`, first.toUpperCase(), 'unknown_value', ''];
+  return [...new Set(candidates)].filter((c) => !values.includes(c));
+}
+
+function escape(segment: string): string {
+  return segment.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+const scratch = new DataView(new ArrayBuffer(8));
+/** The smallest double greater than `x`. */
+function nextUp(x: number): number {
+  if (x === 0) return Number.MIN_VALUE;
+  scratch.setFloat64(0, x);
+  const bits = scratch.getBigUint64(0);
+  scratch.setBigUint64(0, x > 0 ? bits + 1n : bits - 1n);
+  return scratch.getFloat64(0);
+}
+/** The largest double smaller than `x`. */
+function nextDown(x: number): number {
+  return -nextUp(-x);
+}
