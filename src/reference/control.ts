@@ -11,7 +11,8 @@ import type { CapabilityName } from '../control/types.ts';
 import { ApiError } from './errors.ts';
 import type { Executor } from './executor.ts';
 import { parseJsonObject, readBody, sendEmpty, sendJson } from './http.ts';
-import { CAPABILITY_NAMES, type Workspace } from './model.ts';
+import type { FaultSet } from './faults.ts';
+import { CAPABILITY_NAMES, type ApiKey, type Workspace } from './model.ts';
 import { setLimit } from './ratelimit.ts';
 import { createAccount, createPerson } from './records.ts';
 import type { Store } from './store.ts';
@@ -60,6 +61,7 @@ export class Control {
   constructor(
     private readonly store: Store,
     private readonly executor: Executor,
+    private readonly faults: FaultSet,
     token: string,
   ) {
     this.token = Buffer.from(token);
@@ -89,6 +91,21 @@ export class Control {
       const message = e instanceof Error ? e.message : 'control error';
       req.resume();
       sendJson(res, status, JSON.stringify({ error: message }));
+    }
+  }
+
+  /** Side effects of a grant change that only named faults have. */
+  private regrantFaults(key: ApiKey, next: Scope[]): void {
+    const ws = this.store.workspaces.get(key.workspaceId);
+    if (this.faults.has('regrant-disables-key') && key.state === 'enabled') key.state = 'disabled';
+    const member = ws?.members.get(key.userId);
+    if (this.faults.has('regrant-changes-role') && member) member.role = member.role === 'analyst' ? 'admin' : 'analyst';
+    if (this.faults.has('regrant-archives-definitions') && ws && key.scopes.includes('admin') && !next.includes('admin')) {
+      for (const r of ws.definitions.values()) {
+        if (r.def.created_by !== key.userId || r.def.state === 'archived') continue;
+        r.def.state = 'archived';
+        r.def.archived_at = r.def.updated_at = this.store.now();
+      }
     }
   }
 
@@ -161,7 +178,12 @@ export class Control {
     if (a0 === 'keys' && a1 !== undefined && n === 3) {
       const key = s.keysById.get(a1);
       if (!key) throw new ControlError(404, `unknown key ${a1}`);
-      if (is('PUT', 'keys', null, 'scopes')) return ((key.scopes = [...new Set(scopes(b.scopes))]), { status: 204 });
+      if (is('PUT', 'keys', null, 'scopes')) {
+        const next = [...new Set(scopes(b.scopes))];
+        this.regrantFaults(key, next);
+        key.scopes = next;
+        return { status: 204 };
+      }
       if (is('POST', 'keys', null, 'revoke')) return ((key.state = 'revoked'), { status: 204 });
       if (is('POST', 'keys', null, 'disable')) {
         // A revoked key stays revoked.

@@ -10,9 +10,32 @@ import { accountOut, accountPersonOut, personOut } from './records.ts';
 import type { Ctx, Route } from './route.ts';
 
 function account(ctx: Ctx): Account {
-  const a = ctx.ws.accounts.get(ctx.params.id!.toLowerCase());
+  const id = ctx.params.id!.toLowerCase();
+  const a = ctx.ws.accounts.get(id);
   if (!a) throw notFound('No such account in this workspace');
   return a;
+}
+
+function accountRead(ctx: Ctx) {
+  const id = ctx.params.id!.toLowerCase();
+  const nowhere = ![...ctx.store.workspaces.values()].some((w) => w.accounts.has(id));
+  if (nowhere && ctx.faults.has('unknown-account-empty-200')) return { status: 200, body: {} };
+  const out: Partial<ReturnType<typeof accountOut>> = accountOut(ctx.ws, account(ctx));
+  if (ctx.faults.has('account-without-related-data')) delete out.relatedData;
+  return { status: 200, body: out };
+}
+
+function personRead(ctx: Ctx) {
+  const out: Partial<ReturnType<typeof personOut>> = personOut(ctx.ws, person(ctx));
+  if (ctx.faults.has('person-without-related-data')) delete out.relatedData;
+  return { status: 200, body: out };
+}
+
+function relationships(ctx: Ctx) {
+  if (ctx.faults.has('relationships-missing')) throw notFound('No such endpoint: /data/relationships');
+  const all = [...ctx.ws.accountPeople.values()].map((ap) => ({ id: ap.id, kind: 'account_person', account_id: ap.accountId, person_id: ap.personId, createdAt: ap.createdAt }));
+  const reply = envelope(ctx, all);
+  return ctx.faults.has('relationships-bare-array') ? { status: 200, body: reply.body.items } : reply;
 }
 
 /** A canonical person, by its id or by the id of one of its account-membership records. */
@@ -24,7 +47,7 @@ function person(ctx: Ctx): Person {
 }
 
 function envelope<T extends { id: string }>(ctx: Ctx, records: Iterable<T>, out: (r: T) => unknown = (r) => r) {
-  const p = pageParams(ctx.query);
+  const p = pageParams(ctx.query, ctx.faults);
   const env = page(records, p, ctx.faults);
   return { status: 200, body: { items: env.items.map(out), nextCursor: env.nextCursor } };
 }
@@ -38,11 +61,11 @@ function collection(name: string, records: (ctx: Ctx) => Iterable<{ id: string }
 }
 
 export const DATA_ROUTES: readonly Route[] = [
-  { method: 'GET', pattern: '/data/accounts/:id', surface: 'api:data.account', ...read, handle: (ctx) => ({ status: 200, body: accountOut(ctx.ws, account(ctx)) }) },
+  { method: 'GET', pattern: '/data/accounts/:id', surface: 'api:data.account', ...read, handle: accountRead },
   { method: 'GET', pattern: '/data/accounts/:id/contacts', surface: 'api:data.account_contacts', ...read, handle: (ctx) => envelope(ctx, membersOf(ctx.ws, account(ctx).id), (ap) => accountPersonOut(ctx.ws, ap)) },
   { method: 'GET', pattern: '/data/accounts/:id/evidence', surface: 'api:data.account_evidence', ...read, handle: (ctx) => (account(ctx), envelope(ctx, [])) },
   { method: 'GET', pattern: '/data/accounts/:id/deals', surface: 'api:data.account_deals', ...read, handle: (ctx) => (account(ctx), envelope(ctx, [])) },
-  { method: 'GET', pattern: '/data/people/:id', surface: 'api:data.person', ...read, handle: (ctx) => ({ status: 200, body: personOut(ctx.ws, person(ctx)) }) },
+  { method: 'GET', pattern: '/data/people/:id', surface: 'api:data.person', ...read, handle: personRead },
   {
     method: 'GET',
     pattern: '/data/people/:id/accounts',
@@ -59,7 +82,5 @@ export const DATA_ROUTES: readonly Route[] = [
   collection('icps', () => []),
   collection('matches', () => []),
   collection('lookalikes', () => []),
-  collection('relationships', (ctx) =>
-    [...ctx.ws.accountPeople.values()].map((ap) => ({ id: ap.id, kind: 'account_person', account_id: ap.accountId, person_id: ap.personId, createdAt: ap.createdAt })),
-  ),
+  { method: 'GET', pattern: '/data/relationships', surface: 'api:data.relationships', ...read, handle: relationships },
 ];

@@ -3,11 +3,12 @@
  */
 import { createHash } from 'node:crypto';
 import { badRequest, conflict, notFound } from './errors.ts';
+import type { FaultSet } from './faults.ts';
 import type { Definition, DefinitionRecord, EnumValue, Workspace } from './model.ts';
-import { arrayParam, boolParam, page, pageParams } from './query.ts';
+import { arrayParam, boolParam, page, pageParams, single } from './query.ts';
 import type { Ctx, Route } from './route.ts';
 import { newId } from './store.ts';
-import { DECISION_TRACE, DECISION_TRACE_LENIENT, recordTrace } from './trace.ts';
+import { DECISION_TRACE, recordTrace } from './trace.ts';
 import { arr, bool, isUuid, num, obj, oneOf, opt, parseBody, req, str } from './validate.ts';
 
 export const MODULE_KEYS = ['customers', 'partners', 'investors', 'recruiting', 'advisors', 'vendors'] as const;
@@ -93,8 +94,11 @@ function toEnumValues(input: EnumIn[], taken: Set<string>): EnumValue[] {
 }
 
 /** The Definition as returned by the API: all 25 fields, enum values with slug and archived. */
-export function definitionOut(d: Definition): Definition {
-  return { ...d, entity_kinds: [...d.entity_kinds], enum_values: d.enum_values.map((v) => ({ ...v })) };
+export function definitionOut(d: Definition, faults: FaultSet): Definition {
+  const out = { ...d, entity_kinds: [...d.entity_kinds], enum_values: d.enum_values.map((v) => ({ ...v })) };
+  if (faults.has('definition-omits-null-fields')) for (const [k, v] of Object.entries(out)) if (v === null) delete (out as Record<string, unknown>)[k];
+  if (faults.has('definition-workspace-id-is-user-id')) out.workspace_id = d.created_by ?? d.workspace_id;
+  return out;
 }
 
 /** A stable content hash of a definition (what a decision-input reference pins). */
@@ -106,47 +110,102 @@ export function contentHash(d: Definition): string {
 function traceOf(ctx: Ctx, body: unknown): Record<string, unknown> | undefined {
   const raw = (body as Record<string, unknown>).decision_trace;
   if (raw === undefined) return undefined;
-  const schema = ctx.faults.has('trace-accepts-unknown-properties') ? DECISION_TRACE_LENIENT : DECISION_TRACE;
-  return parseBody(schema, raw, 'body.decision_trace');
+  return parseBody(DECISION_TRACE, raw, 'body.decision_trace', ctx.relax);
 }
 
 /** The definition named by the path, in the caller's workspace. Malformed ids are a 400. */
 function target(ctx: Ctx): DefinitionRecord {
-  const id = ctx.params.definitionId!;
-  if (!isUuid(id)) throw badRequest('definitionId must be a uuid');
-  const rec = ctx.ws.definitions.get(id.toLowerCase());
-  if (!rec) throw notFound('No such definition in this workspace');
-  return rec;
+  const raw = ctx.params.definitionId!;
+  if (!isUuid(raw)) throw ctx.faults.has('malformed-definition-id-409') ? conflict('definitionId must be a uuid') : badRequest('definitionId must be a uuid');
+  const id = raw.toLowerCase();
+  const rec = ctx.ws.definitions.get(id);
+  if (rec) return rec;
+  const elsewhere = [...ctx.store.workspaces.values()].find((w) => w.definitions.has(id))?.definitions.get(id);
+  if (elsewhere && ctx.faults.has('cross-workspace-definition-ids')) return elsewhere;
+  if (!elsewhere && ctx.faults.has('unknown-definition-400')) throw badRequest('No such definition');
+  throw notFound('No such definition in this workspace');
 }
 
-function writable(ctx: Ctx): DefinitionRecord {
+/** The target, refused with 409 when archived (unless a named fault lets archived ones through). */
+function writable(ctx: Ctx, allowArchived = false): DefinitionRecord {
   const rec = target(ctx);
-  if (rec.def.state === 'archived') throw conflict('The definition is archived');
+  if (rec.def.state === 'archived' && !allowArchived) throw conflict('The definition is archived');
   return rec;
 }
 
-function touch(ctx: Ctx, rec: DefinitionRecord, reasonText: string): void {
+/** Numeric strings for the thresholds (only under the numbers-accept-strings fault). */
+function coerceThresholds(ctx: Ctx): unknown {
+  const b = { ...(ctx.body as Record<string, unknown>) };
+  if (!ctx.faults.has('numbers-accept-strings')) return ctx.body;
+  for (const k of ['autoApplyThreshold', 'reviewThreshold']) if (typeof b[k] === 'string' && b[k] !== '' && Number.isFinite(Number(b[k]))) b[k] = Number(b[k]);
+  return b;
+}
+
+function touch(ctx: Ctx, rec: DefinitionRecord, reasonText: string | null): void {
   rec.def.updated_at = ctx.store.now();
   rec.def.reason = reasonText;
   rec.revision++;
 }
 
 function list(ctx: Ctx) {
-  const p = pageParams(ctx.query);
-  const includeArchived = boolParam(ctx.query, 'includeArchived') ?? false;
-  const modules = arrayParam(ctx.query, 'moduleKeys');
-  if (modules) for (const m of modules) if (!(MODULE_KEYS as readonly string[]).includes(m)) throw badRequest(`query.moduleKeys: "${m}" is not a module key`);
-  const visible = [...ctx.ws.definitions.values()]
-    .map((r) => r.def)
-    .filter((d) => (includeArchived || d.state !== 'archived') && (!modules || modules.includes(d.module_key)));
-  const env = page(visible, p, ctx.faults);
-  return { status: 200, body: { items: env.items.map(definitionOut), nextCursor: env.nextCursor } };
+  const { faults } = ctx;
+  const p = pageParams(ctx.query, faults);
+  const includeArchived = (faults.has('include-archived-lenient') ? single(ctx.query, 'includeArchived') === 'true' : boolParam(ctx.query, 'includeArchived')) ?? false;
+  let modules = arrayParam(ctx.query, 'moduleKeys');
+  if (modules && !faults.has('module-keys-unchecked')) {
+    for (const m of modules) if (!(MODULE_KEYS as readonly string[]).includes(m)) throw badRequest(`query.moduleKeys: "${m}" is not a module key`);
+  }
+  if (faults.has('module-keys-ignored')) modules = undefined;
+  const shown = (d: Definition) => (includeArchived || d.state !== 'archived' || faults.has('archived-still-listed')) && (!modules || modules.includes(d.module_key));
+  const pool = faults.has('list-shows-all-workspaces') ? [...ctx.store.workspaces.values()].flatMap((w) => [...w.definitions.values()]) : [...ctx.ws.definitions.values()];
+  const defs = pool.map((r) => r.def);
+  let env;
+  if (faults.has('filter-after-limit')) {
+    const raw = page(defs, p, faults);
+    env = { items: raw.items.filter(shown), nextCursor: raw.nextCursor };
+  } else env = page(defs.filter(shown), p, faults);
+  if (faults.has('list-touches-definitions')) for (const d of env.items) d.updated_at = ctx.store.now();
+  const body: Record<string, unknown> = { items: env.items.map((d) => definitionOut(d, faults)), nextCursor: env.nextCursor };
+  if (body.nextCursor === null && faults.has('definitions-next-cursor-missing')) delete body.nextCursor;
+  return { status: 200, body };
 }
 
-function create(ctx: Ctx) {
-  const b = parseBody(createBody, ctx.body);
+/** Stores a stub definition from a refused create (only under the bad-create-still-stores fault). */
+function storeRefused(ctx: Ctx): void {
+  const raw = ctx.body as Record<string, unknown>;
+  if (typeof raw.name !== 'string') return;
+  const now = ctx.store.now();
+  const def = { ...stubDefinition(ctx, now), name: raw.name, slug: slugify(raw.name) };
+  ctx.ws.definitions.set(def.id, { def, revision: 1 });
+}
+
+function stubDefinition(ctx: Ctx, now: string): Definition {
+  return {
+    id: newId(), workspace_id: ctx.ws.id, name: '', slug: '', description: null, module_key: 'customers', entity_kinds: ['account'], value_type: 'text',
+    cardinality: null, enum_values: [], instruction: null, refresh_policy: 'on_ingest', capture_enabled: false, auto_apply_threshold: 0.85,
+    review_threshold: 0.6, chat_visible: true, state: INITIAL_STATE, est_credits_low: null, est_credits_high: null, last_run_credits: null,
+    created_by: ctx.p.member.userId, reason: null, created_at: now, updated_at: now, archived_at: null,
+  };
+}
+
+/** POST /definitions. Exported for the forbidden-create-still-stores fault (server.ts). */
+export function create(ctx: Ctx) {
+  let b;
+  try {
+    b = parseBody(createBody, coerceThresholds(ctx), 'body', ctx.relax);
+  } catch (e) {
+    if (ctx.faults.has('bad-create-still-stores')) storeRefused(ctx);
+    throw e;
+  }
   const trace = traceOf(ctx, ctx.body);
   const ws: Workspace = ctx.ws;
+  const raw = ctx.body as Record<string, unknown>;
+  if (ctx.faults.has('wrong-default-review-threshold') && raw.reviewThreshold === undefined) b.reviewThreshold = 0.5;
+  if (ctx.faults.has('enum-values-created-archived')) {
+    b.enumValues.forEach((v, i) => {
+      if ((raw.enumValues as Record<string, unknown>[])[i]?.archived === undefined) v.archived = true;
+    });
+  }
   const now = ctx.store.now();
   const taken = new Set([...ws.definitions.values()].map((r) => r.def.slug));
   const def: Definition = {
@@ -160,13 +219,13 @@ function create(ctx: Ctx) {
     value_type: b.valueType,
     cardinality: b.cardinality ?? null,
     enum_values: toEnumValues(b.enumValues, new Set()),
-    instruction: b.instruction ?? null,
+    instruction: ctx.faults.has('create-ignores-instruction') ? null : (b.instruction ?? null),
     refresh_policy: b.refreshPolicy,
     capture_enabled: b.captureEnabled,
     auto_apply_threshold: b.autoApplyThreshold,
     review_threshold: b.reviewThreshold,
     chat_visible: b.chatVisible,
-    state: INITIAL_STATE,
+    state: ctx.faults.has('definition-state-unknown') ? 'new' : INITIAL_STATE,
     est_credits_low: null,
     est_credits_high: null,
     last_run_credits: null,
@@ -176,18 +235,32 @@ function create(ctx: Ctx) {
     updated_at: now,
     archived_at: null,
   };
+  if (ctx.faults.has('unknown-create-properties-echoed')) {
+    for (const [k, v] of Object.entries(raw)) if (!Object.hasOwn(def, k) && !CREATE_FIELDS.has(k)) (def as unknown as Record<string, unknown>)[k] = v;
+  }
   ws.definitions.set(def.id, { def, revision: 1 });
   recordTrace(ws, 'definition', def.id, { at: now, action: 'create', actor: ctx.p.member.userId, trace });
-  return { status: 201, body: definitionOut(def) };
+  return { status: ctx.faults.has('create-answers-202') ? 202 : 201, body: definitionOut(def, ctx.faults) };
 }
 
+const CREATE_FIELDS = new Set(['name', 'description', 'moduleKey', 'entityKinds', 'valueType', 'cardinality', 'enumValues', 'instruction', 'refreshPolicy', 'captureEnabled', 'autoApplyThreshold', 'reviewThreshold', 'chatVisible', 'reason', 'decision_trace']);
+
 function update(ctx: Ctx) {
-  const rec = writable(ctx);
-  const b = parseBody(patchBody, ctx.body);
+  const { faults } = ctx;
+  const unarchive = faults.has('patch-unarchives');
+  const rec = writable(ctx, unarchive);
+  const b = parseBody(patchBody, coerceThresholds(ctx), 'body', ctx.relax);
   const trace = traceOf(ctx, ctx.body);
   const d = rec.def;
   const slugs = new Set(d.enum_values.map((v) => v.slug));
   for (const s of b.archiveEnumValueSlugs ?? []) if (!slugs.has(s)) throw badRequest(`body.archiveEnumValueSlugs: no enum value has the slug "${s}"`);
+  if (unarchive && d.state === 'archived') {
+    d.state = INITIAL_STATE;
+    d.archived_at = null;
+  }
+  if (faults.has('patch-ignores-chat-visible')) b.chatVisible = undefined;
+  if (faults.has('add-enum-values-ignored')) b.addEnumValues = undefined;
+  if (faults.has('archive-enum-slugs-ignored')) b.archiveEnumValueSlugs = undefined;
   if (b.name !== undefined) d.name = b.name;
   if (b.description !== undefined) d.description = b.description;
   if (b.instruction !== undefined) d.instruction = b.instruction;
@@ -200,24 +273,38 @@ function update(ctx: Ctx) {
   for (const v of d.enum_values) if (archive.has(v.slug)) v.archived = true;
   d.enum_values.push(...toEnumValues(b.addEnumValues ?? [], slugs));
   touch(ctx, rec, b.reason);
+  if (faults.has('patch-rewinds-updated-at')) d.updated_at = new Date(Date.parse(d.created_at) - 3_600_000).toISOString();
   recordTrace(ctx.ws, 'definition', d.id, { at: d.updated_at, action: 'update', actor: ctx.p.member.userId, trace });
-  return { status: 200, body: definitionOut(d) };
+  return { status: 200, body: definitionOut(d, faults) };
 }
 
 function archive(ctx: Ctx) {
-  const rec = writable(ctx);
-  const b = parseBody(archiveBody, ctx.body);
+  const { faults } = ctx;
+  const rec = writable(ctx, faults.has('archive-of-archived-restores'));
+  const b = parseBody(archiveBody, ctx.body, 'body', ctx.relax);
   const trace = traceOf(ctx, ctx.body);
-  touch(ctx, rec, b.reason);
-  rec.def.state = 'archived';
-  rec.def.archived_at = rec.def.updated_at;
-  recordTrace(ctx.ws, 'definition', rec.def.id, { at: rec.def.updated_at, action: 'archive', actor: ctx.p.member.userId, trace });
-  return { status: 200, body: definitionOut(rec.def) };
+  const d = rec.def;
+  if (d.state === 'archived') {
+    // Only reached under archive-of-archived-restores.
+    touch(ctx, rec, b.reason ?? null);
+    d.state = INITIAL_STATE;
+    d.archived_at = null;
+    return { status: 200, body: definitionOut(d, faults) };
+  }
+  const before = d.state;
+  touch(ctx, rec, b.reason ?? null);
+  d.state = 'archived';
+  d.archived_at = faults.has('archive-leaves-archived-at-null') ? null : d.updated_at;
+  recordTrace(ctx.ws, 'definition', d.id, { at: d.updated_at, action: 'archive', actor: ctx.p.member.userId, trace });
+  const out = definitionOut(d, faults);
+  if (faults.has('archive-returns-stale-state')) out.state = before;
+  return { status: 200, body: out };
 }
 
 function mergeValue(ctx: Ctx) {
   const rec = writable(ctx);
-  const b = parseBody(mergeBody, ctx.body);
+  const b = parseBody(mergeBody, ctx.body, 'body', ctx.relax);
+  if (ctx.faults.has('trace-refused-on-merge') && (ctx.body as Record<string, unknown>).decision_trace !== undefined) throw badRequest('decision_trace is not accepted here');
   const trace = traceOf(ctx, ctx.body);
   const d = rec.def;
   const from = d.enum_values.find((v) => v.slug === b.fromSlug);
@@ -237,9 +324,9 @@ function mergeValue(ctx: Ctx) {
     else l.slug = into.slug;
   }
   from.archived = true;
-  touch(ctx, rec, b.reason);
+  touch(ctx, rec, b.reason ?? null);
   recordTrace(ctx.ws, 'definition', d.id, { at: d.updated_at, action: 'merge-value', actor: ctx.p.member.userId, trace });
-  return { status: 200, body: { rewritten } };
+  return { status: 200, body: { rewritten: rewritten === 0 && ctx.faults.has('merge-rewritten-negative') ? -1 : rewritten } };
 }
 
 const admin = { scopes: ['admin'] as const, capability: 'definitions' as const, billable: true, body: true, idempotent: true };

@@ -63,3 +63,9 @@ export function envelope(status: KnownStatus, message?: string, data?: Record<st
   if (data !== undefined) body.data = data;
   return body;
 }
+
+/** 503 for a switched-off capability (500 under the capability-off-as-500 fault). */
+export function capabilityOff(name: string, faults: { has(n: string): boolean }): ApiError {
+  const message = `The ${name} capability is switched off for this workspace`;
+  return faults.has('capability-off-as-500') ? new ApiError(500, message) : new ApiError(503, message);
+}

@@ -6,9 +6,9 @@
  * work is queued.
  */
 import { standing } from './auth.ts';
-import { ApiError } from './errors.ts';
+import { ApiError, capabilityOff } from './errors.ts';
 import type { FaultSet } from './faults.ts';
-import type { Workspace } from './model.ts';
+import type { Receipt, Workspace } from './model.ts';
 import { checkPermission, type OpDef } from './opdef.ts';
 import type { Scheduler } from './route.ts';
 import type { Store } from './store.ts';
@@ -50,7 +50,8 @@ export class Executor implements Scheduler {
     const q = ws.operations.get(id);
     if (!q || q.receipt.status !== 'queued') return;
     const r = q.receipt;
-    const op = this.operations.get(r.operation)!;
+    const op = this.operations.get(r.operation);
+    if (!op) return void this.finishUnknown(r);
     const finish = (status: typeof r.status, result: unknown, error: typeof r.error) => {
       r.status = status;
       r.result = result;
@@ -60,11 +61,9 @@ export class Executor implements Scheduler {
     const key = this.store.keysById.get(q.keyId);
     try {
       if (!key) throw new ApiError(401, 'The submitting key no longer exists');
-      if (!this.faults.has('queued-not-revalidated')) {
-        const p = standing(this.store, key, this.faults);
-        checkPermission(p, op, q.args, this.faults);
-        if (!ws.capabilities[op.capability]) throw new ApiError(503, `The ${op.capability} capability is switched off for this workspace`);
-      }
+      const p = standing(this.store, key, this.faults);
+      checkPermission(p, op, q.args, this.faults);
+      if (!ws.capabilities[op.capability]) throw capabilityOff(op.capability, this.faults);
     } catch (e) {
       if (!(e instanceof ApiError)) throw e;
       finish('failed', null, { code: 'REVALIDATION_FAILED', message: `Refused at execution: ${e.message}` });
@@ -76,6 +75,13 @@ export class Executor implements Scheduler {
     } catch (e) {
       finish('failed', null, { code: 'EXECUTION_FAILED', message: e instanceof Error ? e.message : String(e) });
     }
+  }
+
+  /** A receipt of a name outside the catalog (accepted only under a named fault) fails. */
+  private finishUnknown(r: Receipt): void {
+    r.status = 'failed';
+    r.error = { code: 'UNKNOWN_OPERATION', message: `No operation ${r.operation}` };
+    r.updatedAt = r.completedAt = this.store.now();
   }
 
   /** Cancels queued callbacks (server close). */

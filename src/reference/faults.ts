@@ -1,9 +1,12 @@
 /**
  * Named faults: each switches off exactly one behaviour of the reference target so that it
- * breaks exactly one clause (or a tight group of clauses). The suite's self-test runs against
- * the reference with each fault and expects the named clauses, and only those, to fail.
+ * breaks one clause of specs/clauses.yaml (or a tight group). The suite's self-test runs the
+ * reference with each fault and expects the named clauses to fail.
  *
- * Every fault is checked at exactly one place in src/reference (grep for its name).
+ * Every fault is checked at exactly one place in src/reference: either a
+ * `faults.has('<name>')` test (grep for the name) or one row of the tables below, each read
+ * at one place (RELAXED_ISSUES by validate.ts parseBody, RELAXED_SCOPES by auth.ts
+ * requireScopes, BILLED_FREE_ROUTES and BILLED_ERRORS by server.ts).
  */
 
 /** One named fault. */
@@ -15,8 +18,224 @@ export interface FaultDef {
   description: string;
 }
 
-/** Every fault the reference target knows. */
-export const FAULTS: readonly FaultDef[] = [];
+const f = (name: string, clauses: readonly string[], description: string): FaultDef => ({ name, clauses, description });
+
+/** Every fault the reference target knows, by area. */
+export const FAULTS: readonly FaultDef[] = [
+  // Service-wide rules and decision traces
+  f('list-touches-definitions', ['SVC-005'], 'GET /definitions advances updated_at of the definitions it lists.'),
+  f('trace-read-touches-definitions', ['TRACE-017'], 'GET /graph/traces advances updated_at of every definition of the workspace.'),
+  f('trace-refused-on-merge', ['TRACE-001'], 'merge-value refuses any decision_trace with 400.'),
+  f('trace-reason-unchecked', ['TRACE-002'], 'The trace reason is neither required nor bounded.'),
+  f('trace-basis-unchecked', ['TRACE-003'], 'Any string is accepted as trace basis.'),
+  f('trace-factors-unbounded', ['TRACE-004'], 'More than 50 trace factors are accepted.'),
+  f('trace-alternatives-unbounded', ['TRACE-005'], 'More than 20 trace alternatives are accepted.'),
+  f('trace-event-at-unchecked', ['TRACE-006'], 'Any string is accepted as trace event_at.'),
+  f('trace-factor-rationale-unbounded', ['TRACE-007'], 'Factor rationales longer than 2000 characters are accepted.'),
+  f('trace-evidence-source-id-unchecked', ['TRACE-008'], 'Evidence source_id need not be a uuid.'),
+  f('trace-ref-hash-unchecked', ['TRACE-009'], 'Definition-reference content_hash is not checked.'),
+  f('trace-observation-excerpt-unbounded', ['TRACE-010'], 'Observation excerpts longer than 4000 characters are accepted.'),
+  f('trace-origin-kind-unchecked', ['TRACE-011'], 'Any string is accepted as reported_origin kind.'),
+  f('trace-accepts-unknown-properties', ['TRACE-012'], 'Unknown properties in the trace and its sub-objects are ignored instead of refused.'),
+
+  // Definitions
+  f('definition-omits-null-fields', ['DEF-001'], 'Definition fields whose value is null are left out of responses.'),
+  f('definition-state-unknown', ['DEF-002'], 'New definitions get the state "new", outside the state enum.'),
+  f('create-ignores-instruction', ['DEF-003'], 'POST /definitions does not store the instruction.'),
+  f('wrong-default-review-threshold', ['DEF-004'], 'An omitted reviewThreshold defaults to 0.5 instead of 0.6.'),
+  f('enum-values-created-archived', ['DEF-005'], 'Enum values created without archived come out archived.'),
+  f('create-instruction-unbounded', ['DEF-006'], 'POST /definitions accepts an instruction longer than 2000 characters.'),
+  f('enum-color-unchecked', ['DEF-007'], 'Enum value colors are not checked against # and six hex digits.'),
+  f('update-description-unbounded', ['DEF-008'], 'PATCH accepts a description longer than 1000 characters.'),
+  f('archive-reason-unchecked', ['DEF-009'], 'Archive does not require or bound the reason.'),
+  f('merge-reason-unchecked', ['DEF-010'], 'merge-value does not require or bound the reason.'),
+  f('bad-create-still-stores', ['DEF-011'], 'A POST /definitions refused with 400 still stores a definition when the body has a string name.'),
+  f('create-answers-202', ['DEF-012'], 'POST /definitions answers 202 instead of 200 or 201.'),
+  f('archive-returns-stale-state', ['DEF-013'], 'Archive stores the archived state but returns the previous state.'),
+  f('archive-leaves-archived-at-null', ['DEF-014'], 'Archive leaves archived_at null.'),
+  f('archived-still-listed', ['DEF-015'], 'GET /definitions lists archived definitions without includeArchived.'),
+  f('archive-of-archived-restores', ['DEF-016'], 'Archiving an archived definition brings it back to draft.'),
+  f('patch-ignores-chat-visible', ['DEF-017'], 'PATCH ignores chatVisible.'),
+  f('add-enum-values-ignored', ['DEF-018'], 'PATCH ignores addEnumValues.'),
+  f('archive-enum-slugs-ignored', ['DEF-019'], 'PATCH ignores archiveEnumValueSlugs.'),
+  f('patch-rewinds-updated-at', ['DEF-020'], 'PATCH sets updated_at one hour before created_at.'),
+  f('patch-unarchives', ['DEF-021'], 'PATCH of an archived definition succeeds and brings it back to draft.'),
+  f('merge-rewritten-negative', ['DEF-022'], 'merge-value reports rewritten as -1 when nothing was rewritten.'),
+  f('module-keys-ignored', ['DEF-023'], 'GET /definitions ignores the moduleKeys filter.'),
+  f('definition-workspace-id-is-user-id', ['DEF-024'], "Definitions report the creator's user id as workspace_id."),
+  f('unknown-create-properties-echoed', ['DEF-025'], 'Unknown create properties are stored and returned in the Definition.'),
+  f('unknown-definition-400', ['DEF-026'], 'A well-formed definition id that exists in no workspace answers 400 instead of 404.'),
+  f('malformed-definition-id-409', ['DEF-027'], 'A definitionId that is not a uuid answers 409.'),
+
+  // Envelopes, introspection
+  f('definitions-next-cursor-missing', ['ENV-001'], 'GET /definitions leaves nextCursor out instead of null on the last page.'),
+  f('operations-list-bare-array', ['ENV-002'], 'GET /operations answers a bare array of receipts.'),
+  f('relationships-bare-array', ['ENV-003'], 'GET /data/relationships answers a bare array.'),
+  f('me-beta-string', ['ME-001'], 'GET /me reports beta as the string "true".'),
+  f('me-omits-graph-compute', ['ME-002'], 'GET /me capabilities lack graphCompute.'),
+  f('me-operation-catalog-relative', ['ME-003'], 'GET /me reports operationCatalog as "/capabilities".'),
+  f('me-module-visibility-wrong', ['ME-004'], 'GET /me reports moduleVisibility as "all".'),
+  f('me-user-id-is-key-id', ['ME-005'], "GET /me reports the key id as userId."),
+
+  // Idempotency
+  f('idempotency-key-refused-on-merge', ['IDEM-001'], 'merge-value refuses any Idempotency-Key with 400.'),
+  f('replay-status-200', ['IDEM-002'], 'A replay answers 200 whatever the original status was.'),
+  f('replay-re-executes', ['IDEM-003'], 'A replay runs the mutation again (then returns the stored reply).'),
+  f('idempotency-ignores-body', ['IDEM-004'], 'The request fingerprint leaves the body out: a different body replays instead of 409.'),
+  f('long-idempotency-key-409', ['IDEM-005'], 'An Idempotency-Key longer than 128 characters answers 409.'),
+  f('idempotency-key-allows-spaces', ['IDEM-006'], 'Idempotency-Keys may hold spaces and characters outside visible ASCII.'),
+  f('idempotency-key-max-64', ['IDEM-007'], 'Idempotency-Keys longer than 64 characters are refused with 400.'),
+  f('idempotency-race', ['IDEM-008'], 'The replay lookup and the store are a turn apart: concurrent same-key requests all execute.'),
+  f('key-after-refusal-not-stored', ['IDEM-009'], 'After a refusal under a key, later successes under that key are not stored (a repeat runs again).'),
+
+  // Operations and data
+  f('receipts-not-pollable', ['OPS-001'], 'POST /operations returns a receipt id that GET /operations/{id} does not know.'),
+  f('unknown-operation-accepted', ['OPS-002'], 'An operation name outside the catalog is accepted with a receipt (that fails).'),
+  f('catalog-omits-context-refresh', ['OPS-003'], 'GET /capabilities leaves graph.context_refresh out while POST /operations accepts it.'),
+  f('preview-quote-strings', ['OPS-004'], 'The agent preview quotes its credit figures as strings.'),
+  f('agent-scope-unbounded', ['OPS-005'], 'An agent preview of more than 20 accounts is quoted.'),
+  f('person-field-needs-canonical-id', ['OPS-006'], 'person_field changes addressed to an account-membership record are refused with 400.'),
+  f('compute-runs-not-pollable', ['OPS-012'], 'GET /compute/runs/{id} answers 404 for every run.'),
+  f('unknown-receipt-403', ['OPS-013'], 'GET /operations/{id} of an unknown id answers 403.'),
+  f('account-without-related-data', ['DATA-001'], 'GET /data/accounts/{id} has no relatedData.'),
+  f('person-without-related-data', ['DATA-002'], 'GET /data/people/{id} has no relatedData.'),
+  f('relationships-missing', ['DATA-003'], 'GET /data/relationships answers 404.'),
+  f('unknown-account-empty-200', ['DATA-004'], 'GET /data/accounts/{id} of an id that exists nowhere answers 200 with an empty object.'),
+
+  // Authentication
+  f('bearer-refused', ['AUTH-001', 'AUTH-002'], 'Authorization: Bearer is not honoured (only X-Api-Key is). Every check that sends Bearer fails too.'),
+  f('x-api-key-ignored', ['AUTH-002'], 'X-Api-Key is not honoured (only Authorization: Bearer is).'),
+  f('key-secret-without-prefix', ['AUTH-003'], 'New key secrets carry no vendor prefix.'),
+  f('missing-key-403', ['AUTH-004'], 'A request with no credential header answers 403 instead of 401.'),
+  f('unknown-key-404', ['AUTH-005'], 'An unknown well-formed key answers 404 instead of 401.'),
+  f('malformed-key-400', ['AUTH-006'], 'A malformed key or Authorization header answers 400 instead of 401.'),
+  f('revoked-key-accepted', ['AUTH-007'], 'Revoked keys keep working.'),
+  f('disabled-key-accepted', ['AUTH-008'], 'Disabled keys keep working.'),
+  f('departed-member-key-accepted', ['AUTH-009'], 'Keys of members who left keep working.'),
+  f('paused-workspace-accepted', ['AUTH-010'], 'Keys of a paused workspace keep working.'),
+  f('workspace-from-input', ['AUTH-011'], 'A workspace id in X-Workspace-Id, ?workspaceId/workspace_id/workspace or body workspace_id/workspaceId selects that workspace.'),
+  f('cross-workspace-definition-ids', ['AUTH-012'], "Definition writes find definitions of any workspace by id."),
+  f('secret-in-me', ['AUTH-013'], 'GET /me includes the key secret.'),
+  f('list-shows-all-workspaces', ['AUTH-014'], "GET /definitions lists every workspace's definitions."),
+
+  // Scopes and roles
+  f('list-needs-no-scope', ['SCOPE-001', 'SCOPE-010'], 'GET /definitions needs no graph:read.'),
+  f('create-needs-no-admin', ['SCOPE-002'], 'POST /definitions needs no admin scope.'),
+  f('update-needs-no-admin', ['SCOPE-003'], 'PATCH /definitions/{id} needs no admin scope.'),
+  f('archive-needs-no-admin', ['SCOPE-004'], 'Archive needs no admin scope.'),
+  f('merge-needs-no-admin', ['SCOPE-005'], 'merge-value needs no admin scope.'),
+  f('query-needs-no-crm-read', ['SCOPE-006'], 'POST /query needs no crm:read.'),
+  f('preview-needs-no-research', ['SCOPE-007'], 'graph.agent_preview needs no research:run.'),
+  f('run-needs-no-research', ['SCOPE-008'], 'graph.agent_run needs no research:run.'),
+  f('compute-needs-no-admin-scope', ['SCOPE-009'], 'Compute preview and runs check the role only, not the admin scope.'),
+  f('admin-implies-graph-read', ['SCOPE-010'], 'The admin scope counts as graph:read.'),
+  f('apply-update-needs-no-graph-write', ['SCOPE-011'], 'graph.apply_update needs no graph:write.'),
+  f('forbidden-create-still-stores', ['SCOPE-012'], 'A POST /definitions refused with 403 still stores the definition.'),
+  f('compute-allows-analyst', ['ROLE-001'], 'Compute preview and runs accept analysts.'),
+  f('compute-owner-only', ['ROLE-002'], 'Compute preview and runs refuse admins (owners only).'),
+  f('preview-needs-admin-scope', ['ROLE-003'], 'graph.agent_preview needs the admin scope as well.'),
+  f('agent-allows-member-role', ['ROLE-004'], 'Agent previews and runs accept holders with the member role.'),
+  f('roles-cached-at-first-use', ['ROLE-005'], "Role gates use the holder's role as first seen with the key."),
+
+  // Grants
+  f('regrant-disables-key', ['GRANT-001', 'GRANT-002', 'GRANT-004', 'GRANT-005'], 'Replacing a key\'s scopes disables the key.'),
+  f('grants-cached-at-first-use', ['GRANT-002'], 'Authorization uses the scopes a key had when first used (GET /me shows the live ones).'),
+  f('regrant-archives-definitions', ['GRANT-003'], "Removing admin from a key archives the definitions its holder created."),
+  f('regrant-changes-role', ['GRANT-004'], "Replacing a key's scopes changes its holder's role."),
+  f('me-scopes-cached', ['GRANT-005'], 'GET /me shows the scopes the key had at its first GET /me.'),
+
+  // Errors
+  f('errors-without-message', ['ERR-001'], 'Error bodies lack message.'),
+  f('errors-without-defined', ['ERR-001', 'ERR-002'], 'Error bodies lack defined.'),
+  f('errors-code-lowercase', ['ERR-002'], 'Error codes are lowercase (bad_request...).'),
+  f('unknown-route-plain-text', ['ERR-003'], 'Unknown paths answer 404 with a plain-text body.'),
+  f('malformed-json-422', ['ERR-004'], 'Malformed JSON answers 422 (defined false) instead of 400.'),
+  f('numbers-accept-strings', ['ERR-005'], 'Numeric strings are accepted for the definition thresholds.'),
+  f('content-type-ignored', ['ERR-006'], 'Bodies are parsed as JSON whatever their content type.'),
+  f('missing-role-as-401', ['ERR-007', 'ROLE-001', 'ROLE-004'], 'A missing workspace role answers 401 instead of 403.'),
+  f('rate-limit-plain-text', ['ERR-008'], '429 answers carry a plain-text body.'),
+  f('capability-off-as-500', ['ERR-009'], 'A switched-off capability answers 500 instead of 503.'),
+
+  // Paging
+  f('default-page-size-20', ['PAGE-001'], 'The default page size is 20.'),
+  f('limit-over-100-refused', ['PAGE-002'], 'Limits above 100 are refused with 400.'),
+  f('limit-unchecked', ['PAGE-003'], 'Out-of-range or non-integer limits are clamped or defaulted instead of refused.'),
+  f('cursor-unchecked', ['PAGE-004'], 'A cursor that is not a uuid is ignored (first page).'),
+  f('page-reversed-within-page', ['PAGE-005'], 'Items within a page are in descending id order.'),
+  f('page-skips-item', ['PAGE-006'], 'nextCursor is the id of the first item of the next page, which is then skipped.'),
+  f('filter-after-limit', ['PAGE-007'], 'Visibility and moduleKeys filters apply after the limit (pages may be short).'),
+  f('page-repeats-boundary', ['PAGE-008', 'PAGE-006'], 'A page starts at the cursor item itself (id >= cursor), repeating it.'),
+  f('include-archived-lenient', ['PAGE-009'], 'includeArchived values other than true count as false.'),
+  f('module-keys-unchecked', ['PAGE-010'], 'Unknown moduleKeys values are ignored instead of refused.'),
+
+  // Billing
+  f('writes-cost-two', ['BILL-001'], 'POST /definitions costs 2 credits.'),
+  f('me-billed', ['BILL-002'], 'GET /me is billed.'),
+  f('capabilities-billed', ['BILL-003'], 'GET /capabilities is billed.'),
+  f('operations-polling-billed', ['BILL-004'], 'GET /operations and GET /operations/{id} are billed.'),
+  f('compute-polling-billed', ['BILL-005'], 'GET /compute/runs/{id} is billed.'),
+  f('bad-requests-billed', ['BILL-006'], '400 answers are billed.'),
+  f('unauthorized-billed', ['BILL-007'], '401 answers to revoked or disabled keys are billed to their workspace.'),
+  f('rate-limited-billed', ['BILL-008'], '429 answers are billed.'),
+  f('unavailable-billed', ['BILL-009'], '503 answers are billed.'),
+  f('replays-billed', ['BILL-010'], 'Idempotent replays are billed again.'),
+  f('preview-free', ['BILL-011'], 'A successful agent preview is not charged.'),
+
+  // Versioning
+  f('api-prefix-moved', ['VER-001'], 'The API answers under /api/v1beta instead of /api/v1. Every API check fails too.'),
+  f('capabilities-as-array', ['VER-003'], 'GET /capabilities answers a bare array of operations.'),
+];
+
+/** Validation issues a fault lets through: the surface (route), the issue path and message. */
+export const RELAXED_ISSUES: Readonly<Record<string, { surface?: string; path: RegExp; message?: RegExp }>> = {
+  'trace-reason-unchecked': { path: /^body\.decision_trace\.reason$/ },
+  'trace-basis-unchecked': { path: /^body\.decision_trace\.basis$/ },
+  'trace-factors-unbounded': { path: /^body\.decision_trace\.factors$/, message: /at most/ },
+  'trace-alternatives-unbounded': { path: /^body\.decision_trace\.alternatives$/, message: /at most/ },
+  'trace-event-at-unchecked': { path: /^body\.decision_trace\.event_at$/ },
+  'trace-factor-rationale-unbounded': { path: /^body\.decision_trace\.factors\[\d+\]\.rationale$/ },
+  'trace-evidence-source-id-unchecked': { path: /^body\.decision_trace\.evidence\[\d+\]\.source_id$/, message: /uuid/ },
+  'trace-ref-hash-unchecked': { path: /^body\.decision_trace\.definition_refs\[\d+\]\.content_hash$/ },
+  'trace-observation-excerpt-unbounded': { path: /^body\.decision_trace\.observations\[\d+\]\.excerpt$/, message: /at most/ },
+  'trace-origin-kind-unchecked': { path: /^body\.decision_trace\.reported_origin\.kind$/, message: /one of/ },
+  'trace-accepts-unknown-properties': { path: /^body\.decision_trace\./, message: /not an accepted property/ },
+  'create-instruction-unbounded': { surface: 'api:definitions.create', path: /^body\.instruction$/ },
+  'enum-color-unchecked': { path: /^body\.(enumValues|addEnumValues)\[\d+\]\.color$/ },
+  'update-description-unbounded': { surface: 'api:definitions.update', path: /^body\.description$/ },
+  'archive-reason-unchecked': { surface: 'api:definitions.archive', path: /^body\.reason$/ },
+  'merge-reason-unchecked': { surface: 'api:definitions.merge_value', path: /^body\.reason$/ },
+  'agent-scope-unbounded': { path: /^body\.arguments\.customerIds$/, message: /at most/ },
+};
+
+/** Scopes a fault stops requiring, for a route surface or catalog operation name. */
+export const RELAXED_SCOPES: Readonly<Record<string, { what: string; scope: string }>> = {
+  'list-needs-no-scope': { what: 'api:definitions.list', scope: 'graph:read' },
+  'create-needs-no-admin': { what: 'api:definitions.create', scope: 'admin' },
+  'update-needs-no-admin': { what: 'api:definitions.update', scope: 'admin' },
+  'archive-needs-no-admin': { what: 'api:definitions.archive', scope: 'admin' },
+  'merge-needs-no-admin': { what: 'api:definitions.merge_value', scope: 'admin' },
+  'query-needs-no-crm-read': { what: 'api:query', scope: 'crm:read' },
+  'preview-needs-no-research': { what: 'graph.agent_preview', scope: 'research:run' },
+  'run-needs-no-research': { what: 'graph.agent_run', scope: 'research:run' },
+  'compute-needs-no-admin-scope': { what: 'api:compute', scope: 'admin' },
+  'apply-update-needs-no-graph-write': { what: 'graph.apply_update', scope: 'graph:write' },
+};
+
+/** Free routes a fault bills (by route surface). */
+export const BILLED_FREE_ROUTES: Readonly<Record<string, readonly string[]>> = {
+  'me-billed': ['api:me'],
+  'capabilities-billed': ['api:capabilities'],
+  'operations-polling-billed': ['api:operations.list', 'api:operations.get'],
+  'compute-polling-billed': ['api:compute.get'],
+};
+
+/** Error statuses a fault bills. */
+export const BILLED_ERRORS: Readonly<Record<string, number>> = {
+  'bad-requests-billed': 400,
+  'unauthorized-billed': 401,
+  'rate-limited-billed': 429,
+  'unavailable-billed': 503,
+};
 
 /** The faults switched on for one running reference. */
 export interface FaultSet {
@@ -25,14 +244,24 @@ export interface FaultSet {
   readonly names: readonly string[];
 }
 
+/** No fault on. */
+export const NO_FAULTS: FaultSet = { has: () => false, names: [] };
+
 /** Resolves fault names, rejecting unknown ones with the list of valid names. */
 export function resolveFaults(names: readonly string[] = []): FaultSet {
-  const known = new Set(FAULTS.map((f) => f.name));
+  const known = new Set(FAULTS.map((d) => d.name));
   const unknown = names.filter((n) => !known.has(n));
   if (unknown.length > 0) {
-    const valid = FAULTS.map((f) => f.name).join(', ') || '(none)';
+    const valid = FAULTS.map((d) => d.name).join(', ');
     throw new Error(`unknown fault${unknown.length > 1 ? 's' : ''} ${unknown.map((n) => `"${n}"`).join(', ')}; valid faults: ${valid}`);
   }
   const on = new Set(names);
   return { has: (name) => on.has(name), names: [...on] };
+}
+
+/** Which validation issues to let through on one route (RELAXED_ISSUES, read only here). */
+export function relaxFor(faults: FaultSet, surface: string): ((issue: { path: string; message: string }) => boolean) | undefined {
+  const rows = faults.names.flatMap((n) => (RELAXED_ISSUES[n] ? [RELAXED_ISSUES[n]] : [])).filter((r) => !r.surface || r.surface === surface);
+  if (rows.length === 0) return undefined;
+  return (i) => rows.some((r) => r.path.test(i.path) && (!r.message || r.message.test(i.message)));
 }

@@ -15,7 +15,7 @@ import { arr, obj, parseBody, req, str } from './validate.ts';
 const inputsBody = obj({ definitionIds: req(arr(str({ format: 'uuid' }), { min: 1, max: 30, unique: true })) });
 
 function decisionInputs(ctx: Ctx) {
-  const b = parseBody(inputsBody, ctx.body);
+  const b = parseBody(inputsBody, ctx.body, 'body', ctx.relax);
   const refs = b.definitionIds.map((id) => {
     const rec = ctx.ws.definitions.get(id);
     if (!rec) throw notFound(`No definition ${id} in this workspace`);
@@ -67,6 +67,7 @@ function traces(ctx: Ctx) {
   const limit = intParam(ctx.query, 'limit', 1, 200) ?? 20;
   const trail = ctx.ws.traces.get(`${kind}:${id.toLowerCase()}`);
   if (!trail) throw notFound(`No trace for ${kind} ${id} in this workspace`);
+  if (ctx.faults.has('trace-read-touches-definitions')) for (const r of ctx.ws.definitions.values()) r.def.updated_at = ctx.store.now();
   const older = trail.filter((e) => before === undefined || e.revision < before).reverse();
   const events = older.slice(0, limit).map((e) => ({
     revision: e.revision,

@@ -3,7 +3,7 @@
  * syntax, nesting depth) and reply writing. Nothing here buffers more than the body cap.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { badRequest } from './errors.ts';
+import { ApiError, badRequest } from './errors.ts';
 
 /** Largest accepted request body. */
 export const BODY_CAP_BYTES = 1024 * 1024;
@@ -78,9 +78,9 @@ export function jsonDepth(root: unknown, stopAt: number): number {
  * Parses a request body as a JSON object. An empty body counts as absent (undefined).
  * Wrong content type, bad UTF-8, bad JSON, too deep nesting and non-objects are 400s.
  */
-export function parseJsonObject(bytes: Buffer, contentType: string | undefined): Record<string, unknown> | undefined {
+export function parseJsonObject(bytes: Buffer, contentType: string | undefined, anyType = false): Record<string, unknown> | undefined {
   if (bytes.length === 0) return undefined;
-  if (contentType === undefined || !JSON_TYPE_RE.test(contentType.trim())) {
+  if (!anyType && (contentType === undefined || !JSON_TYPE_RE.test(contentType.trim()))) {
     throw badRequest('The body must be JSON sent with Content-Type: application/json');
   }
   let text: string;
@@ -93,7 +93,7 @@ export function parseJsonObject(bytes: Buffer, contentType: string | undefined):
   try {
     value = JSON.parse(text);
   } catch (e) {
-    throw badRequest(`The body is not valid JSON (${e instanceof SyntaxError ? e.message.slice(0, 200) : 'parse error'})`);
+    throw new ApiError(400, `The body is not valid JSON (${e instanceof SyntaxError ? e.message.slice(0, 200) : 'parse error'})`, { reason: 'syntax' });
   }
   if (jsonDepth(value, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) throw badRequest(`The body nests deeper than ${MAX_JSON_DEPTH} levels`);
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw badRequest('The body must be a JSON object');

@@ -5,16 +5,19 @@
  * Only 2xx replies are stored; a refused request leaves the key unused.
  */
 import { badRequest, conflict } from './errors.ts';
+import type { FaultSet } from './faults.ts';
 import type { Workspace, StoredReply } from './model.ts';
 
 const VISIBLE_ASCII_RE = /^[\x21-\x7e]{1,128}$/;
 
 /** The header value, or undefined when absent; a present but invalid value is a 400. */
-export function idempotencyKeyOf(header: string | string[] | undefined): string | undefined {
+export function idempotencyKeyOf(header: string | string[] | undefined, faults: FaultSet): string | undefined {
   if (header === undefined) return undefined;
-  if (typeof header !== 'string' || !VISIBLE_ASCII_RE.test(header)) {
-    throw badRequest('Idempotency-Key must be 1 to 128 visible ASCII characters (no spaces)');
-  }
+  if (typeof header !== 'string') throw badRequest('Idempotency-Key must be given once');
+  if (header.length > 128 && faults.has('long-idempotency-key-409')) throw conflict('Idempotency-Key too long');
+  if (header.length > 64 && faults.has('idempotency-key-max-64')) throw badRequest('Idempotency-Key must be at most 64 characters');
+  const ok = faults.has('idempotency-key-allows-spaces') ? header.length >= 1 && header.length <= 128 : VISIBLE_ASCII_RE.test(header);
+  if (!ok) throw badRequest('Idempotency-Key must be 1 to 128 visible ASCII characters (no spaces)');
   return header;
 }
 
@@ -29,8 +32,8 @@ export function canonicalJson(v: unknown): string {
 }
 
 /** The input identity of a request. */
-export function fingerprint(method: string, path: string, body: unknown): string {
-  return `${method} ${path} ${canonicalJson(body)}`;
+export function fingerprint(method: string, path: string, body: unknown, faults: FaultSet): string {
+  return faults.has('idempotency-ignores-body') ? `${method} ${path}` : `${method} ${path} ${canonicalJson(body)}`;
 }
 
 const slot = (userId: string, key: string): string => `${userId}\u0000${key}`;

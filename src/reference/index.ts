@@ -39,7 +39,7 @@ export async function startReference(opts: ReferenceOptions = {}): Promise<Runni
   const faults = resolveFaults(opts.faults ?? []);
   const controlToken = opts.controlToken ?? `wgct_${randomBase62(32)}`;
   if (controlToken === '') throw new Error('controlToken must not be empty');
-  const store = new Store();
+  const store = new Store(faults);
   const executor = new Executor(store, faults, new Map(OPERATIONS.map((o) => [o.name, o])));
   const server = new Server(store, faults, executor, controlToken);
   const http = createServer({ keepAliveTimeout: 5_000, requestTimeout: 30_000, headersTimeout: 10_000 }, server.listener);

@@ -11,12 +11,28 @@ import { OPERATIONS } from './operations.ts';
 import type { Ctx, Route } from './route.ts';
 
 function me(ctx: Ctx) {
+  const { faults, p } = ctx;
   const capabilities: Record<string, unknown> = {};
   for (const c of CAPABILITY_NAMES) capabilities[c] = ctx.ws.capabilities[c];
-  capabilities.operationCatalog = '/api/v1/capabilities';
-  capabilities.moduleVisibility = 'definitions';
-  const scopes = SCOPES.filter((s) => ctx.p.scopes.includes(s));
-  return { status: 200, body: { workspaceId: ctx.ws.id, userId: ctx.p.member.userId, role: ctx.p.role, scopes, beta: true, capabilities } };
+  capabilities.operationCatalog = faults.has('me-operation-catalog-relative') ? '/capabilities' : '/api/v1/capabilities';
+  capabilities.moduleVisibility = faults.has('me-module-visibility-wrong') ? 'all' : 'definitions';
+  if (faults.has('me-omits-graph-compute')) delete capabilities.graphCompute;
+  // The live grants and role, read from the store now (not from any cache).
+  let granted: readonly string[] = p.key.scopes;
+  if (faults.has('me-scopes-cached')) {
+    if (!ctx.store.meScopeCache.has(p.key.keyId)) ctx.store.meScopeCache.set(p.key.keyId, [...p.key.scopes]);
+    granted = ctx.store.meScopeCache.get(p.key.keyId)!;
+  }
+  const body: Record<string, unknown> = {
+    workspaceId: ctx.ws.id,
+    userId: faults.has('me-user-id-is-key-id') ? p.key.keyId : p.member.userId,
+    role: p.member.role,
+    scopes: SCOPES.filter((s) => granted.includes(s)),
+    beta: faults.has('me-beta-string') ? 'true' : true,
+    capabilities,
+  };
+  if (faults.has('secret-in-me')) body.key = { id: p.key.keyId, secret: p.key.secret };
+  return { status: 200, body };
 }
 
 function allowed(ctx: Ctx, check: () => void): boolean {
@@ -40,7 +56,8 @@ const GUIDANCE = [
 ];
 
 function capabilities(ctx: Ctx) {
-  const operations = OPERATIONS.map((op) => ({
+  const listed = ctx.faults.has('catalog-omits-context-refresh') ? OPERATIONS.filter((op) => op.name !== 'graph.context_refresh') : OPERATIONS;
+  const operations = listed.map((op) => ({
     name: op.name,
     purpose: op.purpose,
     permissions: { scopes: [...op.scopes], roles: op.roles ? [...op.roles] : null, notes: op.permissionNotes ?? null },
@@ -57,6 +74,7 @@ function capabilities(ctx: Ctx) {
     fields: CRM_FIELDS[object],
     authorized: ctx.p.scopes.includes('crm:read') && ctx.ws.capabilities.crm,
   }));
+  if (ctx.faults.has('capabilities-as-array')) return { status: 200, body: operations };
   return {
     status: 200,
     body: {

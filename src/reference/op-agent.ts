@@ -5,6 +5,7 @@
  * existing value and match, and writes nothing to the partner CRM.
  */
 import { requireScopes } from './auth.ts';
+import type { FaultSet } from './faults.ts';
 import { badRequest } from './errors.ts';
 import { ACCOUNT_FIELDS, ACCOUNT_FIELD_NAMES, CONTEXT_AREAS, CRM_FIELDS, EXCERPTS_PER_ACCOUNT, MAX_AGENT_ACCOUNTS, MAX_AGENT_CONTACTS, PERSON_FIELDS } from './fields.ts';
 import { defineOp, type ExecCtx, type PrepareCtx } from './opdef.ts';
@@ -87,7 +88,12 @@ function prepareScope<A extends ScopeArgs>(ctx: PrepareCtx, args: A): Prepared<A
   return { args, contacts, perAccount, ceiling };
 }
 
-function quote(p: Prepared<ScopeArgs>) {
+function quote(p: Prepared<ScopeArgs>, faults: FaultSet) {
+  if (faults.has('preview-quote-strings')) return { ...quoteOf(p), modelCreditCeiling: String(p.ceiling), apiPreviewCredits: String(API_PREVIEW_CREDITS), apiSubmissionCredits: String(API_SUBMISSION_CREDITS) };
+  return quoteOf(p);
+}
+
+function quoteOf(p: Prepared<ScopeArgs>) {
   return {
     modelCreditCeiling: p.ceiling,
     apiPreviewCredits: API_PREVIEW_CREDITS,
@@ -125,8 +131,8 @@ export const AGENT_PREVIEW = defineOp<Prepared<ScopeArgs>>({
   capability: 'research',
   permissionNotes: 'the admin scope is not required',
   arguments: SCOPE_ARGS_DOC,
-  prepare: (ctx, raw) => prepareScope(ctx, parseBody(previewArgs, raw, 'body.arguments') as ScopeArgs),
-  execute: (_ctx, p) => ({ status: 'succeeded', result: quote(p) }),
+  prepare: (ctx, raw) => prepareScope(ctx, parseBody(previewArgs, raw, 'body.arguments', ctx.relax) as ScopeArgs),
+  execute: (ctx, p) => ({ status: 'succeeded', result: quote(p, ctx.faults) }),
 });
 
 function runAccount(ctx: ExecCtx, args: RunArgs, id: string) {
@@ -177,9 +183,9 @@ export const AGENT_RUN = defineOp<Prepared<RunArgs>>({
     { name: 'creditCap', type: 'integer (1-1000000)', required: true, notes: 'model-credit cap; API fees are not included' },
     { name: 'user_said', type: 'string (1-2000, not blank)', required: true, notes: "the user's approving words; the body's reason carries them too" },
   ],
-  prepare: (ctx, raw) => prepareScope(ctx, parseBody(runArgs, raw, 'body.arguments') as RunArgs),
+  prepare: (ctx, raw) => prepareScope(ctx, parseBody(runArgs, raw, 'body.arguments', ctx.relax) as RunArgs),
   permit(p, prep, faults) {
-    if (prep.args.connectedReads.length > 0) requireScopes(p, ['crm:read'], faults);
+    if (prep.args.connectedReads.length > 0) requireScopes(p, ['crm:read'], faults, 'graph.agent_run with connectedReads');
   },
   execute(ctx, prep) {
     let budget = prep.args.creditCap;

@@ -35,8 +35,8 @@ function crmUpdate(object: CrmObject): OpDef {
       { name: 'recordId', type: 'string (1-200)', required: true, notes: `the CRM ${object} id` },
       { name: 'properties', type: 'object', required: true, notes: `keys from the field catalog: ${fields.join(', ')}` },
     ],
-    prepare(_ctx, raw) {
-      const args = parseBody(crmArgs, raw, 'body.arguments') as CrmArgs;
+    prepare(ctx, raw) {
+      const args = parseBody(crmArgs, raw, 'body.arguments', ctx.relax) as CrmArgs;
       for (const k of Object.keys(args.properties)) if (!fields.includes(k)) throw badRequest(`body.arguments.properties: "${k}" is not a ${object} field of the field catalog`);
       return args;
     },

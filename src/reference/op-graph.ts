@@ -70,12 +70,13 @@ export function accountIn(ws: Workspace, id: string): Account {
 
 /** Validates an edit against the workspace (existence, membership records, labels). */
 function prepareEdit(ctx: PrepareCtx, raw: unknown): EditArgs {
-  const args = parseBody(editArgs, raw, 'body.arguments') as EditArgs;
+  const args = parseBody(editArgs, raw, 'body.arguments', ctx.relax) as EditArgs;
   const { ws } = ctx;
   accountIn(ws, args.customer_id);
   args.changes.forEach((c, i) => {
     const at = `body.arguments.changes[${i}]`;
     if (c.kind === 'person_field') {
+      if (ctx.faults.has('person-field-needs-canonical-id') && !ws.people.has(c.person_id)) throw badRequest(`${at}.person_id must be a canonical person id`);
       const ap = ws.accountPeople.get(c.person_id);
       if (!ap) {
         if (ws.people.has(c.person_id)) throw badRequest(`${at}.person_id is a canonical person id; use the account-membership record id`);
@@ -123,7 +124,7 @@ function applyChange(ctx: ExecCtx, args: EditArgs, c: Change): Record<string, un
   if (c.kind === 'account_field') {
     const a = ws.accounts.get(args.customer_id)!;
     const before = a.firmographics[c.field] ?? null;
-    if (before !== null && !ctx.faults.has('firmographics-overwritten')) {
+    if (before !== null) {
       return { kind: c.kind, field: c.field, applied: false, skipped_reason: 'gap_fill_only: the field already has a value', before };
     }
     a.firmographics[c.field] = c.after;
@@ -159,8 +160,8 @@ export const APPLY_UPDATE = defineOp<EditArgs>({
   prepare: prepareEdit,
   permit(p, args, faults) {
     if (!args.changes.some((c) => c.kind === 'label')) return;
-    requireScopes(p, ['admin'], faults);
-    requireRole(p, ['owner', 'admin'], 'a label change');
+    requireScopes(p, ['admin'], faults, 'a label change');
+    requireRole(p, ['owner', 'admin'], 'a label change', faults);
   },
   execute(ctx, args) {
     const changes = args.changes.map((c) => applyChange(ctx, args, c));
@@ -207,7 +208,7 @@ export const CONTEXT_REFRESH = defineOp<RefreshArgs>({
     { name: 'contextTargets', type: 'array of context area names', required: false, notes: `default: all of ${CONTEXT_AREAS.join(', ')}` },
   ],
   prepare(ctx, raw) {
-    const args = parseBody(refreshArgs, raw, 'body.arguments') as RefreshArgs;
+    const args = parseBody(refreshArgs, raw, 'body.arguments', ctx.relax) as RefreshArgs;
     for (const id of args.customerIds) accountIn(ctx.ws, id);
     return args;
   },

@@ -9,6 +9,7 @@ import { requireRole, requireScopes, type Principal } from './auth.ts';
 import type { FaultSet } from './faults.ts';
 import type { ReceiptStatus, Workspace } from './model.ts';
 import type { Store } from './store.ts';
+import type { Relax } from './validate.ts';
 
 /** One documented argument. */
 export interface ArgDoc {
@@ -23,6 +24,7 @@ export interface PrepareCtx {
   ws: Workspace;
   store: Store;
   faults: FaultSet;
+  relax: Relax;
 }
 
 /** What an operation sees when it runs. */
@@ -61,8 +63,9 @@ export interface OpDef<A = unknown> {
 
 /** Throws 403 unless the caller may run `op` with these (prepared) arguments. */
 export function checkPermission(p: Principal, op: OpDef, args: unknown, faults: FaultSet): void {
-  requireScopes(p, op.scopes, faults);
-  if (op.roles) requireRole(p, op.roles, op.name);
+  requireScopes(p, op.scopes, faults, op.name);
+  if (op.name === 'graph.agent_preview' && faults.has('preview-needs-admin-scope')) requireScopes(p, ['admin'], faults, op.name);
+  if (op.roles) requireRole(p, op.roles, op.name, faults);
   if (args !== undefined) op.permit?.(p, args, faults);
 }
 

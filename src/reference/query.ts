@@ -64,16 +64,21 @@ export interface PageParams {
 }
 
 /** Reads and validates `limit` and `cursor`. */
-export function pageParams(q: Query): PageParams {
+export function pageParams(q: Query, faults: FaultSet): PageParams {
   const rawLimit = single(q, 'limit');
-  let limit = 50;
+  let limit = faults.has('default-page-size-20') ? 20 : 50;
   if (rawLimit !== undefined) {
-    if (!/^[0-9]{1,4}$/.test(rawLimit)) throw badRequest('query.limit must be an integer from 1 to 200');
-    limit = Number(rawLimit);
-    if (limit < 1 || limit > 200) throw badRequest('query.limit must be an integer from 1 to 200');
+    const n = /^[0-9]{1,4}$/.test(rawLimit) ? Number(rawLimit) : NaN;
+    if (faults.has('limit-unchecked')) limit = Number.isNaN(n) ? limit : Math.min(200, Math.max(1, n));
+    else if (Number.isNaN(n) || n < 1 || n > 200) throw badRequest('query.limit must be an integer from 1 to 200');
+    else limit = n;
+    if (limit > 100 && faults.has('limit-over-100-refused')) throw badRequest('query.limit must be at most 100');
   }
-  const cursor = single(q, 'cursor');
-  if (cursor !== undefined && !isUuid(cursor)) throw badRequest('query.cursor must be a uuid (a nextCursor value)');
+  let cursor = single(q, 'cursor');
+  if (cursor !== undefined && !isUuid(cursor)) {
+    if (!faults.has('cursor-unchecked')) throw badRequest('query.cursor must be a uuid (a nextCursor value)');
+    cursor = undefined;
+  }
   return { limit, cursor: cursor === undefined ? null : cursor.toLowerCase() };
 }
 
@@ -93,5 +98,8 @@ export function page<T extends { id: string }>(records: Iterable<T>, p: PagePara
   const after = cursor === null ? sorted : sorted.filter((r) => (faults.has('page-repeats-boundary') ? r.id >= cursor : r.id > cursor));
   const items = after.slice(0, p.limit);
   const more = after.length > p.limit;
-  return { items, nextCursor: more ? items[items.length - 1]!.id : null };
+  let nextCursor = more ? items[items.length - 1]!.id : null;
+  if (more && faults.has('page-skips-item')) nextCursor = after[p.limit]!.id;
+  if (faults.has('page-reversed-within-page')) items.reverse();
+  return { items, nextCursor };
 }

@@ -11,6 +11,7 @@ import type { FaultSet } from './faults.ts';
 import type { Workspace } from './model.ts';
 import type { Query } from './query.ts';
 import type { Store } from './store.ts';
+import type { Relax } from './validate.ts';
 
 /** Runs queued operations and compute runs later (see executor.ts). */
 export interface Scheduler {
@@ -30,6 +31,8 @@ export interface Ctx {
   /** Parsed JSON body (an object) for routes with `body: true`; undefined otherwise. */
   readonly body: unknown;
   readonly faults: FaultSet;
+  /** Validation issues named faults let through on this route (undefined without faults). */
+  readonly relax: Relax;
   readonly scheduler: Scheduler;
 }
 

@@ -1,30 +1,33 @@
 /**
  * The request pipeline of the reference target. For an API call, in this order:
  * authenticate (401/403) → rate limit (429) → route (404) → static scopes and roles (403) →
- * capability (503) → Idempotency-Key syntax (400) → query and body (400) → body-dependent
+ * capability (503) → Idempotency-Key syntax (400) → body (400) → body-dependent
  * permissions (403/503) → idempotent replay or conflict (409) → handler → store reply →
- * bill. Everything after the body is read runs in one synchronous turn.
+ * bill. Everything after the body is read runs in one synchronous turn, which is what makes
+ * idempotency race-free.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { authenticate, requireRole, requireScopes, type Principal } from './auth.ts';
 import { charge } from './billing.ts';
 import { Control } from './control.ts';
-import { ApiError, envelope, type ErrorEnvelope } from './errors.ts';
+import { create as createDefinition } from './definitions.ts';
+import { ApiError, capabilityOff, envelope, type ErrorEnvelope } from './errors.ts';
 import type { Executor } from './executor.ts';
-import type { FaultSet } from './faults.ts';
+import { BILLED_ERRORS, BILLED_FREE_ROUTES, relaxFor, type FaultSet } from './faults.ts';
 import { parseJsonObject, readBody, sendJson } from './http.ts';
 import { fingerprint, idempotencyKeyOf, lookup, remember } from './idempotency.ts';
-import { parseQuery } from './query.ts';
+import type { Workspace } from './model.ts';
+import { parseQuery, type Query } from './query.ts';
 import { admit } from './ratelimit.ts';
 import type { Ctx, Route } from './route.ts';
 import { match } from './router.ts';
 import type { Store } from './store.ts';
 
-const API_PREFIX = '/api/v1';
 const CONTROL_PREFIX = '/__control/v1';
 
 export class Server {
   private readonly control: Control;
+  private readonly apiPrefix: string;
 
   constructor(
     private readonly store: Store,
@@ -32,16 +35,15 @@ export class Server {
     private readonly executor: Executor,
     controlToken: string,
   ) {
-    this.control = new Control(store, executor, controlToken);
+    this.control = new Control(store, executor, faults, controlToken);
+    this.apiPrefix = faults.has('api-prefix-moved') ? '/api/v1beta' : '/api/v1';
   }
 
   /** The node:http request listener. Never lets an error escape or leave a request unanswered. */
   readonly listener = (req: IncomingMessage, res: ServerResponse): void => {
     this.dispatch(req, res).catch((e: unknown) => {
-      // A bug, never an input: still answer with the envelope rather than crash.
-      process.emitWarning(`reference target: unexpected error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
       req.resume();
-      this.sendError(res, new ApiError(500));
+      this.sendError(res, asApiError(e));
     });
   };
 
@@ -51,41 +53,85 @@ export class Server {
     const path = q < 0 ? url : url.slice(0, q);
     const rawQuery = q < 0 ? '' : url.slice(q + 1);
     if (path === CONTROL_PREFIX || path.startsWith(`${CONTROL_PREFIX}/`)) return this.control.handle(req, res, path.slice(CONTROL_PREFIX.length));
-    if (path.startsWith(`${API_PREFIX}/`)) return this.api(req, res, path.slice(API_PREFIX.length), rawQuery);
+    if (path.startsWith(`${this.apiPrefix}/`)) return this.api(req, res, path.slice(this.apiPrefix.length), rawQuery);
     req.resume();
     this.sendError(res, new ApiError(404, `No such endpoint: ${path.slice(0, 200)}`));
-  }
-
-  private sendError(res: ServerResponse, e: ApiError, text?: string): void {
-    sendJson(res, e.status, text ?? this.errorText(e), { ...e.headers });
   }
 
   private errorText(e: ApiError): string {
     const body: Partial<ErrorEnvelope> = envelope(e.status, e.message, e.data);
     if (this.faults.has('errors-without-defined')) delete body.defined;
+    if (this.faults.has('errors-without-message')) delete body.message;
+    if (this.faults.has('errors-code-lowercase')) body.code = body.code!.toLowerCase();
     return JSON.stringify(body);
   }
 
+  private sendError(res: ServerResponse, e: ApiError, text?: string): void {
+    const plain = (e.status === 404 && this.faults.has('unknown-route-plain-text') && e.message.startsWith('No such endpoint')) || (e.status === 429 && this.faults.has('rate-limit-plain-text'));
+    if (plain) {
+      if (res.headersSent || res.destroyed) return;
+      res.writeHead(e.status, { 'content-type': 'text/plain; charset=utf-8', ...e.headers });
+      res.end(e.message);
+      return;
+    }
+    if (e.data?.reason === 'syntax' && this.faults.has('malformed-json-422')) {
+      return sendJson(res, 422, JSON.stringify({ defined: false, code: 'UNPROCESSABLE_ENTITY', status: 422, message: e.message }));
+    }
+    sendJson(res, e.status, text ?? this.errorText(e), { ...e.headers });
+  }
+
+  /** Refuses a call: bills it only under a named fault, then answers with the envelope. */
+  private fail(res: ServerResponse, e: ApiError, ws: Workspace | undefined, method: string, ledgerPath: string, surface: string, text?: string): void {
+    if (ws && this.faults.names.some((n) => BILLED_ERRORS[n] === e.status)) charge(ws, { method, path: ledgerPath, status: e.status, credits: 1, surface });
+    this.sendError(res, e, text);
+  }
+
+  /** The workspace an unauthenticated call's key belongs to (only for the unauthorized-billed fault). */
+  private keyWorkspace(req: IncomingMessage): Workspace | undefined {
+    const h = req.headers.authorization ?? '';
+    const secret = /^Bearer\s+(\S+)/i.exec(h)?.[1] ?? (req.headers['x-api-key'] as string | undefined);
+    const key = secret ? this.store.keysBySecret.get(secret) : undefined;
+    return key ? this.store.workspaces.get(key.workspaceId) : undefined;
+  }
+
   private async api(req: IncomingMessage, res: ServerResponse, path: string, rawQuery: string): Promise<void> {
-    let p: Principal;
-    let route: Route;
-    let params: Record<string, string>;
-    let idemKey: string | undefined;
     const method = req.method ?? 'GET';
+    const ledgerPath = this.apiPrefix + path;
+    let p: Principal | undefined;
+    let route: Route | undefined;
+    let params: Record<string, string> = {};
+    let query: Query = [];
+    let idemKey: string | undefined;
     try {
-      p = authenticate(this.store, req.headers, this.faults);
+      try {
+        p = authenticate(this.store, req.headers, this.faults);
+      } catch (e) {
+        const err = asApiError(e);
+        req.resume();
+        return this.fail(res, err, err.status === 401 ? this.keyWorkspace(req) : undefined, method, ledgerPath, 'api:unauthorized');
+      }
       admit(p.ws, Date.now());
       const m = match(method, path);
       if (!m.route) throw new ApiError(404, m.methodMismatch ? `${method} is not supported on ${path.slice(0, 200)}` : `No such endpoint: ${path.slice(0, 200)}`);
       route = m.route;
       params = m.params;
-      if (route.scopes) requireScopes(p, route.scopes, this.faults);
-      if (route.roles) requireRole(p, route.roles, `${method} ${route.pattern}`);
-      if (route.capability && !p.ws.capabilities[route.capability]) throw new ApiError(503, `The ${route.capability} capability is switched off for this workspace`);
-      if (route.idempotent) idemKey = idempotencyKeyOf(req.headers['idempotency-key']);
+      if (route.scopes) requireScopes(p, route.scopes, this.faults, route.surface);
+      if (route.roles) requireRole(p, route.roles, route.surface, this.faults);
+      if (route.capability && !p.ws.capabilities[route.capability]) throw capabilityOff(route.capability, this.faults);
+      query = parseQuery(rawQuery);
+      if (route.idempotent) {
+        if (route.surface === 'api:definitions.merge_value' && req.headers['idempotency-key'] !== undefined && this.faults.has('idempotency-key-refused-on-merge')) {
+          throw new ApiError(400, 'Idempotency-Key is not accepted here');
+        }
+        idemKey = idempotencyKeyOf(req.headers['idempotency-key'], this.faults);
+      }
     } catch (e) {
+      const err = asApiError(e);
+      if (err.status === 403 && p && route?.surface === 'api:definitions.create' && this.faults.has('forbidden-create-still-stores')) {
+        return this.storeForbiddenCreate(req, res, p, err, ledgerPath);
+      }
       req.resume();
-      return this.sendError(res, asApiError(e));
+      return this.fail(res, err, p?.ws, method, ledgerPath, route?.surface ?? 'api');
     }
 
     let body: Record<string, unknown> | undefined;
@@ -93,47 +139,82 @@ export class Server {
       const read = await readBody(req);
       if (read.kind === 'aborted') return;
       if (read.kind === 'too-large') {
-        return this.sendError(res, new ApiError(400, 'The body is larger than 1 MiB', undefined, { connection: 'close' }));
+        return this.fail(res, new ApiError(400, 'The body is larger than 1 MiB', undefined, { connection: 'close' }), p.ws, method, ledgerPath, route.surface);
       }
       try {
-        body = parseJsonObject(read.bytes, req.headers['content-type']) ?? {};
+        body = parseJsonObject(read.bytes, req.headers['content-type'], this.faults.has('content-type-ignored')) ?? {};
       } catch (e) {
-        return this.sendError(res, asApiError(e));
+        return this.fail(res, asApiError(e), p.ws, method, ledgerPath, route.surface);
       }
     } else req.resume();
 
-    // From here on everything is synchronous: no other request can interleave.
+    // From here on everything is synchronous: no other request can interleave...
+    if (this.faults.has('workspace-from-input')) p = this.workspaceFromInput(req, p, query, body);
     const ws = p.ws;
-    const ledgerPath = API_PREFIX + path;
+    const ctx: Ctx = { store: this.store, p, ws, params, query, body, faults: this.faults, relax: relaxFor(this.faults, route.surface), scheduler: this.executor };
     let fp = '';
     let inHandler = false;
+    const slot = `${ws.id}\u0000${p.member.userId}\u0000${idemKey}`;
     try {
-      const ctx: Ctx = { store: this.store, p, ws, params, query: parseQuery(rawQuery), body, faults: this.faults, scheduler: this.executor };
       route.authorize?.(ctx);
       if (idemKey !== undefined) {
-        fp = fingerprint(method, path, body ?? null);
+        fp = fingerprint(method, path, body ?? null, this.faults);
         const stored = lookup(ws, p.member.userId, idemKey, fp);
         if (stored) {
+          if (this.faults.has('replay-re-executes')) route.handle(ctx);
           if (this.faults.has('replays-billed')) charge(ws, { method, path: ledgerPath, status: stored.status, credits: 1, surface: route.surface });
-          return sendJson(res, stored.status, stored.body, { 'idempotent-replayed': 'true' });
+          return sendJson(res, this.faults.has('replay-status-200') ? 200 : stored.status, stored.body, { 'idempotent-replayed': 'true' });
         }
+        // ...except under this fault, which lets concurrent same-key requests interleave here.
+        if (this.faults.has('idempotency-race')) await new Promise<void>((r) => setTimeout(r, 5));
       }
       inHandler = true;
       const reply = route.handle(ctx);
       const text = JSON.stringify(reply.body);
-      if (idemKey !== undefined) remember(ws, p.member.userId, idemKey, { fingerprint: fp, status: reply.status, body: text });
-      if (route.billable && reply.status >= 200 && reply.status < 300) {
-        charge(ws, { method, path: ledgerPath, status: reply.status, credits: reply.credits ?? 1, surface: reply.surface ?? route.surface });
+      if (idemKey !== undefined && !(this.faults.has('key-after-refusal-not-stored') && this.store.refusedIdempotencyKeys.has(slot))) {
+        remember(ws, p.member.userId, idemKey, { fingerprint: fp, status: reply.status, body: text });
+      }
+      const billable = route.billable || this.faults.names.some((n) => BILLED_FREE_ROUTES[n]?.includes(route.surface));
+      if (billable && reply.status >= 200 && reply.status < 300) {
+        const credits = (reply.credits ?? 1) * (route.surface === 'api:definitions.create' && this.faults.has('writes-cost-two') ? 2 : 1);
+        charge(ws, { method, path: ledgerPath, status: reply.status, credits, surface: reply.surface ?? route.surface });
       }
       sendJson(res, reply.status, text);
     } catch (e) {
       const err = asApiError(e);
-      const text = this.errorText(err);
-      if (idemKey !== undefined && inHandler && err.status < 500 && this.faults.has('bad-request-still-stores')) {
-        remember(ws, p.member.userId, idemKey, { fingerprint: fp, status: err.status, body: text });
-      }
-      this.sendError(res, err, text);
+      if (idemKey !== undefined && inHandler && err.status < 500) this.store.refusedIdempotencyKeys.add(slot);
+      this.fail(res, err, ws, method, ledgerPath, route.surface, this.errorText(err));
     }
+  }
+
+  /** Under forbidden-create-still-stores: a create refused with 403 is still carried out. */
+  private async storeForbiddenCreate(req: IncomingMessage, res: ServerResponse, p: Principal, err: ApiError, ledgerPath: string): Promise<void> {
+    const read = await readBody(req);
+    if (read.kind === 'ok') {
+      try {
+        const body = parseJsonObject(read.bytes, req.headers['content-type']) ?? {};
+        createDefinition({ store: this.store, p, ws: p.ws, params: {}, query: [], body, faults: this.faults, relax: undefined, scheduler: this.executor });
+      } catch {
+        // The refusal stands whatever the body was.
+      }
+    }
+    this.fail(res, err, p.ws, 'POST', ledgerPath, 'api:definitions.create');
+  }
+
+  /** Under workspace-from-input: a workspace named in a header, the query or the body replaces the key's. */
+  private workspaceFromInput(req: IncomingMessage, p: Principal, query: Query, body: Record<string, unknown> | undefined): Principal {
+    const named = [
+      req.headers['x-workspace-id'],
+      req.headers['x-workspace'],
+      ...query.filter(([k]) => ['workspaceId', 'workspace_id', 'workspace'].includes(k)).map(([, v]) => v),
+      body?.workspace_id,
+      body?.workspaceId,
+    ];
+    for (const id of named) {
+      const ws = typeof id === 'string' ? this.store.workspaces.get(id) : undefined;
+      if (ws) return { ...p, ws };
+    }
+    return p;
   }
 }
 

@@ -7,12 +7,15 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { Role, Scope } from '../engine/check.ts';
 import { CAPABILITY_NAMES, type ApiKey, type Workspace } from './model.ts';
 import type { CapabilityName } from '../control/types.ts';
+import { NO_FAULTS, type FaultSet } from './faults.ts';
 
 /** The fixed vendor prefix of key secrets (seed part 5 rule 1). */
 export const KEY_PREFIX = 'wgr_';
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 /** The exact shape of a key secret: the prefix and 32 base62 characters. */
 export const KEY_SECRET_RE = /^wgr_[0-9A-Za-z]{32}$/;
+/** A secret without the prefix (issued only under the key-secret-without-prefix fault). */
+export const UNPREFIXED_SECRET_RE = /^[0-9A-Za-z]{36}$/;
 
 /** `n` random base62 characters (rejection sampling, no modulo bias). */
 export function randomBase62(n: number): string {
@@ -33,7 +36,16 @@ export class Store {
   readonly keysBySecret = new Map<string, ApiKey>();
   readonly keysById = new Map<string, ApiKey>();
   /** Grants as first seen per key id: used only by the grants-cached-at-first-use fault. */
-  readonly grantCache = new Map<string, { scopes: Scope[]; role: Role }>();
+  readonly grantCache = new Map<string, Scope[]>();
+  /** Roles as first seen per key id: used only by the roles-cached-at-first-use fault. */
+  readonly roleCache = new Map<string, Role>();
+  /** Scopes as of a key's first GET /me: used only by the me-scopes-cached fault. */
+  readonly meScopeCache = new Map<string, Scope[]>();
+  /** Keys refused once under an idempotency key: used only by the key-after-refusal-not-stored fault. */
+  readonly refusedIdempotencyKeys = new Set<string>();
+
+  constructor(private readonly faults: FaultSet = NO_FAULTS) {}
+
   private lastTime = 0;
 
   /** A strictly increasing timestamp (so updated_at always advances on a write). */
@@ -91,8 +103,9 @@ export class Store {
   }
 
   createKey(ws: Workspace, userId: string, scopes: Scope[]): ApiKey {
-    let secret = KEY_PREFIX + randomBase62(32);
-    while (this.keysBySecret.has(secret)) secret = KEY_PREFIX + randomBase62(32);
+    const prefix = this.faults.has('key-secret-without-prefix') ? '' : KEY_PREFIX;
+    let secret = prefix + randomBase62(36 - prefix.length);
+    while (this.keysBySecret.has(secret)) secret = prefix + randomBase62(36 - prefix.length);
     const key: ApiKey = { keyId: newId(), secret, workspaceId: ws.id, userId, scopes: [...new Set(scopes)], state: 'enabled' };
     this.keysBySecret.set(secret, key);
     this.keysById.set(key.keyId, key);

@@ -65,8 +65,6 @@ function traceSchema(strict: boolean): Schema<Record<string, unknown>> {
 
 /** The decision trace schema: no unknown property at any depth. */
 export const DECISION_TRACE = traceSchema(true);
-/** The same with unknown properties ignored (used only by a named fault). */
-export const DECISION_TRACE_LENIENT = traceSchema(false);
 
 /** Trace kinds readable through GET /graph/traces. */
 export const TRACE_KINDS = ['definition', 'account', 'person', 'label_decision'] as const;
