@@ -37,10 +37,7 @@ export function buildRunResult(results: readonly CheckResult[], catalog: Catalog
     durationMs: meta.durationMs,
     requests: meta.requests ?? sum(sorted, (r) => r.requests),
     creditsCharged: meta.creditsCharged,
-    creditPlan: {
-      planned: meta.creditPlan?.planned ?? sum(sorted, (r) => r.plannedCredits),
-      limit: meta.creditPlan?.limit ?? null,
-    },
+    creditPlan: creditPlanOf(meta, sorted),
     shard: meta.shard ?? null,
     mergedShards: 0,
     runErrors,
@@ -143,6 +140,16 @@ function compareResults(a: CheckResult, b: CheckResult): number {
   const ja = JSON.stringify(a);
   const jb = JSON.stringify(b);
   return ja < jb ? -1 : ja > jb ? 1 : 0;
+}
+
+function creditPlanOf(meta: RunMetaInput, results: readonly CheckResult[]): RunMeta['creditPlan'] {
+  const planned = meta.creditPlan?.planned ?? sum(results, (r) => r.plannedCredits);
+  return {
+    planned,
+    wanted: meta.creditPlan?.wanted ?? planned,
+    limit: meta.creditPlan?.limit ?? null,
+    excluded: [...(meta.creditPlan?.excluded ?? [])].sort(),
+  };
 }
 
 function sum<T>(list: readonly T[], f: (t: T) => number): number {

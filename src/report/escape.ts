@@ -51,20 +51,6 @@ export function rawHtml(trusted: string): SafeHtml {
   return new SafeHtml(trusted);
 }
 
-/**
- * Serialises data for a `<script type="application/json">` block: `<`, `>`, `&` and the
- * JavaScript line terminators U+2028/U+2029 are written as \u escapes, so no value can close
- * the script element or break a parser.
- */
-export function jsonForHtml(data: unknown): string {
-  return JSON.stringify(data)
-    .replace(/</g, '\\u003c')
-    .replace(/>/g, '\\u003e')
-    .replace(/&/g, '\\u0026')
-    .replace(/\u2028/g, '\\u2028')
-    .replace(/\u2029/g, '\\u2029');
-}
-
 // Characters XML 1.0 does not allow at all (C0 controls other than tab, LF, CR; lone surrogates; U+FFFE/F).
 const XML_INVALID = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 

@@ -36,6 +36,12 @@ function headerHtml(r: RunResult): SafeHtml {
 </header>`;
 }
 
+function creditPlanText(p: RunResult['meta']['creditPlan']): string {
+  const limit = p.limit === null ? 'no --max-credits limit' : `limit ${p.limit}`;
+  const cut = p.excluded.length > 0 ? `; ${p.excluded.length} checks disabled by the limit (${p.excluded.join(', ')})` : '';
+  return `${p.planned} credits planned (${p.wanted} wanted), ${limit}${cut}`;
+}
+
 function runHtml(r: RunResult): SafeHtml {
   const m = r.meta;
   const rows: [string, string][] = [
@@ -47,7 +53,7 @@ function runHtml(r: RunResult): SafeHtml {
     ['Duration', `${(m.durationMs / 1000).toFixed(1)} s`],
     ['Requests sent', String(m.requests)],
     ['Credits charged', m.creditsCharged === null ? 'unknown (no usage ledger)' : String(m.creditsCharged)],
-    ['Credit plan', `${m.creditPlan.planned} planned${m.creditPlan.limit === null ? '' : `, limit ${m.creditPlan.limit}`}`],
+    ['Credit plan', creditPlanText(m.creditPlan)],
     ['Shard', m.shard ? `${m.shard.index} of ${m.shard.count}` : m.mergedShards > 0 ? `merged from ${m.mergedShards} shards` : 'unsharded'],
     ['openapi.yaml sha256', m.specHash],
     ['clauses.yaml sha256', m.catalogHash],

@@ -18,11 +18,12 @@ export class MergeError extends Error {
 }
 
 /** Facts every shard of one run must agree on. */
-const SAME: readonly (keyof RunMetaInput)[] = ['specHash', 'targetBaseUrl', 'control', 'seed'];
+const SAME: readonly (keyof RunMetaInput)[] = ['specHash', 'targetBaseUrl', 'control', 'seed', 'creditPlan'];
 
 /**
  * One RunResult from the partials of every shard of a run. Throws MergeError when shards are
- * missing or duplicated, or when partials disagree on catalog, spec, target, control or seed.
+ * missing or duplicated, or when partials disagree on catalog, spec, target, control, seed
+ * or credit plan. Per-shard facts (requests, credits charged, run errors) are summed or pooled.
  */
 export function mergePartials(partials: readonly ShardPartial[], catalog: Catalog): RunResult {
   if (partials.length === 0) throw new MergeError('no partials to merge');
@@ -57,10 +58,8 @@ export function mergePartials(partials: readonly ShardPartial[], catalog: Catalo
     durationMs: Math.max(0, end - start),
     requests: sorted.reduce((n, p) => n + (p.meta.requests ?? p.results.reduce((m, r) => m + r.requests, 0)), 0),
     creditsCharged: charged.every((c) => c !== null) ? charged.reduce<number>((n, c) => n + (c ?? 0), 0) : null,
-    creditPlan: {
-      planned: sorted.reduce((n, p) => n + (p.meta.creditPlan?.planned ?? p.results.reduce((m, r) => m + r.plannedCredits, 0)), 0),
-      limit: first.meta.creditPlan?.limit ?? null,
-    },
+    // The credit plan is run-wide and static (src/engine/credits.ts): every shard holds the same one.
+    creditPlan: first.meta.creditPlan,
     shard: null,
     runErrors: [...new Set(sorted.flatMap((p) => p.meta.runErrors ?? []))],
     disabledClauses: Object.assign({}, ...sorted.map((p) => p.meta.disabledClauses ?? {})) as Record<string, string>,

@@ -35,8 +35,19 @@ export const RunMetaInputSchema = z
     requests: z.number().int().nonnegative().optional(),
     /** Credits charged per the usage ledger; null without a ledger. */
     creditsCharged: z.number().nullable(),
-    /** Planned credits (default: sum of the checks' plannedCredits) and the --max-credits limit. */
-    creditPlan: z.object({ planned: z.number().nonnegative().optional(), limit: z.number().nonnegative().nullable() }).strict().optional(),
+    /**
+     * The credit plan (src/engine/credits.ts CreditPlan fits; its per-check `entries` are
+     * dropped): planned credits (default: sum of the checks' plannedCredits), wanted without
+     * a limit (default: planned), the --max-credits limit, checks excluded by the limit.
+     */
+    creditPlan: z
+      .object({
+        planned: z.number().nonnegative().optional(),
+        wanted: z.number().nonnegative().optional(),
+        limit: z.number().nonnegative().nullable(),
+        excluded: z.array(z.string()).optional(),
+      })
+      .optional(),
     shard: ShardSchema.nullable().optional(),
     /** Problems of the run itself: unhandled errors, modules that failed to load. */
     runErrors: z.array(z.string()).optional(),

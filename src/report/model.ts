@@ -192,7 +192,15 @@ export const RunMetaSchema = z
     requests: z.number().int().nonnegative(),
     /** Credits charged according to the usage ledger; null when no ledger was available. */
     creditsCharged: z.number().nullable(),
-    creditPlan: z.object({ planned: z.number().nonnegative(), limit: z.number().nonnegative().nullable() }).strict(),
+    /** Credits the admitted checks planned, would have planned without a limit, the --max-credits limit, and the check ids the limit disabled. */
+    creditPlan: z
+      .object({
+        planned: z.number().nonnegative(),
+        wanted: z.number().nonnegative(),
+        limit: z.number().nonnegative().nullable(),
+        excluded: z.array(z.string()),
+      })
+      .strict(),
     /** Set when this report covers one shard only. */
     shard: ShardSchema.nullable(),
     /** Number of shard partials merged into this report (0 for an unsharded run). */

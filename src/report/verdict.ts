@@ -4,7 +4,9 @@
  *
  * - not-conformant: some MUST clause failed (whatever else happened).
  * - inconclusive: no MUST clause failed, but the harness broke (a clause has a harness
- *   error, or the run itself reported errors): a pass cannot be trusted.
+ *   error, or the run itself reported errors): a pass cannot be trusted. Also when no
+ *   clause at all was verified (everything not observable or disabled): such a run
+ *   concluded nothing, and must not exit 0 in CI.
  * - conformant: neither. SHOULD failures are warnings and never change the verdict.
  *
  * "Conformant" speaks only of the clauses that were verified; `coverage` says how many, and
@@ -38,8 +40,9 @@ export function summarize(clauses: readonly ClauseEntry[], runErrors: readonly s
   const warnings = clauses.filter((c) => c.level === 'SHOULD' && c.outcome === 'failed').map((c) => c.id);
   const harnessErrors = clauses.filter((c) => c.outcome === 'harnessError').map((c) => c.id);
 
+  const broken = harnessErrors.length > 0 || runErrors.length > 0;
   const verdict: Verdict =
-    mustFailed.length > 0 ? 'not-conformant' : harnessErrors.length > 0 || runErrors.length > 0 ? 'inconclusive' : 'conformant';
+    mustFailed.length > 0 ? 'not-conformant' : broken || counts.passed === 0 ? 'inconclusive' : 'conformant';
 
   const mustObservable = must.filter((c) => c.observable);
   const mustVerified = must.filter((c) => c.outcome === 'passed').length;
@@ -55,7 +58,7 @@ export function summarize(clauses: readonly ClauseEntry[], runErrors: readonly s
   return {
     verdict,
     exitCode: exitCodeOf(verdict),
-    headline: headline(verdict, coverage, mustFailed.length, warnings.length),
+    headline: headline(verdict, coverage, mustFailed.length, warnings.length, broken),
     coverage,
     counts,
     mustFailed,
@@ -65,14 +68,16 @@ export function summarize(clauses: readonly ClauseEntry[], runErrors: readonly s
 }
 
 /** E.g. "conformant on 40 of 160 clauses (40 of 120 observable); partial: 12 observable MUST clauses not verified". */
-export function headline(verdict: Verdict, cov: Coverage, mustFailed: number, warnings: number): string {
+export function headline(verdict: Verdict, cov: Coverage, mustFailed: number, warnings: number, broken: boolean): string {
   const scope = `${cov.verified} of ${cov.total} clauses verified (${cov.verified} of ${cov.observable} observable)`;
   const warn = warnings > 0 ? `; ${warnings} SHOULD warning${warnings === 1 ? '' : 's'}` : '';
   switch (verdict) {
     case 'not-conformant':
       return `not conformant: ${mustFailed} MUST clause${mustFailed === 1 ? '' : 's'} failed; ${scope}${warn}`;
     case 'inconclusive':
-      return `inconclusive: the harness broke, no MUST clause failed; ${scope}${warn}`;
+      return broken
+        ? `inconclusive: the harness broke, no MUST clause failed; ${scope}${warn}`
+        : `inconclusive: no clause was verified; ${scope}${warn}`;
     case 'conformant': {
       const missing = cov.mustObservable - cov.mustVerified;
       const extent = cov.full

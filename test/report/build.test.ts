@@ -83,7 +83,10 @@ describe('clause aggregation', () => {
   test('run facts: defaults from the results, config redacted, suite from package.json', () => {
     const r = build();
     expect(r.meta.requests).toBe(14);
-    expect(r.meta.creditPlan).toEqual({ planned: 18, limit: 500 });
+    expect(r.meta.creditPlan).toEqual({ planned: 18, wanted: 18, limit: 500, excluded: [] });
+    // The engine's CreditPlan fits as is; its per-check entries are not copied.
+    const plan = { planned: 12, wanted: 30, limit: 12, excluded: ['billing/b', 'billing/a'], entries: [{ checkId: 'auth/x', suite: 'auth', credits: 2 }] };
+    expect(build(mixedResults(), fixtureMeta({ creditPlan: plan })).meta.creditPlan).toEqual({ planned: 12, wanted: 30, limit: 12, excluded: ['billing/a', 'billing/b'] });
     expect(r.meta.suite).toEqual({ name: 'wg-conformance', version: expect.stringMatching(/^\d+\.\d+\.\d+/) });
     expect(r.meta.catalogHash).toBe(catalog.hash);
     expect(r.meta.config.keys).toEqual({ owner: '[REDACTED:owner]' });
@@ -125,6 +128,12 @@ describe('verdict and coverage', () => {
     expect(r.summary.verdict).toBe('conformant');
     expect(r.summary.coverage).toMatchObject({ verified: 1, total: 12, observable: 11, mustVerified: 1, mustObservable: 8, full: false });
     expect(r.summary.headline).toBe('conformant on 1 of 12 clauses (1 of 11 observable); partial: 7 observable MUST clauses not verified');
+  });
+
+  test('a run that verified nothing is inconclusive, not conformant', () => {
+    const r = build([check('billing/x', { 'BILL-001': 'notObservable' }, { reason: 'no ledger' }), check('pagination/limit', { 'PAGE-001': 'disabled' }, { reason: '--read-only' })]);
+    expect(r.summary).toMatchObject({ verdict: 'inconclusive', exitCode: 2 });
+    expect(r.summary.headline).toBe('inconclusive: no clause was verified; 0 of 12 clauses verified (0 of 11 observable)');
   });
 
   test('exit codes map the verdicts', () => {
