@@ -8,10 +8,12 @@ import { areaOf } from '../src/catalog/types.ts';
 import { parseTestName } from '../src/report/test-name.ts';
 import { seedLinker, type SeedDocument } from '../src/report/seed-link.ts';
 
+/** An Allure label (name and value). */
 export interface AllureLabel {
   name: string;
   value: string;
 }
+/** An Allure link; `type` is "seed" for links to the seed document. */
 export interface AllureLink {
   url: string;
   name: string;

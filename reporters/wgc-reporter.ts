@@ -48,6 +48,7 @@ function enclosingErrors(test: TestCase): SerializedError[] {
   }
 }
 
+/** The vitest reporter that collects CheckResults (see the file comment). */
 export class WgcReporter implements Reporter {
   readonly #results = new Map<string, CheckResult>();
   readonly #runErrors: string[] = [];

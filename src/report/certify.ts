@@ -11,7 +11,9 @@ import { sha256 } from './meta.ts';
 import { writeReports } from './write.ts';
 import { parseReport } from './json.ts';
 
+/** The manifest: one "<sha256>  <path>" line per file (sha256sum format). */
 export const MANIFEST = 'MANIFEST.sha256';
+/** The certificate: suite version, verdict, coverage, target, seed and hashes. */
 export const CERTIFICATE = 'certification.json';
 /** Where the bundle keeps the spec and the catalog. */
 export const BUNDLED_SPEC = 'specs/openapi.yaml';
@@ -91,6 +93,7 @@ export interface BundleProblem {
   detail: string;
 }
 
+/** What `verifyBundle` found. */
 export interface BundleVerification {
   ok: boolean;
   /** Files listed in the manifest and checked. */

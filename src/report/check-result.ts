@@ -45,6 +45,7 @@ const EvidenceSchema = z.looseObject({
   counterexample: z.string().optional(),
 });
 
+/** The CheckResult contract (src/engine/check.ts) as a loose zod schema. */
 export const CheckResultSchema = z.looseObject({
   checkId: z.string().min(1),
   suite: z.string(),

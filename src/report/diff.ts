@@ -24,6 +24,7 @@ export interface ClausePresence {
   outcome: Outcome;
 }
 
+/** The clause-by-clause difference between two reports. */
 export interface ReportDiff {
   /** Failed in HEAD, not failed in BASE (passed → failed, and also not observable → failed). */
   regressed: ClauseChange[];

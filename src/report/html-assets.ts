@@ -5,6 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 
+/** The page's stylesheet. */
 export const REPORT_CSS = `
 :root { --pass:#1a7f37; --fail:#cf222e; --err:#9a6700; --muted:#57606a; --bg:#f6f8fa; --line:#d0d7de; }
 * { box-sizing: border-box; }
@@ -34,6 +35,7 @@ tr[hidden] { display: none; }
 .note { color: var(--muted); font-size: 12px; }
 `;
 
+/** The page's script: outcome/level filters and the curl copy buttons. */
 export const REPORT_JS = `
 (function () {
   var rows = Array.prototype.slice.call(document.querySelectorAll('#clause-table tbody tr'));

@@ -12,7 +12,9 @@ import { LEVELS } from '../catalog/types.ts';
 /** Version of the report format; readers refuse other versions. */
 export const FORMAT_VERSION = 1;
 
+/** The outcome scale of src/engine/outcome.ts. */
 export const OutcomeSchema = z.enum(OUTCOMES);
+/** MUST or SHOULD. */
 export const LevelSchema = z.enum(LEVELS);
 
 /** conformant: no MUST clause failed and the harness did not break; see `verdict.ts`. */
@@ -81,6 +83,7 @@ export const ClauseCheckSchema = z
   .strict();
 export type ClauseCheck = z.infer<typeof ClauseCheckSchema>;
 
+/** One catalog clause with its outcome, the checks that spoke of it and its evidence. */
 export const ClauseEntrySchema = z
   .object({
     id: z.string(),
@@ -109,9 +112,11 @@ const countFields = {
   disabled: z.number().int().nonnegative(),
   harnessError: z.number().int().nonnegative(),
 };
+/** Number of clauses per outcome. */
 export const OutcomeCountsSchema = z.object(countFields).strict();
 export type OutcomeCounts = z.infer<typeof OutcomeCountsSchema>;
 
+/** Clause counts of one area. */
 export const AreaCountsSchema = z
   .object({ area: z.string(), total: z.number().int().nonnegative(), observable: z.number().int().nonnegative(), ...countFields })
   .strict();
@@ -135,6 +140,7 @@ export const CoverageSchema = z
   .strict();
 export type Coverage = z.infer<typeof CoverageSchema>;
 
+/** The verdict, its coverage and the clause ids that decided it. */
 export const SummarySchema = z
   .object({
     verdict: VerdictSchema,
@@ -172,9 +178,11 @@ export const CheckSummarySchema = z
   .strict();
 export type CheckSummary = z.infer<typeof CheckSummarySchema>;
 
+/** Shard `index` (1-based) of `count`. */
 export const ShardSchema = z.object({ index: z.number().int().positive(), count: z.number().int().positive() }).strict();
 export type Shard = z.infer<typeof ShardSchema>;
 
+/** Facts of the run: what ran, against what, with which inputs. */
 export const RunMetaSchema = z
   .object({
     suite: z.object({ name: z.string(), version: z.string() }).strict(),
@@ -211,6 +219,7 @@ export const RunMetaSchema = z
   .strict();
 export type RunMeta = z.infer<typeof RunMetaSchema>;
 
+/** The canonical result of a run: report.json is this object. */
 export const RunResultSchema = z
   .object({
     formatVersion: z.literal(FORMAT_VERSION),

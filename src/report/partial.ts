@@ -14,6 +14,7 @@ import { ReportReadError } from './json.ts';
 /** Marks a partial file (a report has no `kind`). */
 export const PARTIAL_KIND = 'wgc-partial';
 
+/** A shard partial file. */
 export const PartialSchema = z
   .object({
     formatVersion: z.literal(FORMAT_VERSION),
@@ -26,6 +27,7 @@ export const PartialSchema = z
   })
   .strict();
 
+/** A shard partial as read back (results typed as the engine's CheckResult). */
 export interface ShardPartial {
   formatVersion: typeof FORMAT_VERSION;
   kind: typeof PARTIAL_KIND;

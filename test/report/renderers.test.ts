@@ -54,6 +54,8 @@ describe('HTML', () => {
     expect(page).toContain(`<style>${REPORT_CSS}</style>`);
     expect(page).toContain(`<script>${REPORT_JS}</script>`);
     expect(page.match(/<script>/g)).toHaveLength(1);
+    // The inline script at least parses.
+    expect(() => new Function(REPORT_JS)).not.toThrow();
   });
 
   test('a <script> from a server body is escaped everywhere it appears', () => {
