@@ -10,7 +10,8 @@
  * - passed without meta → harnessError (the glue did not record what the check concluded);
  * - skipped without meta → harnessError when a surrounding hook failed, disabled otherwise.
  *
- * Module-level and unhandled errors become run errors (the verdict is then inconclusive).
+ * Module-level errors, failed suite hooks (beforeAll/afterAll) and unhandled errors become
+ * run errors (the verdict is then inconclusive).
  */
 import type { Reporter, SerializedError, TestCase, TestModule, TestSuite } from 'vitest/node';
 import type { CheckResult } from '../src/engine/check.ts';
@@ -67,6 +68,11 @@ export class WgcReporter implements Reporter {
       // Tests never reported one by one (interrupted runs, hook failures) are placed here.
       for (const test of module.children.allTests()) this.#collect(test);
       for (const e of module.errors()) this.#runErrors.push(`${module.relativeModuleId}: ${errorText([e])}`);
+      // Failed beforeAll/afterAll hooks (provisioning, workspace teardown): the harness broke
+      // around the tests, even when each test reported a result.
+      for (const suite of module.children.allSuites()) {
+        for (const e of suite.errors()) this.#runErrors.push(`${module.relativeModuleId} > ${suite.fullName}: ${errorText([e])}`);
+      }
     }
     for (const e of unhandledErrors) this.#runErrors.push(`unhandled error: ${errorText([e])}`);
   }

@@ -70,13 +70,22 @@ describe('WgcReporter', () => {
     });
     expect(byId().get('pagination/limit')).toMatchObject({ outcome: 'harnessError', reason: 'the test passed without recording a check result' });
     expect(byId().get('billing/refused-not-billed')).toMatchObject({ outcome: 'disabled', clauses: { 'BILL-001': 'disabled' } });
-    expect(wgc.results()).toHaveLength(7);
-    expect(wgc.runErrors()).toEqual([]);
+    expect(wgc.results()).toHaveLength(8);
+  });
+
+  test('failed suite hooks are run errors, even when every test reported', () => {
+    expect(byId().get('errors/no-echo')).toMatchObject({ outcome: 'passed' });
+    expect(wgc.runErrors()).toEqual([
+      'checks.fixture.ts > errors: provisioning the workspace failed',
+      'checks.fixture.ts > teardown: deleting the workspace failed',
+    ]);
   });
 
   test('the collected results build a report; a shard partial carries them', async () => {
     const report = buildRunResult(wgc.results(), catalog, fixtureMeta());
     expect(report.summary).toMatchObject({ verdict: 'not-conformant', mustFailed: ['AUTH-001'] });
+    const path0 = await wgc.writePartial(out, { index: 2, count: 3 }, fixtureMeta());
+    expect((await readPartialFile(path0)).meta.runErrors).toEqual(wgc.runErrors());
     const path = await wgc.writePartial(out, { index: 1, count: 3 }, fixtureMeta());
     expect(path).toBe(join(out, 'partial-1-of-3.json'));
     const partial = await readPartialFile(path);
