@@ -1,0 +1,89 @@
+/** The test-control protocol served by the reference target (shared/control-protocol.md). */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startReference } from '../../src/reference/index.ts';
+import { Ref } from './helpers.ts';
+
+let ref: Ref;
+beforeAll(async () => {
+  ref = await Ref.start();
+});
+afterAll(() => ref.close());
+
+describe('control protocol', () => {
+  it('advertises the protocol and requires the token', async () => {
+    const info = await ref.control('GET', '/');
+    expect(info.json).toEqual({ protocol: 'wg-control', version: 1 });
+    expect((await ref.control('GET', '')).json).toEqual({ protocol: 'wg-control', version: 1 });
+    for (const token of [null, 'wrong', `${ref.ref.controlToken}x`]) {
+      const r = await ref.control('POST', '/workspaces', {}, token);
+      expect(r.status).toBe(401);
+      expect(typeof r.json.error).toBe('string');
+    }
+  });
+
+  it('answers 404 for unknown ids and endpoints, 400 for bad bodies', async () => {
+    const missing = '00000000-0000-4000-8000-000000000000';
+    for (const [m, p, b] of [
+      ['DELETE', `/workspaces/${missing}`],
+      ['POST', `/workspaces/${missing}/pause`],
+      ['POST', `/workspaces/${missing}/members`, { role: 'owner' }],
+      ['PUT', `/keys/${missing}/scopes`, { scopes: [] }],
+      ['POST', `/keys/${missing}/revoke`],
+      ['GET', `/workspaces/${missing}/usage`],
+      ['GET', '/nothing'],
+    ] as [string, string, unknown][]) {
+      const r = await ref.control(m, p, b);
+      expect(r.status, `${m} ${p}`).toBe(404);
+      expect(typeof r.json.error).toBe('string');
+    }
+    const ws = await ref.workspace();
+    expect((await ref.control('POST', `/workspaces/${ws.id}/members`, { role: 'king' })).status).toBe(400);
+    expect((await ref.control('POST', `/workspaces/${ws.id}/keys`, { userId: ws.owner.userId, scopes: ['root'] })).status).toBe(400);
+    expect((await ref.control('PUT', `/workspaces/${ws.id}/rate-limit`, { requestsPerMinute: 1.5 })).status).toBe(400);
+    expect((await ref.control('PUT', `/workspaces/${ws.id}/capabilities`, { teleport: true })).status).toBe(400);
+    expect((await ref.control('POST', '/workspaces', { credits: -1 })).status).toBe(400);
+    expect((await ref.control('POST', `/workspaces/${ws.id}/accounts/${missing}/people`, {})).status).toBe(404);
+    const raw = await fetch(`${ref.ref.controlUrl}/workspaces`, { method: 'POST', headers: { authorization: `Bearer ${ref.ref.controlToken}`, 'content-type': 'application/json' }, body: '{' });
+    expect(raw.status).toBe(400);
+  });
+
+  it('provisions workspaces, members, keys, accounts and people with the documented shapes', async () => {
+    const w = await ref.control('POST', '/workspaces', { credits: 7 });
+    expect(w.status).toBe(201);
+    const ws = w.json.workspaceId;
+    const m = await ref.control('POST', `/workspaces/${ws}/members`, { role: 'analyst' });
+    expect(m.status).toBe(201);
+    const k = await ref.control('POST', `/workspaces/${ws}/keys`, { userId: m.json.userId, scopes: ['graph:read'] });
+    expect(k.status).toBe(201);
+    expect(Object.keys(k.json).sort()).toEqual(['keyId', 'secret']);
+    const me = await ref.api(k.json.secret, 'GET', '/me');
+    expect(me.json).toMatchObject({ workspaceId: ws, userId: m.json.userId, role: 'analyst', scopes: ['graph:read'] });
+    const a = await ref.control('POST', `/workspaces/${ws}/accounts`, { name: 'N', domain: 'n.test' });
+    const p = await ref.control('POST', `/workspaces/${ws}/accounts/${a.json.accountId}/people`, { name: 'P', title: 'T' });
+    expect(Object.keys(p.json).sort()).toEqual(['accountPersonId', 'personId']);
+    const usage = await ref.control('GET', `/workspaces/${ws}/usage`);
+    expect(usage.json).toEqual({ balance: 7, charged: 0, entries: [] });
+    expect((await ref.control('PATCH', `/workspaces/${ws}/members/${m.json.userId}`, { role: 'member' })).status).toBe(204);
+    expect((await ref.control('POST', `/workspaces/${ws}/keys`, { userId: m.json.userId, scopes: [] })).status).toBe(409);
+    expect((await ref.control('PUT', `/workspaces/${ws}/capabilities`, {})).status).toBe(204);
+  });
+
+  it('never bills, rate-limits or records control calls', async () => {
+    const ws = await ref.workspace();
+    await ref.control('PUT', `/workspaces/${ws.id}/rate-limit`, { requestsPerMinute: 0 });
+    for (let i = 0; i < 5; i++) expect((await ref.control('GET', `/workspaces/${ws.id}/usage`)).json.entries).toEqual([]);
+    expect((await ws.api('GET', '/me')).status).toBe(429);
+  });
+
+  it('uses the given token and rejects unknown fault names, listing valid ones', async () => {
+    const r = await startReference({ controlToken: 'tok-123' });
+    try {
+      expect(r.controlUrl).toBe(`${r.baseUrl}/__control/v1`);
+      const ok = await fetch(`${r.controlUrl}/`, { headers: { authorization: 'Bearer tok-123' } });
+      expect(ok.status).toBe(200);
+    } finally {
+      await r.close();
+    }
+    await expect(startReference({ faults: ['no-such-fault'] })).rejects.toThrow(/no-such-fault.*valid faults: .*replays-billed/);
+  });
+});
