@@ -136,6 +136,11 @@ export interface CheckContext {
   readonly ledger: Ledger;
   /** Registers teardown work (archive created records, delete extra members...). */
   cleanup(fn: () => Promise<void>): void;
+  /**
+   * Records a finding without stopping the check, for checks that verify several independent
+   * clauses: that clause fails, the check goes on, and the others can still pass.
+   */
+  softFail(evidence: import('./finding.ts').Evidence): void;
 }
 
 /** What one check concluded, per clause. Serialisable (sent from vitest workers through task meta). */

@@ -1,0 +1,77 @@
+/**
+ * The one place that maps how a check ended to outcomes per clause:
+ *
+ * - completed: every clause passed, except clauses with soft findings (failed);
+ * - threw a Finding: its clause failed, the check's other clauses were not reached
+ *   (notObservable "not reached: the check stopped at <clause>");
+ * - threw NotObservable / Disabled: every clause gets that outcome, with the reason;
+ * - threw anything else: harness error (message and stack head), never a target failure.
+ */
+import type { CheckDef, CheckResult } from './check.ts';
+import { Disabled, Finding, NotObservable, type Evidence } from './finding.ts';
+import { worst, type Outcome } from './outcome.ts';
+
+export type Conclusion = Pick<CheckResult, 'outcome' | 'clauses' | 'reason' | 'findings'>;
+
+// Duck-typed as well as instanceof: a check may load finding.ts through another module
+// instance (a different path spelling, a second vitest module graph).
+const isFinding = (e: unknown): e is Finding => e instanceof Finding || (e instanceof Error && e.name === 'Finding' && 'evidence' in e);
+const isNotObservable = (e: unknown): e is NotObservable => e instanceof NotObservable || (e instanceof Error && e.name === 'NotObservable' && 'reason' in e);
+const isDisabled = (e: unknown): e is Disabled => e instanceof Disabled || (e instanceof Error && e.name === 'Disabled' && 'reason' in e);
+
+/** "TypeError: x is undefined (at foo (file.ts:1:2) ← at bar (...))": enough to find the bug. */
+export function harnessReason(e: unknown): string {
+  if (!(e instanceof Error)) return `the check threw a non-error value: ${String(e)}`;
+  const frames = (e.stack ?? '')
+    .split('\n')
+    .slice(1)
+    .map((l) => l.trim())
+    .filter((l) => l.startsWith('at '))
+    .slice(0, 3);
+  return `${e.name}: ${e.message}${frames.length ? ` (${frames.join(' ← ')})` : ''}`;
+}
+
+/** Every clause of the check with one outcome. */
+export function uniform(check: Pick<CheckDef, 'clauses'>, outcome: Outcome, reason: string): Conclusion {
+  return { outcome, clauses: Object.fromEntries(check.clauses.map((c) => [c, outcome])), reason, findings: [] };
+}
+
+/**
+ * Maps the end of a check run to per-clause outcomes. `thrown` is undefined when the check
+ * completed; `soft` are findings recorded with ctx.softFail.
+ */
+export function conclude(check: Pick<CheckDef, 'id' | 'clauses'>, thrown: unknown, soft: readonly Evidence[]): Conclusion {
+  const undeclared = [...soft.map((f) => f.clause), ...(isFinding(thrown) ? [thrown.evidence.clause] : [])].find((c) => !check.clauses.includes(c));
+  if (undeclared !== undefined) {
+    return uniform(check, 'harnessError', `check ${check.id} reported a finding for clause ${undeclared}, which it does not name`);
+  }
+  const clauses: Record<string, Outcome> = {};
+  const failed = new Set(soft.map((f) => f.clause));
+  const findings: Evidence[] = [...soft];
+  let rest: Outcome = 'passed';
+  let reason: string | undefined;
+
+  if (thrown === undefined) {
+    rest = 'passed';
+  } else if (isFinding(thrown)) {
+    failed.add(thrown.evidence.clause);
+    findings.push(thrown.evidence);
+    rest = 'notObservable';
+    reason = `not reached: the check stopped at ${thrown.evidence.clause}`;
+  } else if (isNotObservable(thrown)) {
+    rest = 'notObservable';
+    reason = thrown.reason;
+  } else if (isDisabled(thrown)) {
+    rest = 'disabled';
+    reason = thrown.reason;
+  } else {
+    rest = 'harnessError';
+    reason = harnessReason(thrown);
+  }
+  for (const c of check.clauses) clauses[c] = failed.has(c) ? 'failed' : rest;
+  const outcome = Object.values(clauses).reduce<Outcome>(worst, 'disabled');
+  const out: Conclusion = { outcome, clauses, findings };
+  // A reason explains the clauses that did not get a verdict; a clean pass has none.
+  if (reason !== undefined && Object.values(clauses).some((o) => o !== 'failed')) out.reason = reason;
+  return out;
+}

@@ -1,0 +1,67 @@
+/**
+ * The run context: everything a suite session needs, resolved once by the CLI (or a test) and
+ * handed to every session, through vitest's `provide`/`inject` for worker processes. It must
+ * stay JSON-serialisable. It does carry secrets (key secrets, control token) because workers
+ * need them to send requests; it is never written to a report (use redactRunContext).
+ */
+import type { IntrospectedKey, SuppliedKey } from '../target/introspect.ts';
+import type { Retry429Options } from '../http/retry.ts';
+
+export interface RunContext {
+  /** Target origin plus optional path prefix; the API is at baseUrl + "/api/v1". */
+  baseUrl: string;
+  /** Test-control protocol URL; with controlToken it turns on provisioning, ledger and control checks. */
+  controlUrl?: string;
+  controlToken?: string;
+  /** Keys supplied by the operator (used without control). */
+  keys: SuppliedKey[];
+  /** GET /me of every supplied key, done once per run by the runner; sessions introspect when absent. */
+  introspected?: IntrospectedKey[];
+  /** Existing records on targets without control. */
+  fixtures?: { accountId?: string; accountPersonId?: string };
+  seed: number;
+  /** Property-based runs per property. */
+  numRuns: number;
+  /** Prefix for every record the run creates, e.g. "wgc-1a2b3c-". */
+  prefix: string;
+  readOnly: boolean;
+  maxCredits?: number;
+  /**
+   * The run-wide credit plan, computed once over every selected check (see credits.ts);
+   * sessions disable the checks it excludes. Absent: the session plans its own suite alone.
+   */
+  creditPlan?: { excluded: string[] };
+  /** Suites selected by --suite; empty means all. Unselected suites report their checks disabled. */
+  suites: string[];
+  http: {
+    timeoutMs: number;
+    maxResponseBytes: number;
+    allowInsecureHttp: boolean;
+    /** Retry bounds; `budget` is per process (each vitest worker gets this many). */
+    retry429: { maxRetries: number; maxWaitMs: number; budget: number };
+  };
+  /** Usage balance of each provisioned workspace; default: the control protocol's default. */
+  workspaceCredits?: number;
+}
+
+/** Retry bounds used when the caller has no opinion. */
+export const DEFAULT_RUN_RETRY: RunContext['http']['retry429'] = { maxRetries: 2, maxWaitMs: 5_000, budget: 20 } satisfies Retry429Options;
+
+/** True when the run can use the test-control protocol. */
+export function hasControl(run: RunContext): boolean {
+  return Boolean(run.controlUrl && run.controlToken);
+}
+
+/** A random run prefix such as "wgc-3f9a1c-" (records created by the run carry it). */
+export function makePrefix(seed: number, random: () => number = Math.random): string {
+  const salt = Math.floor(random() * 0xffffff)
+    .toString(16)
+    .padStart(6, '0');
+  return `wgc-${(seed >>> 0).toString(16).slice(-4).padStart(4, '0')}${salt}-`;
+}
+
+/** The context without secrets, for logs and reports. */
+export function redactRunContext(run: RunContext): Record<string, unknown> {
+  const { controlToken, keys, ...rest } = run;
+  return { ...rest, controlToken: controlToken ? '[REDACTED:control_token]' : undefined, keys: keys.map((k) => ({ name: k.name })) };
+}

@@ -1,0 +1,108 @@
+/**
+ * Property-based checks: fast-check's asyncProperty run with the run's seed and run count. A
+ * failure becomes a Finding that replays from the report alone: seed, counterexample path,
+ * the counterexample as JSON and, when the generated value carries one, its scenario.
+ */
+import fc from 'fast-check';
+import type { CheckContext } from './check.ts';
+import { Finding, type Evidence } from './finding.ts';
+
+export interface PropertyOptions<T> {
+  /** The clause a counterexample violates (when the predicate returns false or throws a non-Finding assertion). */
+  clause: string;
+  arbitrary: fc.Arbitrary<T>;
+  /**
+   * Sends the request(s) for one value and judges them: return false or throw a Finding to
+   * fail. NotObservable, Disabled and any other error stop the property at once (no shrinking)
+   * and are rethrown as they are.
+   */
+  predicate: (value: T) => Promise<boolean | void>;
+  /** Default: the run's --runs. */
+  numRuns?: number;
+  /**
+   * Predicate calls allowed while shrinking a failure (each sends requests). Past it, shrinking
+   * stops with the smallest counterexample found so far. Default 30.
+   */
+  maxShrinkCalls?: number;
+  /** Replays one counterexample (fast-check path from a report), with the run's seed. */
+  path?: string;
+}
+
+const MAX_COUNTEREXAMPLE = 4000;
+
+/** JSON for any generated value (bigint, undefined and cycles included), truncated. */
+export function counterexampleJson(value: unknown): string {
+  const seen = new WeakSet<object>();
+  const text = JSON.stringify(value, (_k, v: unknown) => {
+    if (typeof v === 'bigint') return `${v}n`;
+    if (v === undefined) return '(undefined)';
+    if (typeof v === 'object' && v !== null) {
+      if (seen.has(v)) return '(cycle)';
+      seen.add(v);
+    }
+    return v;
+  });
+  const s = text ?? String(value);
+  return s.length > MAX_COUNTEREXAMPLE ? `${s.slice(0, MAX_COUNTEREXAMPLE)}…` : s;
+}
+
+/** "name longer than maxLength 80 at /name" from a generated value carrying { scenario, path }. */
+export function scenarioOf(value: unknown): string | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { scenario, path } = value as { scenario?: unknown; path?: unknown };
+  if (typeof scenario !== 'string') return undefined;
+  return typeof path === 'string' && path.length > 0 ? `${scenario} at ${path}` : scenario;
+}
+
+const isFinding = (e: unknown): e is Finding => e instanceof Finding || (e instanceof Error && e.name === 'Finding' && 'evidence' in e);
+
+/** Runs the property; resolves when it holds, throws a Finding with replay data when not. */
+export async function checkProperty<T>(ctx: CheckContext, opts: PropertyOptions<T>): Promise<void> {
+  const maxShrinkCalls = opts.maxShrinkCalls ?? 30;
+  let aborted: { error: unknown } | undefined;
+  let failures = 0;
+  let shrinkCalls = 0;
+
+  const property = fc.asyncProperty(opts.arbitrary, async (value: T) => {
+    // After an abort or past the shrink budget, report "holds" without sending anything:
+    // fast-check then ends with the smallest failure it has already seen.
+    if (aborted) return true;
+    if (failures > 0 && ++shrinkCalls > maxShrinkCalls) return true;
+    try {
+      const verdict = await opts.predicate(value);
+      if (verdict === false) failures++;
+      return verdict !== false;
+    } catch (e) {
+      if (isFinding(e)) {
+        failures++;
+        throw e;
+      }
+      aborted = { error: e };
+      return true;
+    }
+  });
+
+  const params: fc.Parameters<[T]> = { seed: ctx.run.seed, numRuns: opts.numRuns ?? ctx.run.numRuns, endOnFailure: false, verbose: 0 };
+  if (opts.path !== undefined) params.path = opts.path;
+  const details = await fc.check(property, params);
+  if (aborted) throw aborted.error;
+  if (!details.failed) return;
+  if (!details.counterexample) {
+    // Failed without a counterexample: fast-check itself broke (e.g. an arbitrary threw).
+    throw (details.errorInstance as Error | null) ?? new Error('fast-check reported a failure without a counterexample');
+  }
+
+  const [value] = details.counterexample;
+  const base: Evidence = isFinding(details.errorInstance)
+    ? { ...details.errorInstance.evidence }
+    : { clause: opts.clause, message: 'the property does not hold for a generated value' };
+  const evidence: Evidence = {
+    ...base,
+    seed: details.seed,
+    counterexample: counterexampleJson(value),
+  };
+  if (details.counterexamplePath !== null) evidence.path = details.counterexamplePath;
+  const scenario = scenarioOf(value);
+  if (scenario !== undefined && evidence.scenario === undefined) evidence.scenario = scenario;
+  throw new Finding(evidence);
+}

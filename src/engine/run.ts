@@ -1,0 +1,93 @@
+/**
+ * Running suites without vitest (fault self-test, benchmark, the project's own tests): the
+ * same sessions and checks as the vitest glue, in-process, with a bound on parallel suites.
+ * Also the run preparation both paths share: key introspection once per run and the credit plan.
+ */
+import type { Dispatcher } from 'undici';
+import type { CheckResult, SuiteDef } from './check.ts';
+import { uniform } from './conclude.ts';
+import { hasControl, type RunContext } from './context.ts';
+import { planCredits, plannedCredits, type CreditPlan } from './credits.ts';
+import { openSession } from './session.ts';
+import { createDispatcher, createHttpClient } from '../http/client.ts';
+import { SecretRegistry } from '../http/redact.ts';
+import { RetryBudget } from '../http/retry.ts';
+import { introspectKeys } from '../target/introspect.ts';
+
+export interface PreparedRun {
+  run: RunContext;
+  plan: CreditPlan;
+  /** Requests spent preparing (introspection). */
+  requests: number;
+}
+
+/**
+ * Completes a run context before any check runs: introspects supplied keys once (without
+ * control) and fixes the run-wide credit plan, so every worker sees the same decisions.
+ */
+export async function prepareRun(suites: readonly SuiteDef[], run: RunContext, deps: { dispatcher?: Dispatcher } = {}): Promise<PreparedRun> {
+  const plan = planCredits(suites, run);
+  const out: RunContext = { ...run, creditPlan: { excluded: plan.excluded } };
+  let requests = 0;
+  if (!hasControl(run) && !run.introspected && run.keys.length > 0) {
+    const secrets = new SecretRegistry();
+    for (const k of run.keys) secrets.add(k.secret, k.name);
+    const api = createHttpClient({ baseUrl: run.baseUrl, ...run.http, secrets, idPrefix: 'introspect', ...(deps.dispatcher ? { dispatcher: deps.dispatcher } : {}) });
+    out.introspected = await introspectKeys(api, run.keys);
+    requests = api.requestCount;
+    await api.close();
+  }
+  return { run: out, plan, requests };
+}
+
+export interface InProcessRun {
+  /** In suite order, then check order. */
+  results: CheckResult[];
+  /** Requests sent (preparation, provisioning, checks, teardown). */
+  requests: number;
+  durationMs: number;
+  /** Harness problems outside any check (e.g. a workspace teardown that failed). */
+  runErrors: string[];
+}
+
+/** Runs the suites in-process, at most `concurrency` suites at a time. */
+export async function runSuitesInProcess(suites: readonly SuiteDef[], runContext: RunContext, opts: { concurrency: number }): Promise<InProcessRun> {
+  const started = Date.now();
+  const dispatcher = createDispatcher({ connectTimeoutMs: runContext.http.timeoutMs });
+  const retryBudget = new RetryBudget(runContext.http.retry429.budget);
+  const runErrors: string[] = [];
+  try {
+    const prepared = await prepareRun(suites, runContext, { dispatcher });
+    let requests = prepared.requests;
+    const bySuite: CheckResult[][] = suites.map(() => []);
+    let next = 0;
+    const worker = async (): Promise<void> => {
+      for (let i = next++; i < suites.length; i = next++) {
+        const suite = suites[i]!;
+        let session;
+        try {
+          session = await openSession(suite, prepared.run, { dispatcher, retryBudget });
+        } catch (e) {
+          // openSession captures provisioning problems itself; this is a bug in the harness.
+          const reason = `the suite session did not open: ${(e as Error).message}`;
+          bySuite[i] = suite.checks.map((c) => ({
+            checkId: c.id, suite: suite.name, title: c.title, ...uniform(c, 'harnessError', reason),
+            requests: 0, plannedCredits: plannedCredits(c, prepared.run.numRuns), durationMs: 0, seed: prepared.run.seed,
+          }));
+          continue;
+        }
+        for (const check of suite.checks) bySuite[i]!.push(await session.run(check));
+        try {
+          await session.close();
+        } catch (e) {
+          runErrors.push(`suite ${suite.name}: teardown failed: ${(e as Error).message}`);
+        }
+        requests += session.requestCount;
+      }
+    };
+    await Promise.all(Array.from({ length: Math.max(1, Math.min(opts.concurrency, suites.length)) }, worker));
+    return { results: bySuite.flat(), requests, durationMs: Date.now() - started, runErrors };
+  } finally {
+    await dispatcher.close();
+  }
+}

@@ -1,0 +1,216 @@
+/**
+ * A suite session: the suite's target setup (provisioned workspace and keys with control,
+ * matched supplied keys without) and the runner of its checks. Used the same way by the
+ * vitest glue (vitest.ts) and the in-process runner (run.ts), so both give the same results.
+ */
+import type { Dispatcher } from 'undici';
+import type { ApiClient, CheckContext, CheckDef, CheckResult, KeyHandle, Ledger, SuiteDef } from './check.ts';
+import { conclude, harnessReason, uniform, type Conclusion } from './conclude.ts';
+import { hasControl, type RunContext } from './context.ts';
+import { idleReason, planCredits, plannedCredits } from './credits.ts';
+import { NotObservable, type Evidence } from './finding.ts';
+import { createHttpClient, createDispatcher, type HttpClient } from '../http/client.ts';
+import { SecretRegistry } from '../http/redact.ts';
+import { RetryBudget } from '../http/retry.ts';
+import { createControlClient, type ControlClient } from '../control/client.ts';
+import type { ControlApi } from '../control/types.ts';
+import { introspectKeys } from '../target/introspect.ts';
+import { matchCast } from '../target/cast.ts';
+import { provisionSuite } from '../target/provision.ts';
+
+export interface SuiteSession {
+  readonly suite: SuiteDef;
+  /** Runs one check (calls are serialised) and returns its result; never throws. */
+  run(check: CheckDef): Promise<CheckResult>;
+  /** Requests this session sent (API and control). */
+  readonly requestCount: number;
+  /** Deletes the provisioned workspace and closes connections. Throws if teardown failed. */
+  close(): Promise<void>;
+}
+
+export interface SessionDeps {
+  /** The run's keep-alive Agent; default: one per session. */
+  dispatcher?: Dispatcher;
+  /** The run-wide 429 retry budget; default: one per session of run.http.retry429.budget. */
+  retryBudget?: RetryBudget;
+}
+
+const NO_CONTROL = 'needs the test-control protocol; this target has none (give controlUrl in the profile and WGC_CONTROL_TOKEN)';
+
+/** What the session knows about keys and the workspace once set up. */
+interface Setup {
+  keys: Map<string, KeyHandle>;
+  unmatched: Map<string, string>;
+  workspaceId?: string;
+  teardown?: () => Promise<void>;
+  /** Set when setting up failed: every check becomes a harness error with this reason. */
+  broken?: string;
+}
+
+/** Opens the session for one suite: provisions (with control) or introspects and matches keys (without). */
+export async function openSession(suite: SuiteDef, run: RunContext, deps: SessionDeps = {}): Promise<SuiteSession> {
+  const secrets = new SecretRegistry();
+  if (run.controlToken) secrets.add(run.controlToken, 'control_token');
+  for (const k of run.keys) secrets.add(k.secret, k.name);
+  const selected = run.suites.length === 0 || run.suites.includes(suite.name);
+  const ownDispatcher = deps.dispatcher || !selected ? undefined : createDispatcher({ connectTimeoutMs: run.http.timeoutMs });
+  const dispatcher = deps.dispatcher ?? ownDispatcher;
+  const api: HttpClient | undefined = dispatcher
+    ? createHttpClient({
+        baseUrl: run.baseUrl,
+        timeoutMs: run.http.timeoutMs,
+        maxResponseBytes: run.http.maxResponseBytes,
+        allowInsecureHttp: run.http.allowInsecureHttp,
+        retry429: { ...run.http.retry429, budget: deps.retryBudget ?? new RetryBudget(run.http.retry429.budget) },
+        secrets,
+        dispatcher,
+        idPrefix: suite.name,
+      })
+    : undefined;
+  const control: ControlClient | undefined =
+    dispatcher && hasControl(run)
+      ? createControlClient({ controlUrl: run.controlUrl!, token: run.controlToken!, http: { ...run.http, dispatcher, secrets } })
+      : undefined;
+
+  const setup: Setup = { keys: new Map(), unmatched: new Map() };
+  if (api && control) {
+    try {
+      const p = await provisionSuite(suite, control, run.prefix, run.workspaceCredits !== undefined ? { credits: run.workspaceCredits } : {});
+      // Relabel the new secrets after their cast names: curl then says $WGC_KEY_<CAST>.
+      for (const k of p.keys.values()) secrets.add(k.secret, k.name);
+      Object.assign(setup, { keys: p.keys, workspaceId: p.workspaceId, teardown: p.teardown });
+    } catch (e) {
+      // The message names the suite, the step and the control answer; a stack adds nothing.
+      setup.broken = secrets.redact(e instanceof Error ? e.message : String(e));
+    }
+  } else if (api) {
+    const introspected = run.introspected ?? (await introspectKeys(api, run.keys));
+    const match = matchCast(suite.cast, run.keys, introspected);
+    setup.keys = match.keys;
+    setup.unmatched = match.unmatched;
+    for (const k of introspected) if (k.ok && k.workspaceId && !setup.workspaceId) setup.workspaceId = k.workspaceId;
+  }
+
+  const excluded = new Set(run.creditPlan?.excluded ?? (run.maxCredits !== undefined ? planCredits([suite], run).excluded : []));
+  let queue: Promise<unknown> = Promise.resolve();
+
+  async function runCheck(check: CheckDef): Promise<CheckResult> {
+    const started = Date.now();
+    const before = (api?.requestCount ?? 0) + (control?.requestCount ?? 0);
+    const planned = plannedCredits(check, run.numRuns);
+    let conclusion: Conclusion;
+    const idle = idleReason(suite, check, run);
+    if (!selected) conclusion = uniform(check, 'disabled', idle!);
+    else if (setup.broken) conclusion = uniform(check, 'harnessError', setup.broken);
+    else if (idle === '--read-only') conclusion = uniform(check, 'disabled', 'disabled by --read-only: the check sends mutations');
+    else if (idle) conclusion = uniform(check, 'notObservable', NO_CONTROL);
+    else if (excluded.has(check.id)) conclusion = uniform(check, 'disabled', `would exceed --max-credits ${run.maxCredits} (plans ${planned} credits)`);
+    else conclusion = await execute(check);
+    const result: CheckResult = {
+      checkId: check.id,
+      suite: suite.name,
+      title: check.title,
+      ...conclusion,
+      requests: (api?.requestCount ?? 0) + (control?.requestCount ?? 0) - before,
+      plannedCredits: planned,
+      durationMs: Date.now() - started,
+      seed: run.seed,
+    };
+    // Defence in depth: whatever a check put into its findings or reason, no secret leaves.
+    return JSON.parse(secrets.redact(JSON.stringify(result))) as CheckResult;
+  }
+
+  async function execute(check: CheckDef): Promise<Conclusion> {
+    const cleanups: (() => Promise<void>)[] = [];
+    const soft: Evidence[] = [];
+    const ctx = makeContext(run, api!, control, setup, cleanups, soft);
+    let thrown: unknown;
+    try {
+      await check.run(ctx);
+    } catch (e) {
+      thrown = e ?? new Error('the check threw undefined');
+    }
+    const conclusion = conclude(check, thrown, soft);
+    const failures: string[] = [];
+    for (const fn of cleanups.reverse()) {
+      try {
+        await fn();
+      } catch (e) {
+        failures.push(harnessReason(e));
+      }
+    }
+    if (failures.length === 0) return conclusion;
+    const note = `cleanup failed: ${failures.join('; ')}`;
+    // A failed cleanup does not undo a real finding, but a pass it followed is not trusted.
+    if (conclusion.outcome === 'failed') return { ...conclusion, reason: conclusion.reason ? `${conclusion.reason}; ${note}` : note };
+    return { ...uniform(check, 'harnessError', note), findings: conclusion.findings };
+  }
+
+  return {
+    suite,
+    get requestCount() {
+      return (api?.requestCount ?? 0) + (control?.requestCount ?? 0);
+    },
+    run(check) {
+      const next = queue.then(() => runCheck(check));
+      queue = next.catch(() => undefined);
+      return next;
+    },
+    async close() {
+      await queue;
+      try {
+        await setup.teardown?.();
+      } finally {
+        await api?.close();
+        await control?.close();
+        if (ownDispatcher && !ownDispatcher.closed) await ownDispatcher.close();
+      }
+    },
+  };
+}
+
+function makeContext(
+  run: RunContext,
+  api: ApiClient,
+  control: ControlApi | undefined,
+  setup: Setup,
+  cleanups: (() => Promise<void>)[],
+  soft: Evidence[],
+): CheckContext {
+  const ledger: Ledger | undefined =
+    control && setup.workspaceId
+      ? {
+          charged: async () => (await control.usage(setup.workspaceId!)).charged,
+          entries: async () => (await control.usage(setup.workspaceId!)).entries,
+        }
+      : undefined;
+  return {
+    run: { prefix: run.prefix, seed: run.seed, numRuns: run.numRuns, readOnly: run.readOnly, hasControl: control !== undefined },
+    api,
+    key(castName: string): KeyHandle {
+      const k = setup.keys.get(castName);
+      if (k) return k;
+      const why = setup.unmatched.get(castName);
+      if (why) throw new NotObservable(`cast "${castName}" ${why}`);
+      throw new Error(`the check asked for key "${castName}", which is not in its suite's cast`);
+    },
+    get control(): ControlApi {
+      if (!control) throw new NotObservable(NO_CONTROL);
+      return control;
+    },
+    get workspaceId(): string {
+      if (!setup.workspaceId) throw new NotObservable('the workspace id is unknown: no supplied key could be introspected with GET /me');
+      return setup.workspaceId;
+    },
+    get ledger(): Ledger {
+      if (!ledger) throw new NotObservable(`needs the usage ledger: ${NO_CONTROL}`);
+      return ledger;
+    },
+    cleanup(fn) {
+      cleanups.push(fn);
+    },
+    softFail(evidence) {
+      soft.push(evidence);
+    },
+  };
+}

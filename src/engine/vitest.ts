@@ -1,0 +1,72 @@
+/**
+ * The vitest glue: a suites/<area>.test.ts file is one line, `defineSuite(suite)`. Each check
+ * becomes one test named "<checkId> <title> [<clause ids>]" that stores its CheckResult in
+ * `task.meta.wgc` for the reporter (reporters/wgc-reporter.ts). Failed checks and harness
+ * errors fail the test so vitest shows them; not-observable and disabled checks are skipped
+ * with their reason (vitest 4.1 delivers meta set before `skip` to reporters: see
+ * test/core/vitest-meta.test.ts).
+ */
+import { afterAll, beforeAll, describe, inject, test } from 'vitest';
+import type { CheckResult, SuiteDef } from './check.ts';
+import type { RunContext } from './context.ts';
+import { openSession, type SuiteSession } from './session.ts';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** The run context, provided by `wgc run` (startVitest's `provide`). */
+    wgcRun: RunContext;
+  }
+  interface TaskMeta {
+    /** What the check concluded; read by the collecting reporter. */
+    wgc?: CheckResult;
+  }
+}
+
+/** The test name of a check (parsed back by src/report/test-name.ts). */
+export function testName(checkId: string, title: string, clauses: readonly string[]): string {
+  return `${checkId} ${title} [${clauses.join(', ')}]`;
+}
+
+/** Summary thrown for a failed check so vitest's own output says what failed. */
+function failureMessage(result: CheckResult): string {
+  if (result.outcome === 'harnessError') return `harness error (not a target failure): ${result.reason ?? 'unknown'}`;
+  const lines = result.findings.map((f) => `${f.clause}: ${f.message}${f.received ? ` (received ${f.received})` : ''}`);
+  return lines.join('\n') || `failed: ${result.reason ?? ''}`;
+}
+
+/**
+ * Declares the suite's tests. Call once per suite file. Without a run context (the file was
+ * collected by a plain vitest run, e.g. a fixture suite under test/), the suite is declared
+ * skipped with that reason instead of failing: it needs `wgc run` to mean anything.
+ */
+export function defineSuite(suite: SuiteDef): void {
+  const run = inject('wgcRun');
+  if (!run) {
+    describe.skip(`${suite.name}: no run context (run suites through \`wgc run\`, which provides wgcRun)`, () => {
+      for (const check of suite.checks) test(testName(check.id, check.title, check.clauses), () => {});
+    });
+    return;
+  }
+  describe(`${suite.name}: ${suite.title}`, () => {
+    let session: SuiteSession | undefined;
+
+    beforeAll(async () => {
+      session = await openSession(suite, run);
+    });
+
+    afterAll(async () => {
+      // A failed teardown (workspace not deleted) fails this hook: a harness problem the run reports.
+      await session?.close();
+    });
+
+    for (const check of suite.checks) {
+      test(testName(check.id, check.title, check.clauses), async (ctx) => {
+        if (!session) throw new Error('the suite session did not open');
+        const result = await session.run(check);
+        ctx.task.meta.wgc = result;
+        if (result.outcome === 'failed' || result.outcome === 'harnessError') throw new Error(failureMessage(result));
+        if (result.outcome === 'notObservable' || result.outcome === 'disabled') ctx.skip(result.reason ?? result.outcome);
+      });
+    }
+  });
+}

@@ -1,0 +1,88 @@
+/** Property checks: failures carry seed, path, counterexample and scenario, and replay. */
+import fc from 'fast-check';
+import { describe, expect, test } from 'vitest';
+import type { CheckContext } from '../../src/engine/check.ts';
+import { Finding, NotObservable } from '../../src/engine/finding.ts';
+import { checkProperty } from '../../src/engine/property.ts';
+
+/** checkProperty only reads ctx.run. */
+function ctxWith(seed: number, numRuns = 50): CheckContext {
+  return { run: { seed, numRuns, prefix: 'p-', readOnly: false, hasControl: false } } as unknown as CheckContext;
+}
+
+async function findingOf(p: Promise<void>): Promise<Finding> {
+  try {
+    await p;
+  } catch (e) {
+    if (e instanceof Finding) return e;
+    throw e;
+  }
+  throw new Error('expected a Finding');
+}
+
+describe('checkProperty', () => {
+  const arbitrary = fc.integer({ min: 0, max: 1000 }).map((n) => ({ scenario: 'limit above maximum', path: '/limit', n }));
+
+  test('a failure carries the seed, path, shrunk counterexample and scenario', async () => {
+    const f = await findingOf(checkProperty(ctxWith(777), { clause: 'PAGE-001', arbitrary, predicate: async (v) => v.n < 100, maxShrinkCalls: 1000 }));
+    expect(f.evidence).toMatchObject({ clause: 'PAGE-001', seed: 777, scenario: 'limit above maximum at /limit', counterexample: '{"scenario":"limit above maximum","path":"/limit","n":100}' });
+    expect(f.evidence.path).toMatch(/^\d+(:\d+)*$/);
+  });
+
+  test('a Finding thrown by the predicate keeps its evidence and gains the replay data', async () => {
+    const f = await findingOf(
+      checkProperty(ctxWith(5), {
+        clause: 'PAGE-001',
+        arbitrary,
+        predicate: async (v) => {
+          if (v.n >= 10) throw new Finding({ clause: 'PAGE-002', message: `limit ${v.n} accepted`, expected: '400' });
+        },
+      }),
+    );
+    expect(f.evidence).toMatchObject({ clause: 'PAGE-002', expected: '400', seed: 5 });
+    expect(f.evidence.message).toMatch(/^limit \d+ accepted$/);
+  });
+
+  test('the same seed gives the same counterexample, and the path replays it directly', async () => {
+    const opts = { clause: 'X-001', arbitrary: fc.array(fc.integer()), predicate: async (a: number[]) => a.reduce((s, x) => s + x, 0) < 50, maxShrinkCalls: 1000 };
+    const a = await findingOf(checkProperty(ctxWith(42), opts));
+    const b = await findingOf(checkProperty(ctxWith(42), opts));
+    expect(b.evidence).toEqual(a.evidence);
+    let calls = 0;
+    const replay = await findingOf(checkProperty(ctxWith(42), { ...opts, path: a.evidence.path!, predicate: async (arr) => (calls++, opts.predicate(arr)) }));
+    expect(replay.evidence.counterexample).toBe(a.evidence.counterexample);
+    expect(calls).toBeLessThan(5);
+  });
+
+  test('shrinking is bounded in predicate calls (each may send requests)', async () => {
+    let calls = 0;
+    let firstFailure = -1;
+    await findingOf(
+      checkProperty(ctxWith(9, 100), {
+        clause: 'X-001',
+        arbitrary: fc.array(fc.integer(), { minLength: 20 }),
+        maxShrinkCalls: 5,
+        predicate: async () => {
+          calls++;
+          if (firstFailure < 0) firstFailure = calls;
+          return false;
+        },
+      }),
+    );
+    expect(calls).toBe(firstFailure + 5);
+  });
+
+  test('NotObservable and harness errors stop at once and are rethrown, not shrunk', async () => {
+    let calls = 0;
+    const p = checkProperty(ctxWith(3), { clause: 'X-001', arbitrary, predicate: async () => { calls++; throw new NotObservable('no key'); } });
+    await expect(p).rejects.toBeInstanceOf(NotObservable);
+    expect(calls).toBe(1);
+    await expect(checkProperty(ctxWith(3), { clause: 'X-001', arbitrary, predicate: async () => { throw new TypeError('bug'); } })).rejects.toThrow(TypeError);
+  });
+
+  test('a holding property resolves after numRuns runs', async () => {
+    let calls = 0;
+    await checkProperty(ctxWith(1, 17), { clause: 'X-001', arbitrary, predicate: async () => void calls++ });
+    expect(calls).toBe(17);
+  });
+});

@@ -1,0 +1,133 @@
+/** Suite sessions against the reference target: outcome mapping, needs, credits, provisioning, redaction. */
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { CheckDef, CheckResult, SuiteDef } from '../../src/engine/check.ts';
+import { Disabled, Finding, NotObservable } from '../../src/engine/finding.ts';
+import { openSession } from '../../src/engine/session.ts';
+import { startReference, type RunningReference } from '../../src/reference/index.ts';
+import { runContext } from './helpers/run-context.ts';
+
+let ref: RunningReference;
+beforeAll(async () => {
+  ref = await startReference();
+});
+afterAll(async () => {
+  await ref?.close();
+});
+
+const check = (id: string, run: CheckDef['run'], extra: Partial<CheckDef> = {}): CheckDef => ({
+  id: `t/${id}`,
+  title: id,
+  clauses: ['AUTH-001', 'ME-001'],
+  credits: 0,
+  run,
+  ...extra,
+});
+
+const suiteOf = (checks: CheckDef[]): SuiteDef => ({ name: 't', title: 'test suite', cast: { reader: { role: 'analyst', scopes: ['graph:read'] } }, checks });
+
+async function runAll(checks: CheckDef[], over: Parameters<typeof runContext>[0] extends infer P ? Partial<P> : never = {}): Promise<CheckResult[]> {
+  const session = await openSession(suiteOf(checks), runContext({ baseUrl: ref.baseUrl, controlUrl: ref.controlUrl, controlToken: ref.controlToken, ...over }));
+  const results: CheckResult[] = [];
+  for (const c of checks) results.push(await session.run(c));
+  await session.close();
+  return results;
+}
+
+describe('outcome mapping', () => {
+  test('completed → every clause passed; a soft finding fails only its clause', async () => {
+    const [clean, soft] = await runAll([
+      check('clean', async (ctx) => void (await ctx.api.send({ method: 'GET', path: '/me', key: ctx.key('reader') }))),
+      check('soft', async (ctx) => ctx.softFail({ clause: 'ME-001', message: 'beta is a string' })),
+    ]);
+    expect(clean).toMatchObject({ outcome: 'passed', clauses: { 'AUTH-001': 'passed', 'ME-001': 'passed' }, requests: 1, findings: [] });
+    expect(clean!.reason).toBeUndefined();
+    expect(soft).toMatchObject({ outcome: 'failed', clauses: { 'AUTH-001': 'passed', 'ME-001': 'failed' } });
+    expect(soft!.findings).toEqual([{ clause: 'ME-001', message: 'beta is a string' }]);
+  });
+
+  test('a Finding fails its clause; the others were not reached', async () => {
+    const [r] = await runAll([check('finding', async () => { throw new Finding({ clause: 'AUTH-001', message: 'bearer refused' }); })]);
+    expect(r).toMatchObject({ outcome: 'failed', clauses: { 'AUTH-001': 'failed', 'ME-001': 'notObservable' }, reason: 'not reached: the check stopped at AUTH-001' });
+  });
+
+  test('NotObservable, Disabled and other throws map to all clauses; a TypeError is a harness error with its stack head', async () => {
+    const [no, off, bug, undeclared] = await runAll([
+      check('no', async () => { throw new NotObservable('needs a second workspace'); }),
+      check('off', async () => { throw new Disabled('switched off'); }),
+      check('bug', async () => { (undefined as unknown as { x: number }).x; }),
+      check('undeclared', async () => { throw new Finding({ clause: 'BILL-001', message: 'x' }); }),
+    ]);
+    expect(no).toMatchObject({ outcome: 'notObservable', clauses: { 'AUTH-001': 'notObservable', 'ME-001': 'notObservable' }, reason: 'needs a second workspace' });
+    expect(off).toMatchObject({ outcome: 'disabled', reason: 'switched off' });
+    expect(bug!.outcome).toBe('harnessError');
+    expect(bug!.clauses).toEqual({ 'AUTH-001': 'harnessError', 'ME-001': 'harnessError' });
+    expect(bug!.reason).toMatch(/^TypeError: .*\(at .*session\.test\.ts/);
+    expect(undeclared).toMatchObject({ outcome: 'harnessError', reason: 'check t/undeclared reported a finding for clause BILL-001, which it does not name' });
+  });
+
+  test('a failing cleanup turns a pass into a harness error but keeps a failure', async () => {
+    const boom = async (): Promise<void> => { throw new Error('archive failed'); };
+    const [pass, fail] = await runAll([
+      check('p', async (ctx) => ctx.cleanup(boom)),
+      check('f', async (ctx) => { ctx.cleanup(boom); throw new Finding({ clause: 'ME-001', message: 'm' }); }),
+    ]);
+    expect(pass).toMatchObject({ outcome: 'harnessError' });
+    expect(pass!.reason).toMatch(/^cleanup failed: Error: archive failed/);
+    expect(fail).toMatchObject({ outcome: 'failed', clauses: { 'ME-001': 'failed' } });
+    expect(fail!.reason).toContain('cleanup failed');
+  });
+
+  test('nothing secret leaves a session, even when a check writes the key into its finding', async () => {
+    let secret = '';
+    const [r] = await runAll([
+      check('leak', async (ctx) => {
+        secret = ctx.key('reader').secret;
+        throw new Finding({ clause: 'ME-001', message: `key ${secret} misbehaved`, received: secret });
+      }),
+    ]);
+    expect(secret.length).toBeGreaterThan(8);
+    expect(JSON.stringify(r)).not.toContain(secret);
+    expect(r!.findings[0]!.message).toBe('key [REDACTED:reader] misbehaved');
+  });
+});
+
+describe('needs, configuration and provisioning', () => {
+  const mutation = check('mut', async () => {}, { needs: { mutation: true } });
+  const ledger = check('ledger', async (ctx) => void (await ctx.ledger.charged()), { needs: { ledger: true } });
+  const costly = check('costly', async () => {}, { credits: (n) => n * 2 });
+  const cheap = check('cheap', async () => {}, { credits: 3 });
+
+  test('--read-only disables mutations; --max-credits disables what would exceed the plan', async () => {
+    const [m, c1, c2] = await runAll([mutation, costly, cheap], { readOnly: true, maxCredits: 5, numRuns: 10 });
+    expect(m).toMatchObject({ outcome: 'disabled', reason: 'disabled by --read-only: the check sends mutations' });
+    expect(c1).toMatchObject({ outcome: 'disabled', reason: 'would exceed --max-credits 5 (plans 20 credits)', plannedCredits: 20 });
+    expect(c2).toMatchObject({ outcome: 'passed', plannedCredits: 3 });
+  });
+
+  test('without control, control and ledger needs are not observable and unmatched cast keys say what is needed', async () => {
+    const askKey = check('key', async (ctx) => void ctx.key('reader'));
+    const [l, k] = await runAll([ledger, askKey], { controlUrl: undefined, controlToken: undefined });
+    expect(l).toMatchObject({ outcome: 'notObservable' });
+    expect(l!.reason).toMatch(/needs the test-control protocol/);
+    expect(k!.reason).toBe('cast "reader" needs a key with exactly scopes [graph:read] held by an analyst; the supplied keys are: no keys were supplied (list them in the target profile under "keys")');
+  });
+
+  test('with control, the ledger works in the provisioned workspace', async () => {
+    const [l] = await runAll([ledger]);
+    expect(l).toMatchObject({ outcome: 'passed', requests: 1 });
+  });
+
+  test('a provisioning failure makes every check of the suite a harness error', async () => {
+    const results = await runAll([mutation, ledger], { controlToken: 'wrong-token-value' });
+    for (const r of results) {
+      expect(r.outcome).toBe('harnessError');
+      expect(r.reason).toMatch(/provisioning suite "t" \(run prefix wgc-test-\) failed: .*control POST \/workspaces failed: 401/);
+      expect(r.reason).not.toContain('wrong-token-value');
+    }
+  });
+
+  test('a suite not selected by --suite reports its checks disabled and sends nothing', async () => {
+    const [r] = await runAll([ledger], { suites: ['other'] });
+    expect(r).toMatchObject({ outcome: 'disabled', reason: 'suite not selected (--suite other)', requests: 0 });
+  });
+});
