@@ -74,10 +74,17 @@ export function slugify(text: string): string {
   return s === '' ? 'value' : s;
 }
 
-/** `base`, or `base_2`, `base_3`... whichever is not taken yet (and then takes it). */
-function uniqueSlug(base: string, taken: Set<string>): string {
+/**
+ * `base`, or `base_2`, `base_3`... whichever is not taken yet (and then takes it). `next`
+ * remembers where to resume per base, so many equal names stay cheap.
+ */
+function uniqueSlug(base: string, taken: Set<string>, next: Map<string, number> = new Map()): string {
   let slug = base;
-  for (let n = 2; taken.has(slug); n++) slug = `${base}_${n}`;
+  let n = next.get(base) ?? 2;
+  if (taken.has(slug)) {
+    for (slug = `${base}_${n}`; taken.has(slug); slug = `${base}_${n}`) n++;
+    next.set(base, n + 1);
+  }
   taken.add(slug);
   return slug;
 }
@@ -207,12 +214,11 @@ export function create(ctx: Ctx) {
     });
   }
   const now = ctx.store.now();
-  const taken = new Set([...ws.definitions.values()].map((r) => r.def.slug));
   const def: Definition = {
     id: newId(),
     workspace_id: ws.id,
     name: b.name,
-    slug: uniqueSlug(slugify(b.name), taken),
+    slug: uniqueSlug(slugify(b.name), ws.definitionSlugs.taken, ws.definitionSlugs.next),
     description: b.description ?? null,
     module_key: b.moduleKey,
     entity_kinds: b.entityKinds,

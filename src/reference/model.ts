@@ -183,6 +183,8 @@ export interface Workspace {
   /** Operations execute when not held (control extension). */
   holdExecution: boolean;
   definitions: Map<string, DefinitionRecord>;
+  /** Definition slugs taken in the workspace, and the next suffix to try per base slug. */
+  definitionSlugs: { taken: Set<string>; next: Map<string, number> };
   accounts: Map<string, Account>;
   people: Map<string, Person>;
   accountPeople: Map<string, AccountPerson>;

@@ -69,6 +69,7 @@ export class Store {
       rateLimit: { rpm: null, hits: [] },
       holdExecution: false,
       definitions: new Map(),
+      definitionSlugs: { taken: new Set(), next: new Map() },
       accounts: new Map(),
       people: new Map(),
       accountPeople: new Map(),

@@ -70,9 +70,9 @@ describe('paging', () => {
     for (let i = 0; i < 20; i++) await w2.definition({ name: `x${i}` });
     const p1 = await w2.api('GET', '/definitions?limit=10');
     const cursor = p1.json.nextCursor;
-    const inserted = [];
+    const inserted: string[] = [];
     for (let i = 0; i < 20; i++) inserted.push((await w2.api('POST', '/definitions', { body: { ...validCreate(), name: `late${i}` } })).json.id);
-    const rest = [];
+    const rest: string[] = [];
     let c = cursor;
     while (c) {
       const r = await w2.api('GET', `/definitions?limit=10&cursor=${c}`);
