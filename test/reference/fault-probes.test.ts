@@ -1,0 +1,46 @@
+/**
+ * Every named fault changes behaviour: each clause probe passes on a clean reference, and
+ * under each fault at least one probe of the clauses the fault names fails.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FAULTS } from '../../src/reference/index.ts';
+import { Ref } from './helpers.ts';
+import { PROBES } from './probes.ts';
+
+async function passes(ref: Ref, clause: string): Promise<boolean> {
+  try {
+    await PROBES[clause]!(ref, await ref.workspace());
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('clause probes on a clean reference', () => {
+  let ref: Ref;
+  beforeAll(async () => {
+    ref = await Ref.start();
+  });
+  afterAll(() => ref.close());
+
+  it('exist for every clause a fault names', () => {
+    const missing = [...new Set(FAULTS.flatMap((f) => f.clauses))].filter((c) => !PROBES[c]);
+    expect(missing).toEqual([]);
+  });
+
+  it.each(Object.keys(PROBES))('%s passes', async (clause) => {
+    await PROBES[clause]!(ref, await ref.workspace());
+  });
+});
+
+describe('each fault breaks a clause it names', () => {
+  it.each(FAULTS.map((f) => [f.name, f.clauses] as const))('%s', async (name, clauses) => {
+    const ref = await Ref.start([name]);
+    try {
+      const results = await Promise.all(clauses.map((c) => passes(ref, c)));
+      expect(results.some((ok) => !ok), `${name} left ${clauses.join(', ')} intact`).toBe(true);
+    } finally {
+      await ref.close();
+    }
+  });
+});
