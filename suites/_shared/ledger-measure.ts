@@ -1,0 +1,89 @@
+/**
+ * Ledger measurements for the billing suite. A target may record a charge a little after it
+ * answers (asynchronous work is billed when it runs), so a measurement reads the ledger again
+ * until two reads agree (bounded backoff) before it concludes. The ledger entries name the
+ * method of each charge, which lets a measurement leave out charges of polls it made on
+ * purpose (their cost is another clause's business).
+ */
+import type { CheckContext, LedgerEntry } from '../../src/engine/check.ts';
+import type { Exchange } from '../../src/http/exchange.ts';
+import { describeResponse } from '../../src/engine/expect.ts';
+
+/** What one measurement saw. */
+export interface Measured<T> {
+  result: T;
+  /** Credits charged between before and the settled after. */
+  delta: number;
+  before: number;
+  after: number;
+  /** Ledger entries recorded during the measurement (only with `entries: true`). */
+  entries: LedgerEntry[];
+}
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/**
+ * The charged total once it has stopped moving: two reads `wait` apart agree (wait doubles from
+ * 10 ms to 80 ms), or the budget is spent (then the last read).
+ */
+export async function settledCharged(ctx: CheckContext, budgetMs = 600): Promise<number> {
+  const deadline = Date.now() + budgetMs;
+  let last = await ctx.ledger.charged();
+  let wait = 10;
+  for (;;) {
+    await sleep(wait);
+    const now = await ctx.ledger.charged();
+    if (now === last || Date.now() + wait > deadline) return now;
+    last = now;
+    wait = Math.min(wait * 2, 80);
+  }
+}
+
+/** Runs `action` between two ledger reads (the second settled) and returns the difference. */
+export async function measureCharges<T>(ctx: CheckContext, action: () => Promise<T>, opts: { entries?: boolean; settleMs?: number } = {}): Promise<Measured<T>> {
+  const lastSeq = opts.entries ? maxSeq(await ctx.ledger.entries()) : 0;
+  const before = await ctx.ledger.charged();
+  const result = await action();
+  const after = await settledCharged(ctx, opts.settleMs);
+  const entries = opts.entries ? (await ctx.ledger.entries()).filter((e) => e.seq > lastSeq) : [];
+  return { result, delta: after - before, before, after, entries };
+}
+
+const maxSeq = (entries: readonly LedgerEntry[]): number => entries.reduce((m, e) => Math.max(m, e.seq), 0);
+
+/**
+ * Credits of the entries charged for GET calls to `paths` (polls the measurement sent on
+ * purpose, e.g. "/operations/<id>"): their price is another clause's business.
+ */
+export function pollCredits(entries: readonly LedgerEntry[], paths: readonly string[]): number {
+  const polled = (p: string) => paths.some((x) => p.split('?')[0]!.endsWith(x));
+  return entries.filter((e) => e.method.toUpperCase() === 'GET' && polled(e.path)).reduce((s, e) => s + e.credits, 0);
+}
+
+/** "POST /definitions → 201": the request and its answer, for messages. */
+export function callOf(ex: Exchange): string {
+  const path = (() => {
+    try {
+      return new URL(ex.request.url).pathname.replace(/^.*?\/api\/v1/, '');
+    } catch {
+      return ex.request.url;
+    }
+  })();
+  return `${ex.request.method} ${path} → ${ex.response ? ex.response.status : `no response (${ex.error?.kind ?? 'unknown'})`}`;
+}
+
+/**
+ * The evidence of a wrong charge: `clause`, the call and what the ledger did. Returned (not
+ * thrown) so the caller chooses between ctx.softFail and throw.
+ */
+export function chargeEvidence(clause: string, ex: Exchange, m: Pick<Measured<unknown>, 'delta' | 'before' | 'after'>, expected: readonly number[], context?: Exchange[]) {
+  const want = expected.map((n) => `${n} credit${n === 1 ? '' : 's'}`).join(' or ');
+  return {
+    clause,
+    message: `${callOf(ex)} changed the usage ledger by ${m.delta}, expected ${want}`,
+    expected: `${want} charged`,
+    received: `${m.delta} (charged ${m.before} → ${m.after}); answer ${ex.response ? describeResponse(ex.response) : 'none'}`,
+    exchange: ex,
+    ...(context && context.length > 0 ? { context } : {}),
+  };
+}

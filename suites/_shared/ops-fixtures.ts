@@ -1,0 +1,136 @@
+/**
+ * Fixtures for catalog operations (seed 4.8) shared by the operations and billing suites:
+ * control-made accounts and account people, the graph.apply_update body the seed shows, a
+ * submitter that always sends an Idempotency-Key, receipt polling, and the agent-preview quote
+ * searched anywhere in the answer and the polled receipt (receipt shapes are not shown).
+ */
+import { randomUUID } from 'node:crypto';
+import type { CheckContext, KeyHandle } from '../../src/engine/check.ts';
+import type { Exchange } from '../../src/http/exchange.ts';
+import { is2xx } from './definitions.ts';
+import { findObjects, isObject } from './json.ts';
+import { findResourceId, pollUntil } from './receipts.ts';
+
+/** A stored account with one person, made through the control protocol. */
+export interface AccountFixture {
+  accountId: string;
+  personId: string;
+  /** The account-membership record id (the id graph.apply_update addresses). */
+  accountPersonId: string;
+}
+
+/** Creates an account with one person in the suite's workspace (control; never billed). */
+export async function makeAccount(ctx: CheckContext, hint = 'acct'): Promise<AccountFixture> {
+  const ws = ctx.workspaceId;
+  const { accountId } = await ctx.control.createAccount(ws, { name: `${ctx.run.prefix}${hint}`, domain: `${hint}.example.com` });
+  const { personId, accountPersonId } = await ctx.control.createPerson(ws, accountId, { name: `${ctx.run.prefix}person`, title: 'before' });
+  return { accountId, personId, accountPersonId };
+}
+
+/** Creates `n` bare accounts (control), for agent scopes of a given size. */
+export async function makeAccounts(ctx: CheckContext, n: number): Promise<string[]> {
+  const ids: string[] = [];
+  // Sequential: a control surface owes no concurrency, and n is small.
+  for (let i = 0; i < n; i++) ids.push((await ctx.control.createAccount(ctx.workspaceId, { name: `${ctx.run.prefix}scope-${i}` })).accountId);
+  return ids;
+}
+
+/** A fresh Idempotency-Key: visible ASCII, well under 128 characters, unique per call. */
+export const idempotencyKey = (ctx: CheckContext): string => `${ctx.run.prefix}${randomUUID()}`;
+
+/** The POST /operations body of seed 4.8 for a person_field change on an account-membership record. */
+export function applyUpdateBody(fx: AccountFixture, after = 'x'): Record<string, unknown> {
+  return {
+    operation: 'graph.apply_update',
+    reason: 'conformance check: explicit title edit',
+    arguments: {
+      customer_id: fx.accountId,
+      summary: 'Set the title of one contact',
+      changes: [{ kind: 'person_field', target_label: 'Title', person_id: fx.accountPersonId, field: 'title', after }],
+    },
+  };
+}
+
+/** The graph.agent_preview body of seed 4.8 with explicit account ids. */
+export function agentPreviewBody(customerIds: readonly string[]): Record<string, unknown> {
+  return { operation: 'graph.agent_preview', reason: 'conformance check: quote a batch', arguments: { customerIds: [...customerIds] } };
+}
+
+/** Submits a catalog operation with a fresh Idempotency-Key (seed 4.8 asks for one). */
+export function submitOperation(ctx: CheckContext, key: KeyHandle, body: Record<string, unknown>): Promise<Exchange> {
+  return ctx.api.send({ method: 'POST', path: '/operations', key, body, idempotencyKey: idempotencyKey(ctx) });
+}
+
+/** The path of a receipt, or undefined when the answer names no id. */
+export function receiptPath(ex: Exchange): string | undefined {
+  const id = findResourceId(ex);
+  return id === undefined ? undefined : `/operations/${encodeURIComponent(id)}`;
+}
+
+/**
+ * Polls a receipt until it answers 2xx (or `done` holds, when given) within `budgetMs`.
+ * Undefined when the submission named no receipt id.
+ */
+export async function pollReceipt(
+  ctx: CheckContext,
+  key: KeyHandle,
+  submitted: Exchange,
+  opts: { budgetMs?: number; done?: (ex: Exchange) => boolean } = {},
+): Promise<{ last: Exchange; polls: Exchange[]; satisfied: boolean } | undefined> {
+  const path = receiptPath(submitted);
+  if (path === undefined) return undefined;
+  const done = opts.done ?? is2xx;
+  return pollUntil(ctx, key, path, (ex) => done(ex), opts.budgetMs ?? 2_000);
+}
+
+/** The quote fields of a graph.agent_preview (seed 4.8): three credit figures and two labels. */
+export const QUOTE_NUMBERS = ['modelCreditCeiling', 'apiPreviewCredits', 'apiSubmissionCredits'] as const;
+export const QUOTE_STRINGS = ['analysisLabel', 'model'] as const;
+export const QUOTE_FIELDS = [...QUOTE_NUMBERS, ...QUOTE_STRINGS] as const;
+export type QuoteField = (typeof QUOTE_FIELDS)[number];
+
+/**
+ * The quote fields found in JSON bodies, searched anywhere. The object holding the most quote
+ * fields wins (a quote is usually one object), so an unrelated "model" elsewhere in a receipt
+ * does not shadow the quote's own.
+ */
+export function findQuote(...bodies: unknown[]): Partial<Record<QuoteField, unknown>> {
+  const holders = bodies.flatMap((b) => findObjects(b, (o) => QUOTE_FIELDS.some((f) => f in o)));
+  holders.sort((a, b) => QUOTE_FIELDS.filter((f) => f in b).length - QUOTE_FIELDS.filter((f) => f in a).length);
+  const out: Partial<Record<QuoteField, unknown>> = {};
+  for (const h of holders) for (const f of QUOTE_FIELDS) if (!(f in out) && f in h) out[f] = h[f];
+  return out;
+}
+
+/** True when any of the credit figures of a quote appears (a preview was priced). */
+export function isQuoted(quote: Partial<Record<QuoteField, unknown>>): boolean {
+  return QUOTE_NUMBERS.some((f) => f in quote);
+}
+
+/** The JSON body of an exchange when it is an object or array, else undefined. */
+export function jsonOf(ex: Exchange | undefined): unknown {
+  const j = ex?.response?.isJson ? ex.response.json : undefined;
+  return isObject(j) || Array.isArray(j) ? j : undefined;
+}
+
+/**
+ * Submits an agent preview and searches its quote in the answer and then in the polled
+ * receipt, until every quote field is found or the budget runs out. Returns what was seen.
+ */
+export async function previewAndQuote(
+  ctx: CheckContext,
+  key: KeyHandle,
+  customerIds: readonly string[],
+  opts: { budgetMs?: number; until?: (q: Partial<Record<QuoteField, unknown>>) => boolean } = {},
+): Promise<{ submitted: Exchange; polls: Exchange[]; quote: Partial<Record<QuoteField, unknown>>; receiptFound: boolean }> {
+  const until = opts.until ?? ((q) => QUOTE_FIELDS.every((f) => f in q));
+  const submitted = await submitOperation(ctx, key, agentPreviewBody(customerIds));
+  let quote = findQuote(jsonOf(submitted));
+  if (!is2xx(submitted) || until(quote)) return { submitted, polls: [], quote, receiptFound: receiptPath(submitted) !== undefined };
+  const polled = await pollReceipt(ctx, key, submitted, {
+    budgetMs: opts.budgetMs ?? 3_000,
+    done: (ex) => is2xx(ex) && until(findQuote(jsonOf(submitted), jsonOf(ex))),
+  });
+  if (polled) quote = findQuote(jsonOf(submitted), ...polled.polls.map(jsonOf));
+  return { submitted, polls: polled?.polls ?? [], quote, receiptFound: polled !== undefined };
+}

@@ -1,0 +1,134 @@
+/**
+ * Seed part 8 billing rule 1: each 2xx answer of a billed endpoint costs exactly one credit.
+ * The billed endpoints are read from specs/openapi.yaml (x-wgc-billing: billed), so the check
+ * follows the contract; every one of them has a request below. Where the seed does not show a
+ * request shape, candidates are tried: a refused candidate must still cost nothing (rule 2),
+ * and an endpoint no candidate reaches is simply not priced.
+ */
+import type { CheckContext, CheckDef, KeyHandle } from '../../src/engine/check.ts';
+import { NotObservable } from '../../src/engine/finding.ts';
+import type { Exchange } from '../../src/http/exchange.ts';
+import { loadSpec } from '../../src/spec/load.ts';
+import { is2xx, minimalCreateBody } from '../_shared/definitions.ts';
+import { isObject } from '../_shared/json.ts';
+import { callOf, chargeEvidence, measureCharges, pollCredits } from '../_shared/ledger-measure.ts';
+import { applyUpdateBody, idempotencyKey, makeAccount, pollReceipt, receiptPath, type AccountFixture } from '../_shared/ops-fixtures.ts';
+import { findResourceId } from '../_shared/receipts.ts';
+import { computePreviewShapes, computeRunShapes, decisionInputShapes, queryShapes, traceShapes, type Shape } from '../_shared/ops-shapes.ts';
+
+/** What the steps share: the account fixture and the definition the steps create. */
+interface State {
+  fx: AccountFixture;
+  /** A valid create body with two enum values (merge-value needs two slugs). */
+  createBody: Record<string, unknown>;
+  definitionId?: string;
+  slugs?: [string, string];
+}
+
+/** One billed endpoint: its candidate requests, and what to keep from an accepted answer. */
+interface Step {
+  operationId: string;
+  shapes(st: State): Shape[];
+  accepted?(st: State, ex: Exchange): void;
+  /** Polls the receipt or run inside the measurement, so an asynchronous charge is seen. */
+  polls?: boolean;
+}
+
+const def = (st: State, f: (id: string) => Shape[]): Shape[] => (st.definitionId ? f(st.definitionId) : []);
+
+/** In dependency order: the definition steps need the create, traces need the edit, archive comes last. */
+const STEPS: readonly Step[] = [
+  { operationId: 'listDefinitions', shapes: () => [{ method: 'GET', path: '/definitions', query: { limit: 1 } }] },
+  {
+    operationId: 'createDefinition',
+    shapes: (st) => [{ method: 'POST', path: '/definitions', body: st.createBody }],
+    accepted(st, ex) {
+      const body = ex.response?.json;
+      if (!isObject(body) || typeof body.id !== 'string') return;
+      st.definitionId = body.id;
+      const slugs = Array.isArray(body.enum_values) ? body.enum_values.map((v) => (isObject(v) ? v.slug : undefined)) : [];
+      if (typeof slugs[0] === 'string' && typeof slugs[1] === 'string') st.slugs = [slugs[0], slugs[1]];
+    },
+  },
+  { operationId: 'updateDefinition', shapes: (st) => def(st, (id) => [{ method: 'PATCH', path: `/definitions/${id}`, body: { reason: 'conformance check', description: 'priced update' } }]) },
+  {
+    operationId: 'mergeDefinitionValue',
+    shapes: (st) => def(st, (id) => (st.slugs ? [{ method: 'POST', path: `/definitions/${id}/merge-value`, body: { fromSlug: st.slugs[0], intoSlug: st.slugs[1], reason: 'conformance check' } }] : [])),
+  },
+  { operationId: 'submitOperation', shapes: (st) => [{ method: 'POST', path: '/operations', body: applyUpdateBody(st.fx) }], polls: true },
+  { operationId: 'getAccount', shapes: (st) => [{ method: 'GET', path: `/data/accounts/${st.fx.accountId}` }] },
+  { operationId: 'getPerson', shapes: (st) => [st.fx.accountPersonId, st.fx.personId].map((id) => ({ method: 'GET', path: `/data/people/${id}` }) as Shape) },
+  { operationId: 'listIcps', shapes: () => [{ method: 'GET', path: '/data/icps' }] },
+  { operationId: 'listRelationships', shapes: () => [{ method: 'GET', path: '/data/relationships' }] },
+  { operationId: 'runQuery', shapes: () => queryShapes() },
+  { operationId: 'prepareDecisionInputs', shapes: (st) => def(st, decisionInputShapes) },
+  { operationId: 'readTraces', shapes: (st) => traceShapes(st.fx.accountId) },
+  { operationId: 'previewCompute', shapes: () => computePreviewShapes() },
+  { operationId: 'startComputeRun', shapes: () => computeRunShapes(), polls: true },
+  { operationId: 'archiveDefinition', shapes: (st) => def(st, (id) => [{ method: 'POST', path: `/definitions/${id}/archive`, body: { reason: 'conformance check' } }]) },
+];
+
+/** Statuses whose price BILL-006 names; other refusals are other clauses' business. */
+const REFUSALS_OF_BILL_006 = [400, 403, 404, 409];
+
+/** Sends one request and, for submissions, polls what it started, so late charges land in the window. */
+async function sendAndPoll(ctx: CheckContext, key: KeyHandle, shape: Shape, polls: boolean): Promise<{ ex: Exchange; polled: string[] }> {
+  const idem = shape.path === '/operations' ? { idempotencyKey: idempotencyKey(ctx) } : {};
+  const ex = await ctx.api.send({ ...shape, ...idem, key });
+  if (!polls || !is2xx(ex)) return { ex, polled: [] };
+  if (shape.path === '/operations') {
+    await pollReceipt(ctx, key, ex, { budgetMs: 1_000 });
+    const path = receiptPath(ex);
+    return { ex, polled: path ? [path] : [] };
+  }
+  const id = findResourceId(ex);
+  if (id === undefined) return { ex, polled: [] };
+  const path = `/compute/runs/${encodeURIComponent(id)}`;
+  await ctx.api.send({ method: 'GET', path, key });
+  return { ex, polled: [path] };
+}
+
+export const billedCallsCostOne: CheckDef = {
+  id: 'billing/billed-calls-cost-one',
+  title: 'Each 2xx answer of every billed endpoint costs exactly one credit; its refused candidates cost nothing',
+  clauses: ['BILL-001', 'BILL-006'],
+  needs: { ledger: true, control: true, mutation: true },
+  // One accepted call per billed endpoint, plus the clean-up archive of the definition.
+  credits: STEPS.length + 1,
+  async run(ctx) {
+    const spec = await loadSpec();
+    const billed = spec.operations.filter((o) => o.billing === 'billed').map((o) => o.operationId);
+    const missing = billed.filter((id) => !STEPS.some((s) => s.operationId === id));
+    if (missing.length > 0) throw new Error(`billing/billed-calls-cost-one has no request for billed operation(s) ${missing.join(', ')}`);
+
+    const owner = ctx.key('owner');
+    const st: State = { fx: await makeAccount(ctx, 'bill-each'), createBody: minimalCreateBody(ctx, { enumValues: [{ label: 'Alpha' }, { label: 'Beta' }] }) };
+    const priced: string[] = [];
+    const unpriced: string[] = [];
+
+    for (const step of STEPS.filter((s) => billed.includes(s.operationId))) {
+      const shapes = step.shapes(st);
+      let accepted = false;
+      for (const shape of shapes) {
+        const m = await measureCharges(ctx, () => sendAndPoll(ctx, owner, shape, step.polls === true), { entries: step.polls === true });
+        const { ex, polled } = m.result;
+        const delta = m.delta - pollCredits(m.entries, polled);
+        if (is2xx(ex)) {
+          if (delta !== 1) ctx.softFail(chargeEvidence('BILL-001', ex, { ...m, delta }, [1]));
+          step.accepted?.(st, ex);
+          if (step.operationId === 'createDefinition' && st.definitionId) {
+            const id = st.definitionId;
+            ctx.cleanup(async () => void (await ctx.api.send({ method: 'POST', path: `/definitions/${id}/archive`, key: owner, body: { reason: 'conformance run clean-up' } })));
+          }
+          accepted = true;
+          break;
+        }
+        if (ex.response && REFUSALS_OF_BILL_006.includes(ex.response.status) && delta !== 0) ctx.softFail(chargeEvidence('BILL-006', ex, { ...m, delta }, [0]));
+        unpriced.push(callOf(ex));
+      }
+      if (accepted) priced.push(step.operationId);
+      else if (shapes.length === 0) unpriced.push(`${step.operationId} (an earlier step it depends on was refused)`);
+    }
+    if (priced.length === 0) throw new NotObservable(`no billed endpoint answered 2xx: ${unpriced.join('; ')}`);
+  },
+};

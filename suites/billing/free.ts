@@ -1,0 +1,101 @@
+/**
+ * The free endpoints of seed part 8 billing rule 2: GET /me, GET /capabilities, receipt
+ * polling and compute-run polling cost nothing even when they succeed.
+ */
+import type { CheckContext, CheckDef, KeyHandle } from '../../src/engine/check.ts';
+import { Finding, NotObservable } from '../../src/engine/finding.ts';
+import type { Exchange } from '../../src/http/exchange.ts';
+import { is2xx } from '../_shared/definitions.ts';
+import { isObject } from '../_shared/json.ts';
+import { callOf, chargeEvidence, measureCharges, settledCharged } from '../_shared/ledger-measure.ts';
+import { applyUpdateBody, makeAccount, pollReceipt, submitOperation } from '../_shared/ops-fixtures.ts';
+import { findResourceId } from '../_shared/receipts.ts';
+import { computeRunShapes, statusesOf, tryShapes } from '../_shared/ops-shapes.ts';
+
+/**
+ * Measures one successful call of a free endpoint: a charge is a soft finding on `clause`.
+ * A refused call says nothing about the price of a successful one: not observable.
+ */
+async function expectFreeSuccess(ctx: CheckContext, clause: string, send: () => Promise<Exchange>): Promise<Exchange> {
+  const m = await measureCharges(ctx, send);
+  if (!is2xx(m.result)) throw new NotObservable(`${callOf(m.result)}: only a successful call shows whether the endpoint is free`);
+  if (m.delta !== 0) ctx.softFail(chargeEvidence(clause, m.result, m, [0]));
+  return m.result;
+}
+
+export const meFree: CheckDef = {
+  id: 'billing/me-free',
+  title: 'GET /me costs nothing',
+  clauses: ['BILL-002'],
+  needs: { ledger: true },
+  credits: 0,
+  async run(ctx) {
+    await expectFreeSuccess(ctx, 'BILL-002', () => ctx.api.send({ method: 'GET', path: '/me', key: ctx.key('owner') }));
+  },
+};
+
+export const capabilitiesFree: CheckDef = {
+  id: 'billing/capabilities-free',
+  title: 'GET /capabilities costs nothing',
+  clauses: ['BILL-003'],
+  needs: { ledger: true },
+  credits: 0,
+  async run(ctx) {
+    await expectFreeSuccess(ctx, 'BILL-003', () => ctx.api.send({ method: 'GET', path: '/capabilities', key: ctx.key('owner') }));
+  },
+};
+
+/** A receipt id from the list of receipts, for targets whose submit answer names none. */
+function idFromList(list: Exchange): string | undefined {
+  const body = list.response?.json;
+  const items = isObject(body) && Array.isArray(body.items) ? body.items : Array.isArray(body) ? body : [];
+  const first = items.find((i): i is Record<string, unknown> => isObject(i) && typeof i.id === 'string');
+  return first?.id as string | undefined;
+}
+
+export const operationsPollingFree: CheckDef = {
+  id: 'billing/operations-polling-free',
+  title: 'GET /operations and GET /operations/{id} cost nothing',
+  clauses: ['BILL-004'],
+  needs: { ledger: true, control: true, mutation: true },
+  credits: 1,
+  async run(ctx) {
+    const owner = ctx.key('owner');
+    const fx = await makeAccount(ctx, 'bill-poll');
+    const submitted = await submitOperation(ctx, owner, applyUpdateBody(fx));
+    // Let the submission (and any asynchronous charge of its work) land before measuring.
+    if (is2xx(submitted)) await pollReceipt(ctx, owner, submitted, { budgetMs: 1_000 });
+    await settledCharged(ctx);
+    const list = await expectFreeSuccess(ctx, 'BILL-004', () => ctx.api.send({ method: 'GET', path: '/operations', key: owner }));
+    const id = (is2xx(submitted) ? findResourceId(submitted) : undefined) ?? idFromList(list);
+    if (id === undefined) throw new NotObservable('no receipt id was found (submission answered ' + callOf(submitted) + '), so GET /operations/{id} could not be priced');
+    await expectFreeSuccess(ctx, 'BILL-004', () => ctx.api.send({ method: 'GET', path: `/operations/${encodeURIComponent(id)}`, key: owner }));
+  },
+};
+
+/** Starts a compute run with a candidate body (the seed does not show one); undefined when all are refused. */
+async function startComputeRun(ctx: CheckContext, key: KeyHandle): Promise<{ id: string; started: Exchange }> {
+  const tried = await tryShapes(ctx, key, computeRunShapes());
+  if (!tried.accepted) {
+    throw new NotObservable(`POST /compute/runs refused every candidate body from a fully permitted key (${statusesOf(tried.attempts)}); the seed does not show the body`);
+  }
+  const id = findResourceId(tried.accepted);
+  if (id === undefined) throw new NotObservable('the compute run answer names no id (id, runId, a wrapper or Location), so it cannot be polled');
+  return { id, started: tried.accepted };
+}
+
+export const computePollingFree: CheckDef = {
+  id: 'billing/compute-polling-free',
+  title: 'GET /compute/runs/{id} costs nothing',
+  clauses: ['BILL-005'],
+  needs: { ledger: true, control: true, mutation: true },
+  credits: 1,
+  async run(ctx) {
+    const owner = ctx.key('owner');
+    const { id, started } = await startComputeRun(ctx, owner);
+    await settledCharged(ctx);
+    const m = await measureCharges(ctx, () => ctx.api.send({ method: 'GET', path: `/compute/runs/${encodeURIComponent(id)}`, key: owner }));
+    if (!is2xx(m.result)) throw new NotObservable(`${callOf(m.result)}: the run could not be polled, so the price of a successful poll is unknown`);
+    if (m.delta !== 0) throw new Finding(chargeEvidence('BILL-005', m.result, m, [0], [started]));
+  },
+};

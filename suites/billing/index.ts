@@ -1,0 +1,34 @@
+/**
+ * The billing suite (seed part 8, billing): what each kind of call costs, measured on the
+ * usage ledger of the suite's own workspace (test-control protocol). Checks run one after
+ * another in this order, so each ledger delta belongs to one check; the rate-limit check
+ * comes last because it throttles the workspace.
+ */
+import { SCOPES, type SuiteDef } from '../../src/engine/check.ts';
+import { billedCallsCostOne } from './billed.ts';
+import { capabilitiesFree, computePollingFree, meFree, operationsPollingFree } from './free.ts';
+import { rateLimitedFree, refusalsFree, unauthorizedFree, unavailableFree } from './refusals.ts';
+import { previewFee, replayFree } from './replay-preview.ts';
+
+export const billingSuite: SuiteDef = {
+  name: 'billing',
+  title: 'Billing: billed and free calls, unbilled failures, replays and the preview fee',
+  cast: {
+    owner: { role: 'owner', scopes: SCOPES },
+    // No admin: its definition create is refused with 403.
+    reader: { role: 'analyst', scopes: ['graph:read'] },
+  },
+  checks: [
+    meFree,
+    capabilitiesFree,
+    operationsPollingFree,
+    computePollingFree,
+    billedCallsCostOne,
+    refusalsFree,
+    replayFree,
+    previewFee,
+    unauthorizedFree,
+    unavailableFree,
+    rateLimitedFree,
+  ],
+};

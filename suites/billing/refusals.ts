@@ -1,0 +1,149 @@
+/**
+ * Seed part 8 billing rule 2 and part 7 rule 2: failed calls are not billed. Each check
+ * provokes one kind of failure on an endpoint that would be billed had it succeeded, and
+ * measures the ledger around it. An answer that is not the failure in question (the target
+ * let the call through) is not judged here: other suites own that.
+ */
+import type { CheckContext, CheckDef, KeyHandle } from '../../src/engine/check.ts';
+import { NotObservable } from '../../src/engine/finding.ts';
+import type { Exchange } from '../../src/http/exchange.ts';
+import { randomUUID } from 'node:crypto';
+import { is2xx, minimalCreateBody } from '../_shared/definitions.ts';
+import { isObject } from '../_shared/json.ts';
+import { callOf, chargeEvidence, measureCharges } from '../_shared/ledger-measure.ts';
+import { idempotencyKey } from '../_shared/ops-fixtures.ts';
+
+/**
+ * Measures `send`; when the answer's status passes `judged`, a charge is a soft finding on
+ * `clause`. Returns the exchange and whether it was judged.
+ */
+async function expectUnbilled(ctx: CheckContext, clause: string, judged: (status: number) => boolean, send: () => Promise<Exchange>, context?: Exchange[]): Promise<{ ex: Exchange; judged: boolean }> {
+  const m = await measureCharges(ctx, send);
+  const status = m.result.response?.status;
+  if (status === undefined || !judged(status)) return { ex: m.result, judged: false };
+  if (m.delta !== 0) ctx.softFail(chargeEvidence(clause, m.result, m, [0], context));
+  return { ex: m.result, judged: true };
+}
+
+/** Archives a definition a refused create stored anyway, so the workspace stays clean. */
+function archiveIfCreated(ctx: CheckContext, owner: KeyHandle, ex: Exchange): void {
+  const body = ex.response?.json;
+  if (is2xx(ex) && isObject(body) && typeof body.id === 'string') {
+    const id = body.id;
+    ctx.cleanup(async () => void (await ctx.api.send({ method: 'POST', path: `/definitions/${id}/archive`, key: owner, body: { reason: 'conformance run clean-up' } })));
+  }
+}
+
+// 401 and 429 have clauses of their own (BILL-007, BILL-008); every other 4xx is a refusal here.
+const isRefusal = (s: number) => s >= 400 && s < 500 && s !== 401 && s !== 429;
+
+export const refusalsFree: CheckDef = {
+  id: 'billing/refusals-free',
+  title: '400, 403, 404 and 409 answers (and an unknown operation refused) cost nothing',
+  clauses: ['BILL-006'],
+  needs: { ledger: true, mutation: true },
+  // The definition whose Idempotency-Key is reused, and its clean-up archive.
+  credits: 2,
+  async run(ctx) {
+    const owner = ctx.key('owner');
+    const reader = ctx.key('reader');
+    const seen: string[] = [];
+    const probe = async (send: () => Promise<Exchange>, context?: Exchange[]) => {
+      const r = await expectUnbilled(ctx, 'BILL-006', isRefusal, send, context);
+      archiveIfCreated(ctx, owner, r.ex);
+      if (r.judged) seen.push(callOf(r.ex));
+    };
+    // 400: required fields missing.
+    await probe(() => ctx.api.send({ method: 'POST', path: '/definitions', key: owner, body: { reason: 'conformance check: incomplete body' } }));
+    // 403: a key without admin creates.
+    await probe(() => ctx.api.send({ method: 'POST', path: '/definitions', key: reader, body: minimalCreateBody(ctx) }));
+    // 404: well-formed ids that name nothing.
+    await probe(() => ctx.api.send({ method: 'PATCH', path: `/definitions/${randomUUID()}`, key: owner, body: { reason: 'conformance check' } }));
+    await probe(() => ctx.api.send({ method: 'GET', path: `/data/accounts/${randomUUID()}`, key: owner }));
+    // An operation outside the catalog.
+    await probe(() => ctx.api.send({ method: 'POST', path: '/operations', key: owner, idempotencyKey: idempotencyKey(ctx), body: { operation: 'wgc.no_such_operation', arguments: {}, reason: 'conformance check' } }));
+    // 409: an Idempotency-Key reused with different input.
+    const idem = idempotencyKey(ctx);
+    const first = await ctx.api.send({ method: 'POST', path: '/definitions', key: owner, idempotencyKey: idem, body: minimalCreateBody(ctx) });
+    archiveIfCreated(ctx, owner, first);
+    if (is2xx(first)) await probe(() => ctx.api.send({ method: 'POST', path: '/definitions', key: owner, idempotencyKey: idem, body: minimalCreateBody(ctx) }), [first]);
+    if (seen.length === 0) throw new NotObservable('the target refused none of the calls meant to be refused, so no refusal could be priced');
+  },
+};
+
+export const unauthorizedFree: CheckDef = {
+  id: 'billing/unauthorized-free',
+  title: '401 answers to a revoked or a disabled key of the workspace cost nothing',
+  clauses: ['BILL-007'],
+  needs: { ledger: true, control: true },
+  credits: 0,
+  async run(ctx) {
+    const owner = ctx.key('owner');
+    if (!owner.userId) throw new NotObservable('the owner key has no known member id, so no extra key can be made for it');
+    let judged = 0;
+    for (const action of ['revoke', 'disable'] as const) {
+      const made = await ctx.control.createKey(ctx.workspaceId, owner.userId, ['graph:read']);
+      const key: KeyHandle = { name: `${action}d`, secret: made.secret, role: owner.role, scopes: ['graph:read'], keyId: made.keyId };
+      await (action === 'revoke' ? ctx.control.revokeKey(made.keyId) : ctx.control.disableKey(made.keyId));
+      // GET /definitions would cost a credit had the key been accepted.
+      const r = await expectUnbilled(ctx, 'BILL-007', (s) => s === 401, () => ctx.api.send({ method: 'GET', path: '/definitions', key, query: { limit: 1 } }));
+      if (r.judged) judged++;
+    }
+    if (judged === 0) throw new NotObservable('neither the revoked nor the disabled key was answered 401, so no 401 could be priced');
+  },
+};
+
+/** The value of a GET /me capability switch, to restore it exactly; true when unreadable. */
+async function capabilitySwitch(ctx: CheckContext, key: KeyHandle, name: string): Promise<boolean> {
+  const me = await ctx.api.send({ method: 'GET', path: '/me', key });
+  const caps = isObject(me.response?.json) ? me.response.json.capabilities : undefined;
+  return isObject(caps) && typeof caps[name] === 'boolean' ? caps[name] : true;
+}
+
+export const unavailableFree: CheckDef = {
+  id: 'billing/unavailable-free',
+  title: 'A 5xx answer (503 of a switched-off capability) costs nothing',
+  clauses: ['BILL-009'],
+  needs: { ledger: true, control: true },
+  credits: 1,
+  async run(ctx) {
+    const owner = ctx.key('owner');
+    const was = await capabilitySwitch(ctx, owner, 'definitions');
+    const restore = () => ctx.control.setCapabilities(ctx.workspaceId, { definitions: was });
+    ctx.cleanup(restore);
+    await ctx.control.setCapabilities(ctx.workspaceId, { definitions: false });
+    try {
+      const r = await expectUnbilled(ctx, 'BILL-009', (s) => s >= 500, () => ctx.api.send({ method: 'GET', path: '/definitions', key: owner, query: { limit: 1 } }));
+      if (!r.judged) throw new NotObservable(`with definitions switched off, ${callOf(r.ex)}: no 5xx to price`);
+    } finally {
+      await restore();
+    }
+  },
+};
+
+export const rateLimitedFree: CheckDef = {
+  id: 'billing/rate-limited-free',
+  title: 'A 429 answer costs nothing',
+  clauses: ['BILL-008'],
+  needs: { ledger: true, control: true },
+  // At most this many GET /definitions admitted before the first 429.
+  credits: 6,
+  async run(ctx) {
+    const owner = ctx.key('owner');
+    const restore = () => ctx.control.setRateLimit(ctx.workspaceId, null);
+    ctx.cleanup(restore);
+    await ctx.control.setRateLimit(ctx.workspaceId, 1);
+    try {
+      const sent: Exchange[] = [];
+      // Bounded: with one call a minute allowed, the second call at the latest is over the limit.
+      for (let i = 0; i < 6; i++) {
+        const r = await expectUnbilled(ctx, 'BILL-008', (s) => s === 429, () => ctx.api.send({ method: 'GET', path: '/definitions', key: owner, query: { limit: 1 }, retry429: false }), sent);
+        if (r.judged) return;
+        sent.push(r.ex);
+      }
+      throw new NotObservable(`with a limit of 1 call a minute, ${sent.length} calls got no 429 (${sent.map(callOf).join('; ')}), so no 429 could be priced`);
+    } finally {
+      await restore();
+    }
+  },
+};

@@ -1,0 +1,58 @@
+/**
+ * Prices that depend on what a call did: an idempotent replay is not billed again (seed part 8
+ * billing rule 5), and a successful agent preview incurs its quoted preview fee (rule 4).
+ */
+import type { CheckDef } from '../../src/engine/check.ts';
+import { Finding, NotObservable } from '../../src/engine/finding.ts';
+import { is2xx, minimalCreateBody } from '../_shared/definitions.ts';
+import { isObject } from '../_shared/json.ts';
+import { callOf, chargeEvidence, measureCharges, pollCredits, settledCharged } from '../_shared/ledger-measure.ts';
+import { idempotencyKey, makeAccount, previewAndQuote, receiptPath } from '../_shared/ops-fixtures.ts';
+
+export const replayFree: CheckDef = {
+  id: 'billing/replay-free',
+  title: 'Replaying a write with the same Idempotency-Key costs nothing',
+  clauses: ['BILL-010'],
+  needs: { ledger: true, mutation: true },
+  // The original create and its clean-up archive.
+  credits: 2,
+  async run(ctx) {
+    const owner = ctx.key('owner');
+    const idem = idempotencyKey(ctx);
+    const body = minimalCreateBody(ctx);
+    const original = await ctx.api.send({ method: 'POST', path: '/definitions', key: owner, idempotencyKey: idem, body });
+    if (!is2xx(original)) throw new NotObservable(`the original write was refused (${callOf(original)}), so there is nothing to replay`);
+    const created = original.response?.json;
+    if (isObject(created) && typeof created.id === 'string') {
+      const id = created.id;
+      ctx.cleanup(async () => void (await ctx.api.send({ method: 'POST', path: `/definitions/${id}/archive`, key: owner, body: { reason: 'conformance run clean-up' } })));
+    }
+    await settledCharged(ctx);
+    const m = await measureCharges(ctx, () => ctx.api.send({ method: 'POST', path: '/definitions', key: owner, idempotencyKey: idem, body }));
+    if (m.delta !== 0) throw new Finding(chargeEvidence('BILL-010', m.result, m, [0], [original]));
+  },
+};
+
+export const previewFee: CheckDef = {
+  id: 'billing/preview-fee',
+  title: 'A successful agent preview grows the ledger by its quoted preview fee (alone or on top of the call)',
+  clauses: ['BILL-011'],
+  needs: { ledger: true, control: true, mutation: true },
+  credits: 1,
+  async run(ctx) {
+    const owner = ctx.key('owner');
+    const fx = await makeAccount(ctx, 'bill-preview');
+    await settledCharged(ctx);
+    // The receipt is polled inside the window: the fee may be charged when the preview runs.
+    const m = await measureCharges(ctx, () => previewAndQuote(ctx, owner, [fx.accountId]), { entries: true });
+    const { submitted, polls, quote } = m.result;
+    if (!is2xx(submitted)) throw new NotObservable(`the preview was refused (${callOf(submitted)}), so it incurred no fee`);
+    const fee = quote.apiPreviewCredits;
+    if (typeof fee !== 'number' || !Number.isFinite(fee)) {
+      throw new NotObservable(`the preview's apiPreviewCredits is ${fee === undefined ? 'not found in the answer or the receipt' : JSON.stringify(fee)}, so the fee to expect is unknown`);
+    }
+    const path = receiptPath(submitted);
+    const delta = m.delta - pollCredits(m.entries, path ? [path] : []);
+    if (delta !== fee && delta !== fee + 1) throw new Finding(chargeEvidence('BILL-011', submitted, { ...m, delta }, [fee, fee + 1], polls.slice(-1)));
+  },
+};
