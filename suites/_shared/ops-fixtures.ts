@@ -11,6 +11,18 @@ import { is2xx } from './definitions.ts';
 import { findObjects, isObject } from './json.ts';
 import { findResourceId, pollUntil } from './receipts.ts';
 
+/**
+ * Registers the archive of a definition that a POST /definitions created (a write that should
+ * have been refused, or a setup write), so the workspace stays clean whatever the target did.
+ */
+export function archiveIfCreated(ctx: CheckContext, key: KeyHandle, ex: Exchange): void {
+  const body = ex.response?.json;
+  const isCreate = ex.request.method === 'POST' && /\/definitions(\?|$)/.test(ex.request.url);
+  if (!isCreate || !is2xx(ex) || !isObject(body) || typeof body.id !== 'string') return;
+  const id = body.id;
+  ctx.cleanup(async () => void (await ctx.api.send({ method: 'POST', path: `/definitions/${encodeURIComponent(id)}/archive`, key, body: { reason: 'conformance run clean-up' } })));
+}
+
 /** A stored account with one person, made through the control protocol. */
 export interface AccountFixture {
   accountId: string;

@@ -11,7 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { is2xx, minimalCreateBody } from '../_shared/definitions.ts';
 import { isObject } from '../_shared/json.ts';
 import { callOf, chargeEvidence, measureCharges } from '../_shared/ledger-measure.ts';
-import { idempotencyKey } from '../_shared/ops-fixtures.ts';
+import { archiveIfCreated, idempotencyKey } from '../_shared/ops-fixtures.ts';
 
 /**
  * Measures `send`; when the answer's status passes `judged`, a charge is a soft finding on
@@ -23,15 +23,6 @@ async function expectUnbilled(ctx: CheckContext, clause: string, judged: (status
   if (status === undefined || !judged(status)) return { ex: m.result, judged: false };
   if (m.delta !== 0) ctx.softFail(chargeEvidence(clause, m.result, m, [0], context));
   return { ex: m.result, judged: true };
-}
-
-/** Archives a definition a refused create stored anyway, so the workspace stays clean. */
-function archiveIfCreated(ctx: CheckContext, owner: KeyHandle, ex: Exchange): void {
-  const body = ex.response?.json;
-  if (is2xx(ex) && isObject(body) && typeof body.id === 'string') {
-    const id = body.id;
-    ctx.cleanup(async () => void (await ctx.api.send({ method: 'POST', path: `/definitions/${id}/archive`, key: owner, body: { reason: 'conformance run clean-up' } })));
-  }
 }
 
 // 401 and 429 have clauses of their own (BILL-007, BILL-008); every other 4xx is a refusal here.

@@ -5,9 +5,8 @@
 import type { CheckDef } from '../../src/engine/check.ts';
 import { Finding, NotObservable } from '../../src/engine/finding.ts';
 import { is2xx, minimalCreateBody } from '../_shared/definitions.ts';
-import { isObject } from '../_shared/json.ts';
 import { callOf, chargeEvidence, measureCharges, pollCredits, settledCharged } from '../_shared/ledger-measure.ts';
-import { idempotencyKey, makeAccount, previewAndQuote, receiptPath } from '../_shared/ops-fixtures.ts';
+import { archiveIfCreated, idempotencyKey, makeAccount, previewAndQuote, receiptPath } from '../_shared/ops-fixtures.ts';
 
 export const replayFree: CheckDef = {
   id: 'billing/replay-free',
@@ -22,11 +21,7 @@ export const replayFree: CheckDef = {
     const body = minimalCreateBody(ctx);
     const original = await ctx.api.send({ method: 'POST', path: '/definitions', key: owner, idempotencyKey: idem, body });
     if (!is2xx(original)) throw new NotObservable(`the original write was refused (${callOf(original)}), so there is nothing to replay`);
-    const created = original.response?.json;
-    if (isObject(created) && typeof created.id === 'string') {
-      const id = created.id;
-      ctx.cleanup(async () => void (await ctx.api.send({ method: 'POST', path: `/definitions/${id}/archive`, key: owner, body: { reason: 'conformance run clean-up' } })));
-    }
+    archiveIfCreated(ctx, owner, original);
     await settledCharged(ctx);
     const m = await measureCharges(ctx, () => ctx.api.send({ method: 'POST', path: '/definitions', key: owner, idempotencyKey: idem, body }));
     if (m.delta !== 0) throw new Finding(chargeEvidence('BILL-010', m.result, m, [0], [original]));

@@ -1,0 +1,4 @@
+import { defineSuite } from '../src/engine/vitest.ts';
+import { errorsSuite } from './errors/index.ts';
+
+defineSuite(errorsSuite);

@@ -1,0 +1,76 @@
+/**
+ * A body that is not valid JSON is refused with 400 (seed part 4, "bodies are JSON", and the
+ * 400 row of part 7) on every endpoint that takes a body. Fixed malformations cover the usual
+ * mistakes; the property cuts valid bodies (from the contract's generators) short: a proper
+ * prefix of a JSON object's text is never valid JSON, whatever the shape of the body.
+ */
+import fc from 'fast-check';
+import type { CheckDef } from '../../src/engine/check.ts';
+import { describeResponse } from '../../src/engine/expect.ts';
+import { Finding, NotObservable } from '../../src/engine/finding.ts';
+import { checkProperty } from '../../src/engine/property.ts';
+import type { Exchange } from '../../src/http/exchange.ts';
+import { bodyArbitraries } from '../../src/generators/index.ts';
+import { loadSpec } from '../../src/spec/load.ts';
+import { jsonBodyEndpoints, scratchDefinition, sendRaw, unavailable, type BodyEndpoint } from './bodies.ts';
+import { ENVELOPE_CLAUSES, judgeEnvelope } from './envelope.ts';
+
+/** Texts that no JSON parser may accept, named by what is wrong with them. */
+const MALFORMED: readonly { scenario: string; text: string }[] = [
+  { scenario: 'trailing comma', text: '{"name": "x",}' },
+  { scenario: 'single-quoted strings', text: "{'name': 'x'}" },
+  { scenario: 'truncated object', text: '{"name": ' },
+  { scenario: 'not JSON at all', text: 'name=x' },
+  { scenario: 'trailing garbage after the object', text: '{"reason": "x"}}' },
+  { scenario: 'NaN literal', text: '{"autoApplyThreshold": NaN}' },
+];
+
+const notRefused = (ep: BodyEndpoint, scenario: string, ex: Exchange): Finding =>
+  new Finding({
+    clause: 'ERR-004',
+    message: `${ep.method} ${ep.path} with a malformed JSON body (${scenario}) was not refused with 400`,
+    expected: '400 BAD_REQUEST',
+    received: ex.response ? describeResponse(ex.response) : `no response (${ex.error?.kind}: ${ex.error?.message})`,
+    exchange: ex,
+  });
+
+export const malformedJson: CheckDef = {
+  id: 'errors/malformed-json',
+  title: 'Malformed JSON bodies are refused with 400 on every endpoint that takes a body',
+  clauses: ['ERR-004', ...ENVELOPE_CLAUSES],
+  needs: { mutation: true },
+  // The scratch definition and its clean-up archive.
+  credits: 2,
+  async run(ctx) {
+    const owner = ctx.key('owner');
+    const endpoints = await jsonBodyEndpoints(await scratchDefinition(ctx, owner));
+    let judged = 0;
+    for (const ep of endpoints) {
+      for (const m of MALFORMED) {
+        const ex = await sendRaw(ctx, owner, ep, m.text);
+        if (unavailable(ex)) break;
+        judged++;
+        if (ex.response?.status === 400) await judgeEnvelope(ctx, ex);
+        else ctx.softFail(notRefused(ep, m.scenario, ex).evidence);
+      }
+    }
+    if (judged === 0) throw new NotObservable('every endpoint that takes a body answered 503 (capability not configured)');
+
+    // Truncated valid bodies, over every endpoint (the run's seed and number of runs apply).
+    const spec = await loadSpec();
+    const cut = fc.constantFrom(...endpoints).chain((ep) =>
+      bodyArbitraries(spec, ep.operationId).valid.chain((body) => {
+        const text = JSON.stringify(body);
+        return fc.integer({ min: 1, max: text.length - 1 }).map((n) => ({ ep, text: text.slice(0, n), scenario: `a valid body cut after ${n} of ${text.length} characters`, path: '' }));
+      }),
+    );
+    await checkProperty(ctx, {
+      clause: 'ERR-004',
+      arbitrary: cut,
+      predicate: async ({ ep, text, scenario }) => {
+        const ex = await sendRaw(ctx, owner, ep, text);
+        if (ex.response?.status !== 400 && !unavailable(ex)) throw notRefused(ep, scenario, ex);
+      },
+    });
+  },
+};

@@ -1,0 +1,101 @@
+/**
+ * A body field of the wrong JSON type is refused with 400 (seed part 7, 400 row; the field
+ * types of 4.4 and 4.5). Fixed cases include numeric and boolean look-alike strings, which a
+ * lenient parser might coerce; the property draws one wrong-typed field at a time from the
+ * contract's generators (every `type` violation of the create body).
+ */
+import fc from 'fast-check';
+import type { CheckContext, CheckDef, KeyHandle } from '../../src/engine/check.ts';
+import { describeResponse } from '../../src/engine/expect.ts';
+import { Finding, NotObservable } from '../../src/engine/finding.ts';
+import { checkProperty } from '../../src/engine/property.ts';
+import type { Exchange } from '../../src/http/exchange.ts';
+import { bodyArbitraries } from '../../src/generators/index.ts';
+import { loadSpec } from '../../src/spec/load.ts';
+import { minimalCreateBody, uniqueName } from '../_shared/definitions.ts';
+import { isObject } from '../_shared/json.ts';
+import { archiveIfCreated } from '../_shared/ops-fixtures.ts';
+import { scratchDefinition, sendRaw, unavailable } from './bodies.ts';
+import { ENVELOPE_CLAUSES, judgeEnvelope } from './envelope.ts';
+
+/** One wrong-typed request: a JSON value sent as the whole body, and what is wrong with it. */
+interface Case {
+  scenario: string;
+  body: unknown;
+}
+
+function createCases(ctx: CheckContext): Case[] {
+  const valid = minimalCreateBody(ctx);
+  const field = (name: string, value: unknown): Case => ({ scenario: `${name} is ${JSON.stringify(value)}`, body: { ...minimalCreateBody(ctx), [name]: value } });
+  return [
+    field('name', 123),
+    field('entityKinds', 'account'),
+    field('autoApplyThreshold', 'high'),
+    field('autoApplyThreshold', '0.9'),
+    field('reviewThreshold', '0.5'),
+    field('captureEnabled', 'true'),
+    field('chatVisible', 1),
+    field('enumValues', { label: 'Alpha' }),
+    field('reason', ['conformance check']),
+    { scenario: 'the body is an array', body: [valid] },
+    { scenario: 'the body is a string', body: 'conformance check' },
+    { scenario: 'the body is a number', body: 42 },
+  ];
+}
+
+function patchCases(): Case[] {
+  const field = (name: string, value: unknown): Case => ({ scenario: `${name} is ${JSON.stringify(value)}`, body: { reason: 'conformance check', [name]: value } });
+  return [field('autoApplyThreshold', '0.9'), field('name', 123), field('chatVisible', 'false'), field('reason', 42), { scenario: 'the body is an array', body: [{ reason: 'conformance check' }] }];
+}
+
+/** Judges one answer: 400 with the envelope passes; 503 is skipped; anything else is a finding. */
+async function judge(ctx: CheckContext, owner: KeyHandle, ex: Exchange, scenario: string, soft: boolean): Promise<void> {
+  archiveIfCreated(ctx, owner, ex);
+  if (unavailable(ex)) return;
+  if (ex.response?.status === 400) {
+    if (soft) await judgeEnvelope(ctx, ex);
+    return;
+  }
+  const f = new Finding({
+    clause: 'ERR-005',
+    message: `${ex.request.method} with a wrong JSON type (${scenario}) was not refused with 400`,
+    expected: '400 BAD_REQUEST',
+    received: ex.response ? describeResponse(ex.response) : `no response (${ex.error?.kind}: ${ex.error?.message})`,
+    exchange: ex,
+  });
+  if (!soft) throw f;
+  ctx.softFail(f.evidence);
+}
+
+export const wrongTypes: CheckDef = {
+  id: 'errors/wrong-types',
+  title: 'Body fields of the wrong JSON type (and bodies that are not objects) are refused with 400',
+  clauses: ['ERR-005', ...ENVELOPE_CLAUSES],
+  needs: { mutation: true },
+  // The scratch definition for PATCH and its clean-up archive.
+  credits: 2,
+  async run(ctx) {
+    const owner = ctx.key('owner');
+    const create = { method: 'POST' as const, path: '/definitions' };
+    for (const c of createCases(ctx)) await judge(ctx, owner, await sendRaw(ctx, owner, create, JSON.stringify(c.body)), c.scenario, true);
+    const id = await scratchDefinition(ctx, owner);
+    if (id === undefined) throw new NotObservable('a valid definition create was refused, so PATCH bodies could not be judged');
+    const patch = { method: 'PATCH' as const, path: `/definitions/${encodeURIComponent(id)}` };
+    for (const c of patchCases()) await judge(ctx, owner, await sendRaw(ctx, owner, patch, JSON.stringify(c.body)), c.scenario, true);
+
+    const spec = await loadSpec();
+    const typeViolations = bodyArbitraries(spec, 'createDefinition').violations.filter((v) => v.keyword === 'type');
+    // Every generated body gets a prefixed name (unless the name is the wrong-typed field), so a
+    // body the target wrongly accepts is recognisable and archived.
+    const arbitrary = fc.oneof(
+      ...typeViolations.map((v) =>
+        v.value.map((body) => ({ body: isObject(body) && v.path !== '/name' ? { ...body, name: uniqueName(ctx, 'types') } : body, scenario: v.scenario, path: v.path })),
+      ),
+    );
+    await checkProperty(ctx, {
+      clause: 'ERR-005',
+      arbitrary,
+      predicate: async ({ body, scenario }) => judge(ctx, owner, await sendRaw(ctx, owner, create, JSON.stringify(body)), scenario, false),
+    });
+  },
+};
