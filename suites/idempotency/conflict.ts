@@ -1,0 +1,155 @@
+/**
+ * One key, several inputs or several senders: a key reused with different input answers 409
+ * and performs nothing (IDEM-004); concurrent identical requests perform the mutation at most
+ * once (IDEM-008); a key first used by a refused request (IDEM-009).
+ */
+import type { ApiRequest, CheckDef } from '../../src/engine/check.ts';
+import { expectErrorEnvelope, expectResponse } from '../../src/engine/expect.ts';
+import { Finding, NotObservable } from '../../src/engine/finding.ts';
+import type { Exchange } from '../../src/http/exchange.ts';
+import { is2xx, minimalCreateBody, uniqueName } from '../_shared/definitions.ts';
+import { findDefinition, WALK_MAX_PAGES } from '../_shared/paging-walk.ts';
+import { ADMIN, answerOf, archiveLater, canonical, createdId, freshKey, liveIdsNamed, setupDefinition } from './support.ts';
+
+/** Concurrent senders of one request (IDEM-008). */
+const CONCURRENCY = 10;
+
+export const keyReuseConflict: CheckDef = {
+  id: 'idempotency/key-reuse-conflict',
+  title: 'A key reused with a different create or PATCH body answers 409 CONFLICT and performs nothing',
+  clauses: ['IDEM-004'],
+  needs: { mutation: true },
+  // Create + clean-up, count walk; setup create + clean-up, the first PATCH, one read.
+  credits: 2 + WALK_MAX_PAGES + 2 + 1 + 1,
+  async run(ctx) {
+    const key = ctx.key(ADMIN);
+    const ids = { envelope: 'IDEM-004' };
+
+    // POST /definitions: the second body names another definition, which must not appear.
+    const first = minimalCreateBody(ctx, { name: uniqueName(ctx, 'idem-conflict-a') });
+    const second = { ...first, name: uniqueName(ctx, 'idem-conflict-b') };
+    const idem = freshKey(ctx, 'conflict');
+    const used = await ctx.api.send({ method: 'POST', path: '/definitions', key, body: first, idempotencyKey: idem });
+    const firstId = createdId(used);
+    if (firstId === undefined) throw new NotObservable(`the first keyed create was not accepted (${answerOf(used)}), so the key was never used`);
+    archiveLater(ctx, key, [firstId]);
+    const reuse = await ctx.api.send({ method: 'POST', path: '/definitions', key, body: second, idempotencyKey: idem });
+    const made = createdId(reuse);
+    if (made !== undefined && made !== firstId) archiveLater(ctx, key, [made]);
+    expectErrorEnvelope(ids, reuse, 409);
+    const performed = await liveIdsNamed(ctx, key, String(second.name));
+    archiveLater(ctx, key, performed);
+    if (performed.length > 0) {
+      throw new Finding({ clause: 'IDEM-004', message: 'the refused create was performed: a definition with its name is listed', expected: 'no definition of that name', received: performed.join(', '), exchange: reuse, context: [used] });
+    }
+
+    // PATCH: the second description must not be applied.
+    const { id } = await setupDefinition(ctx, key);
+    const patchKey = freshKey(ctx, 'conflict-patch');
+    const patch = (description: string): ApiRequest => ({ method: 'PATCH', path: `/definitions/${id}`, key, body: { reason: 'idempotency conflict check', description }, idempotencyKey: patchKey });
+    const patched = await ctx.api.send(patch('first description'));
+    if (!is2xx(patched)) throw new NotObservable(`the first keyed PATCH was not accepted (${answerOf(patched)}), so the key was never used`);
+    const clash = await ctx.api.send(patch('second description'));
+    expectErrorEnvelope(ids, clash, 409);
+    const found = await findDefinition(ctx, key, id, false);
+    if (!found.item) throw new NotObservable(`definition ${id} is not listed, so whether the refused PATCH was applied cannot be seen`);
+    if (found.item.description !== 'first description') {
+      throw new Finding({ clause: 'IDEM-004', message: 'the refused PATCH was applied', expected: 'description "first description"', received: `description ${JSON.stringify(found.item.description)}`, exchange: clash, context: [patched] });
+    }
+  },
+};
+
+export const concurrentSameKey: CheckDef = {
+  id: 'idempotency/concurrent-same-key',
+  title: `${CONCURRENCY} concurrent identical creates under one key create at most one definition; each answer is the original, 409 or 429`,
+  clauses: ['IDEM-008'],
+  needs: { mutation: true },
+  // One create at most (the others are replays or refusals), the count walk, the clean-up.
+  credits: 1 + WALK_MAX_PAGES + 1,
+  async run(ctx) {
+    const key = ctx.key(ADMIN);
+    const body = minimalCreateBody(ctx, { name: uniqueName(ctx, 'idem-concurrent') });
+    const req: ApiRequest = { method: 'POST', path: '/definitions', key, body, idempotencyKey: freshKey(ctx, 'concurrent'), retry429: false };
+    const answers = await Promise.all(Array.from({ length: CONCURRENCY }, () => ctx.api.send(req)));
+    const ids = await liveIdsNamed(ctx, key, String(body.name));
+    archiveLater(ctx, key, ids);
+    for (const ex of answers) {
+      const id = createdId(ex);
+      if (id !== undefined && !ids.includes(id.toLowerCase())) archiveLater(ctx, key, [id]);
+    }
+    if (ids.length === 0 && answers.some(is2xx)) {
+      throw new NotObservable('a concurrent create succeeded but its definition is not listed, so the definitions created cannot be counted');
+    }
+    if (ids.length > 1) {
+      throw new Finding({ clause: 'IDEM-008', message: `${ids.length} definitions were created by ${CONCURRENCY} concurrent requests under one key`, expected: 'at most one', received: ids.join(', '), exchange: answers.find(is2xx) ?? answers[0]!, context: answers });
+    }
+    // Status equality across 2xx answers is IDEM-002's concern; here every success must carry one body.
+    const successes = answers.filter(is2xx);
+    for (const ex of answers) {
+      const res = expectResponse('IDEM-008', ex);
+      const ok = is2xx(ex) ? canonical(res.json) === canonical(successes[0]!.response!.json) : res.status === 409 || res.status === 429;
+      if (!ok) {
+        throw new Finding({
+          clause: 'IDEM-008',
+          message: is2xx(ex) ? 'two concurrent successes under one key carry different bodies' : `a concurrent request under one key answered ${res.status}`,
+          expected: is2xx(ex) ? answerOf(successes[0]!) : 'the original answer, 409 or 429',
+          received: answerOf(ex),
+          exchange: ex,
+          context: answers.filter((a) => a !== ex),
+        });
+      }
+    }
+  },
+};
+
+export const keyAfterRefusal: CheckDef = {
+  id: 'idempotency/key-after-refusal',
+  title: 'After a create refused with 400 under a key, a valid body under that key replays the 400, answers 409, or is processed once',
+  clauses: ['IDEM-009'],
+  needs: { mutation: true },
+  // The valid create (if processed), the count walk, the clean-up (the refusal and replays are not billed).
+  credits: 1 + WALK_MAX_PAGES + 1,
+  async run(ctx) {
+    const key = ctx.key(ADMIN);
+    const valid = minimalCreateBody(ctx, { name: uniqueName(ctx, 'idem-after-400') });
+    // A name longer than the 80 characters of seed 4.4 makes the body invalid and nothing else.
+    const invalid = { ...valid, name: `${String(valid.name)}-${'x'.repeat(81)}` };
+    const idem = freshKey(ctx, 'after-400');
+    const send = (body: Record<string, unknown>): Promise<Exchange> => ctx.api.send({ method: 'POST', path: '/definitions', key, body, idempotencyKey: idem });
+
+    const refused = await send(invalid);
+    const strayId = createdId(refused);
+    if (strayId !== undefined) archiveLater(ctx, key, [strayId]);
+    if (expectResponse('IDEM-009', refused).status !== 400) {
+      throw new NotObservable(`the invalid create was not refused with 400 (${answerOf(refused)}), so no key was first used by a refusal`);
+    }
+    const next = await send(valid);
+    const status = expectResponse('IDEM-009', next).status;
+    const processed = is2xx(next);
+    // Processed once means: a repeat is then a replay of that success, not a second create.
+    const repeat = processed ? await send(valid) : undefined;
+    const ids = await liveIdsNamed(ctx, key, String(valid.name));
+    archiveLater(ctx, key, ids);
+    const context = [refused, next, ...(repeat ? [repeat] : [])];
+
+    if (!processed && status !== 400 && status !== 409) {
+      throw new Finding({ clause: 'IDEM-009', message: `the valid body under the refused request's key answered ${status}`, expected: '400 (the refusal replayed), 409, or success', received: answerOf(next), exchange: next, context });
+    }
+    if (processed && ids.length === 0) throw new NotObservable('the valid create succeeded but its definition is not listed, so how often it was processed cannot be counted');
+    const expectedCount = processed ? 1 : 0;
+    if (ids.length !== expectedCount) {
+      throw new Finding({
+        clause: 'IDEM-009',
+        message: processed ? `the valid request was processed ${ids.length} times` : `the valid request answered ${status} yet ${ids.length} definitions were created`,
+        expected: `${expectedCount} definition${expectedCount === 1 ? '' : 's'} named ${String(valid.name)}`,
+        received: ids.length === 0 ? 'none listed' : ids.join(', '),
+        exchange: repeat ?? next,
+        context,
+      });
+    }
+    // The body tells a replay from a second execution (a new id); the replayed status is IDEM-002's concern.
+    if (repeat && canonical(repeat.response?.json) !== canonical(next.response?.json)) {
+      throw new Finding({ clause: 'IDEM-009', message: 'after processing the valid request, a repeat under the key did not return its answer', expected: answerOf(next), received: answerOf(repeat), exchange: repeat, context });
+    }
+  },
+};

@@ -1,0 +1,150 @@
+/**
+ * The Idempotency-Key itself (seed 4.1 and part 8): 1 to 128 visible ASCII characters, no
+ * spaces. Keys come from the generators derived from the header parameter of openapi.yaml
+ * (valid values biased to the bounds, and the single-bound violations), plus the named cases
+ * of the clauses: 129 characters, an empty value, a space, latin-1 "é", a tab.
+ */
+import { randomUUID } from 'node:crypto';
+import fc from 'fast-check';
+import type { CheckContext, CheckDef, KeyHandle } from '../../src/engine/check.ts';
+import { expectResponse } from '../../src/engine/expect.ts';
+import { Finding, NotObservable } from '../../src/engine/finding.ts';
+import { checkProperty } from '../../src/engine/property.ts';
+import { parameterArbitraries } from '../../src/generators/index.ts';
+import { loadSpec } from '../../src/spec/load.ts';
+import type { Exchange } from '../../src/http/exchange.ts';
+import { is2xx, minimalCreateBody, uniqueName } from '../_shared/definitions.ts';
+import { walkOrNotObservable, WALK_MAX_PAGES } from '../_shared/paging-walk.ts';
+import { ADMIN, answerOf, archiveLater, createdId, liveIdsNamed, setupDefinition } from './support.ts';
+
+const HEADER = 'Idempotency-Key';
+
+/** The generator's arbitraries of the Idempotency-Key header of one operation. */
+async function keyArbitraries(operationId: string): Promise<ReturnType<typeof parameterArbitraries>> {
+  return parameterArbitraries(await loadSpec(), operationId, 'header');
+}
+
+/** The generated violations of one keyword, as arbitraries of the bad key. */
+async function badKeys(keyword: string): Promise<fc.Arbitrary<string>> {
+  const found = (await keyArbitraries('createDefinition')).violations.filter((v) => v.path === `/${HEADER}` && v.keyword === keyword);
+  if (found.length === 0) throw new Error(`openapi.yaml: createDefinition's ${HEADER} header has no ${keyword} bound to violate`);
+  return fc.oneof(...found.map((v) => v.value.map((x) => String((x as Record<string, unknown>)[HEADER]))));
+}
+
+/** True when the HTTP client itself could not put the value in a header (nothing reached the target). */
+const unsendable = (ex: Exchange): boolean => !ex.response && ex.error?.kind === 'other';
+
+/**
+ * A create under an invalid key must be refused with 400. Returns false when the client could
+ * not send the value. Every name tried is recorded so that the check can show nothing was created.
+ */
+async function expectRefused(ctx: CheckContext, key: KeyHandle, clause: string, idem: string, names: string[]): Promise<boolean> {
+  const body = minimalCreateBody(ctx, { name: uniqueName(ctx, 'idem-badkey') });
+  const ex = await ctx.api.send({ method: 'POST', path: '/definitions', key, body, idempotencyKey: idem });
+  if (unsendable(ex)) return false;
+  names.push(String(body.name));
+  const id = createdId(ex);
+  if (id !== undefined) archiveLater(ctx, key, [id]);
+  const res = expectResponse(clause, ex);
+  if (res.status !== 400) {
+    throw new Finding({ clause, message: `a create under the invalid Idempotency-Key ${JSON.stringify(idem)} answered ${res.status}`, expected: 'status 400', received: answerOf(ex), exchange: ex });
+  }
+  return true;
+}
+
+/** None of the refused creates appears in the listing. */
+async function expectNoneCreated(ctx: CheckContext, key: KeyHandle, clause: string, names: readonly string[]): Promise<void> {
+  if (names.length === 0) return;
+  const wanted = new Set(names);
+  const walk = await walkOrNotObservable(ctx, key);
+  const made = walk.items.filter((i) => typeof i.name === 'string' && wanted.has(i.name));
+  if (made.length > 0) {
+    archiveLater(ctx, key, made.map((i) => String(i.id)));
+    throw new Finding({ clause, message: 'a create refused for its Idempotency-Key was performed anyway', expected: 'no definition from a refused create', received: made.map((i) => `${String(i.id)} ${String(i.name)}`).join(', ') });
+  }
+}
+
+export const keyTooLong: CheckDef = {
+  id: 'idempotency/key-too-long',
+  title: 'An Idempotency-Key longer than 128 characters is refused with 400 (an empty one: 400 or treated as absent)',
+  clauses: ['IDEM-005'],
+  needs: { mutation: true },
+  // Refusals are free; the empty key may be treated as absent (a create and its clean-up); one walk.
+  credits: 2 + WALK_MAX_PAGES,
+  async run(ctx) {
+    const key = ctx.key(ADMIN);
+    const names: string[] = [];
+    await expectRefused(ctx, key, 'IDEM-005', `${ctx.run.prefix}${randomUUID()}`.padEnd(129, '~'), names);
+    await checkProperty(ctx, { clause: 'IDEM-005', arbitrary: await badKeys('maxLength'), predicate: async (idem) => void (await expectRefused(ctx, key, 'IDEM-005', idem, names)) });
+
+    // An empty value is either a key of length 0 (400) or no key at all (the create proceeds).
+    const body = minimalCreateBody(ctx, { name: uniqueName(ctx, 'idem-emptykey') });
+    const empty = await ctx.api.send({ method: 'POST', path: '/definitions', key, body, idempotencyKey: '' });
+    const id = createdId(empty);
+    if (id !== undefined) archiveLater(ctx, key, [id]);
+    const res = expectResponse('IDEM-005', empty);
+    if (res.status !== 400 && !is2xx(empty)) {
+      throw new Finding({ clause: 'IDEM-005', message: `a create with an empty Idempotency-Key answered ${res.status}`, expected: '400, or the create as without a key', received: answerOf(empty), exchange: empty });
+    }
+    await expectNoneCreated(ctx, key, 'IDEM-005', names);
+  },
+};
+
+export const keyCharset: CheckDef = {
+  id: 'idempotency/key-charset',
+  title: 'An Idempotency-Key with a space or a character outside visible ASCII is refused with 400',
+  clauses: ['IDEM-006'],
+  needs: { mutation: true },
+  // Refusals are free; one walk shows nothing was created.
+  credits: WALK_MAX_PAGES,
+  async run(ctx) {
+    const key = ctx.key(ADMIN);
+    const names: string[] = [];
+    let sent = 0;
+    // Inner characters only: leading and trailing whitespace is stripped by HTTP itself.
+    for (const idem of [`${ctx.run.prefix}a b`, `${ctx.run.prefix}a\u00e9b`, `${ctx.run.prefix}a\tb`]) {
+      if (await expectRefused(ctx, key, 'IDEM-006', idem, names)) sent++;
+    }
+    await checkProperty(ctx, {
+      clause: 'IDEM-006',
+      arbitrary: await badKeys('pattern'),
+      predicate: async (idem) => {
+        if (await expectRefused(ctx, key, 'IDEM-006', idem, names)) sent++;
+      },
+    });
+    if (sent === 0) throw new NotObservable('the HTTP client could not send any of the invalid keys');
+    await expectNoneCreated(ctx, key, 'IDEM-006', names);
+  },
+};
+
+export const keyBoundsAccepted: CheckDef = {
+  id: 'idempotency/key-bounds-accepted',
+  title: 'Idempotency-Keys of 1 to 128 visible ASCII characters (both bounds included) are accepted',
+  clauses: ['IDEM-007'],
+  needs: { mutation: true },
+  // Setup create and clean-up, then one PATCH per key: a 1-character key, a 128-character key, the generated ones.
+  credits: (numRuns) => 2 + 2 + numRuns,
+  async run(ctx) {
+    const key = ctx.key(ADMIN);
+    const { id } = await setupDefinition(ctx, key);
+    // One body for every key: a key that comes back (short keys repeat) is then a replay, not a conflict.
+    const body = { reason: 'idempotency key bounds check', description: 'key bounds' };
+    const accept = async (idem: string): Promise<void> => {
+      const ex = await ctx.api.send({ method: 'PATCH', path: `/definitions/${id}`, key, body, idempotencyKey: idem });
+      if (is2xx(ex)) return;
+      const res = expectResponse('IDEM-007', ex);
+      // Without control the workspace is shared: a short key may have been used by another run (409 shows it was read as a key).
+      if (res.status === 409 && !ctx.run.hasControl) return;
+      throw new Finding({ clause: 'IDEM-007', message: `a PATCH under the valid ${idem.length}-character Idempotency-Key ${JSON.stringify(idem)} answered ${res.status}`, expected: '2xx', received: answerOf(ex), exchange: ex });
+    };
+    await accept(String.fromCharCode(0x21 + (ctx.run.seed >>> 0) % 94));
+    await accept(`${ctx.run.prefix}${randomUUID()}`.padEnd(128, '~'));
+    const valid = (await keyArbitraries('updateDefinition')).valid
+      .map((v) => v[HEADER])
+      .filter((k): k is string => typeof k === 'string')
+      // On a shared target (no control) long keys get a fresh random head (same length, still
+      // visible ASCII) so that runs with the same seed never collide; with control the workspace is new.
+      .map((k) => (k.length >= 36 && !ctx.run.hasControl ? randomUUID() + k.slice(36) : k));
+    await checkProperty(ctx, { clause: 'IDEM-007', arbitrary: valid, predicate: accept });
+  },
+};

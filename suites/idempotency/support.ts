@@ -1,0 +1,178 @@
+/**
+ * Request building and readers shared by the idempotency checks: fresh keys, "is the key the
+ * reason it failed?", replay comparison, and the bookkeeping that shows whether a mutation
+ * happened (definitions counted by name, one definition read before and after).
+ */
+import { randomUUID } from 'node:crypto';
+import type { ApiRequest, CheckContext, KeyHandle } from '../../src/engine/check.ts';
+import { expectResponse, describeResponse } from '../../src/engine/expect.ts';
+import { Finding, NotObservable, type Evidence } from '../../src/engine/finding.ts';
+import type { Exchange } from '../../src/http/exchange.ts';
+import { is2xx, minimalCreateBody, uniqueName } from '../_shared/definitions.ts';
+import { brief, isObject } from '../_shared/json.ts';
+import { findDefinition, idsWhere, walkOrNotObservable } from '../_shared/paging-walk.ts';
+
+/** The one cast member of the suite. */
+export const ADMIN = 'admin';
+
+/** A fresh Idempotency-Key (visible ASCII, < 128): run prefix, tag and a random part, so runs never collide. */
+export function freshKey(ctx: CheckContext, tag: string): string {
+  return `${ctx.run.prefix}${tag}-${randomUUID()}`;
+}
+
+/** JSON with object keys sorted at every depth: two bodies are deep-equal when these match. */
+export function canonical(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
+  if (isObject(v)) return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical(v[k])}`).join(',')}}`;
+  return JSON.stringify(v) ?? 'undefined';
+}
+
+/** The answer as evidence text: status and canonical JSON (or text). */
+export function answerOf(ex: Exchange): string {
+  const r = ex.response;
+  if (!r) return `no response (${ex.error?.kind ?? 'unknown'})`;
+  return `${r.status} ${r.isJson ? brief(JSON.parse(canonical(r.json)) as unknown, 400) : brief(r.text, 400)}`;
+}
+
+/** Same status and deep-equal JSON body. */
+export function sameAnswer(a: Exchange, b: Exchange): boolean {
+  const x = a.response;
+  const y = b.response;
+  if (!x || !y || x.status !== y.status || x.isJson !== y.isJson) return false;
+  return x.isJson ? canonical(x.json) === canonical(y.json) : x.text === y.text;
+}
+
+/**
+ * Sends a mutation under an Idempotency-Key and returns its 2xx exchange. When it is not
+ * accepted, the same request without the key tells why: accepted then, the key was refused
+ * (an IDEM-001 finding); refused too, the request itself is what the target refuses, so the
+ * clause cannot be observed with it. `onAccepted` registers clean-up for what got created.
+ */
+export async function sendAccepted(
+  ctx: CheckContext,
+  req: ApiRequest & { idempotencyKey: string },
+  withoutKey: () => ApiRequest,
+  onAccepted: (ex: Exchange) => void = () => undefined,
+): Promise<Exchange> {
+  const ex = await ctx.api.send(req);
+  expectResponse('IDEM-001', ex);
+  if (is2xx(ex)) {
+    onAccepted(ex);
+    return ex;
+  }
+  const plain = await ctx.api.send(withoutKey());
+  if (is2xx(plain)) {
+    onAccepted(plain);
+    throw new Finding({
+      clause: 'IDEM-001',
+      message: `${req.method} ${req.path} with a valid Idempotency-Key was refused, and succeeded without it`,
+      expected: 'the call succeeds as it would without the key',
+      received: describeResponse(ex.response!),
+      exchange: ex,
+      context: [plain],
+    });
+  }
+  throw new NotObservable(
+    `${req.method} ${req.path} is refused with and without an Idempotency-Key (${answerOf(ex)} / ${answerOf(plain)}), so the suite could not form an accepted request`,
+  );
+}
+
+/** Records an IDEM-002 finding (without stopping) when the replay is not the original answer. */
+export function judgeReplay(ctx: CheckContext, original: Exchange, replay: Exchange, clause = 'IDEM-002'): boolean {
+  if (sameAnswer(original, replay)) return true;
+  ctx.softFail({
+    clause,
+    message: 'a repeat with the same Idempotency-Key and input did not return the original status and body',
+    expected: answerOf(original),
+    received: answerOf(replay),
+    exchange: replay,
+    context: [original],
+  });
+  return false;
+}
+
+/** Ids of the live (listed by default) definitions with this exact name, from a full bounded walk. */
+export async function liveIdsNamed(ctx: CheckContext, key: KeyHandle, name: string): Promise<string[]> {
+  const walk = await walkOrNotObservable(ctx, key);
+  return idsWhere(walk.items, 'name', name);
+}
+
+/** Registers the archive of each definition as clean-up (one billed call each, 2xx or not). */
+export function archiveLater(ctx: CheckContext, key: KeyHandle, ids: readonly string[]): void {
+  for (const id of ids) {
+    ctx.cleanup(async () => {
+      await ctx.api.send({ method: 'POST', path: `/definitions/${id}/archive`, key, body: { reason: 'conformance run clean-up' } });
+    });
+  }
+}
+
+/** The id of the Definition in a 2xx answer, if any. */
+export function createdId(ex: Exchange): string | undefined {
+  const body = ex.response?.json;
+  return is2xx(ex) && isObject(body) && typeof body.id === 'string' ? body.id : undefined;
+}
+
+/**
+ * Fields a server may own and change in the background (state transitions and credit
+ * estimates are "not shown" by the seed): left out when comparing a definition across a replay.
+ */
+const BACKGROUND_FIELDS = new Set(['state', 'est_credits_low', 'est_credits_high', 'last_run_credits']);
+
+/**
+ * Reads one definition as listed around `action` and reports (as evidence for `clause`) a
+ * difference. Two reads before the action must agree (else something else is changing it and
+ * the clause is not observable), and a difference after it is only blamed on the action when a
+ * further read with nothing sent in between agrees: a listing that changes what it lists makes
+ * the comparison meaningless.
+ */
+export async function changeAround(
+  ctx: CheckContext,
+  key: KeyHandle,
+  id: string,
+  includeArchived: boolean,
+  clause: string,
+  action: () => Promise<Exchange>,
+): Promise<{ result: Exchange; change?: Evidence }> {
+  const read = async (): Promise<{ text: string; exchange?: Exchange }> => {
+    const found = await findDefinition(ctx, key, id, includeArchived);
+    if (!found.item) throw new NotObservable(`definition ${id} is not listed${includeArchived ? ' with includeArchived=true' : ''}, so its state cannot be compared`);
+    const kept = Object.fromEntries(Object.entries(found.item).filter(([k]) => !BACKGROUND_FIELDS.has(k)));
+    return { text: canonical(kept), ...(found.exchange ? { exchange: found.exchange } : {}) };
+  };
+  const unstable = 'two reads of the definition with nothing sent in between differ (the listing or the server changes it), so a change cannot be attributed';
+  const first = await read();
+  const before = await read();
+  if (first.text !== before.text) throw new NotObservable(unstable);
+  const result = await action();
+  const after = await read();
+  if (before.text === after.text) return { result };
+  const again = await read();
+  if (again.text !== after.text) throw new NotObservable(unstable);
+  const context = [before.exchange, after.exchange].filter((e): e is Exchange => e !== undefined);
+  return {
+    result,
+    change: { clause, message: 'the definition changed across the replay', expected: brief(JSON.parse(before.text) as unknown, 1000), received: brief(JSON.parse(after.text) as unknown, 1000), exchange: result, context },
+  };
+}
+
+/** Billed reads changeAround makes on a conformant target (three probes of one page each). */
+export const CHANGE_AROUND_CREDITS = 3;
+
+/**
+ * Creates, without an Idempotency-Key, a definition a check needs as its subject; archived at
+ * clean-up unless `keep`. A target that refuses the create leaves the clause not observable
+ * (creating definitions is the definitions suite's concern).
+ */
+export async function setupDefinition(
+  ctx: CheckContext,
+  key: KeyHandle,
+  overrides: Record<string, unknown> = {},
+  opts: { archiveAtEnd?: boolean } = {},
+): Promise<{ id: string; body: Record<string, unknown>; exchange: Exchange }> {
+  const body = minimalCreateBody(ctx, { name: uniqueName(ctx, 'idem'), ...overrides });
+  const exchange = await ctx.api.send({ method: 'POST', path: '/definitions', key, body });
+  const id = createdId(exchange);
+  if (id === undefined) throw new NotObservable(`could not create the definition the check needs (${answerOf(exchange)})`);
+  if (opts.archiveAtEnd !== false) archiveLater(ctx, key, [id]);
+  return { id, body, exchange };
+}
