@@ -48,6 +48,8 @@ export interface InProcessRun {
   durationMs: number;
   /** Harness problems outside any check (e.g. a workspace teardown that failed). */
   runErrors: string[];
+  /** Credits charged over all provisioned workspaces per their ledgers; null without control. */
+  creditsCharged: number | null;
 }
 
 /** Runs the suites in-process, at most `concurrency` suites at a time. */
@@ -59,6 +61,7 @@ export async function runSuitesInProcess(suites: readonly SuiteDef[], runContext
   try {
     const prepared = await prepareRun(suites, runContext, { dispatcher });
     let requests = prepared.requests;
+    let creditsCharged: number | null = null;
     const bySuite: CheckResult[][] = suites.map(() => []);
     let next = 0;
     const worker = async (): Promise<void> => {
@@ -78,7 +81,8 @@ export async function runSuitesInProcess(suites: readonly SuiteDef[], runContext
         }
         for (const check of suite.checks) bySuite[i]!.push(await session.run(check));
         try {
-          await session.close();
+          const summary = await session.close();
+          if (summary.creditsCharged !== null) creditsCharged = (creditsCharged ?? 0) + summary.creditsCharged;
         } catch (e) {
           runErrors.push(`suite ${suite.name}: teardown failed: ${(e as Error).message}`);
         }
@@ -86,7 +90,7 @@ export async function runSuitesInProcess(suites: readonly SuiteDef[], runContext
       }
     };
     await Promise.all(Array.from({ length: Math.max(1, Math.min(opts.concurrency, suites.length)) }, worker));
-    return { results: bySuite.flat(), requests, durationMs: Date.now() - started, runErrors };
+    return { results: bySuite.flat(), requests, durationMs: Date.now() - started, runErrors, creditsCharged };
   } finally {
     await dispatcher.close();
   }

@@ -24,8 +24,20 @@ export interface SuiteSession {
   run(check: CheckDef): Promise<CheckResult>;
   /** Requests this session sent (API and control). */
   readonly requestCount: number;
-  /** Deletes the provisioned workspace and closes connections. Throws if teardown failed. */
-  close(): Promise<void>;
+  /**
+   * Reads the workspace's ledger total, deletes the provisioned workspace and closes
+   * connections. Throws if teardown failed (a harness problem: the workspace leaked).
+   */
+  close(): Promise<SessionSummary>;
+}
+
+/** What a session reports about itself when it closes. */
+export interface SessionSummary {
+  suite: string;
+  /** Requests the session sent (API and control). */
+  requests: number;
+  /** Credits charged in the suite's workspace per the usage ledger; null without one. */
+  creditsCharged: number | null;
 }
 
 export interface SessionDeps {
@@ -158,8 +170,14 @@ export async function openSession(suite: SuiteDef, run: RunContext, deps: Sessio
     },
     async close() {
       await queue;
+      let creditsCharged: number | null = null;
       try {
+        // Read before teardown: the ledger goes with the workspace.
+        if (control && setup.teardown && setup.workspaceId) {
+          creditsCharged = await control.usage(setup.workspaceId).then((u) => u.charged, () => null);
+        }
         await setup.teardown?.();
+        return { suite: suite.name, requests: (api?.requestCount ?? 0) + (control?.requestCount ?? 0), creditsCharged };
       } finally {
         await api?.close();
         await control?.close();

@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, inject, test } from 'vitest';
 import type { CheckResult, SuiteDef } from './check.ts';
 import type { RunContext } from './context.ts';
-import { openSession, type SuiteSession } from './session.ts';
+import { openSession, type SessionSummary, type SuiteSession } from './session.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -19,6 +19,8 @@ declare module 'vitest' {
   interface TaskMeta {
     /** What the check concluded; read by the collecting reporter. */
     wgc?: CheckResult;
+    /** On the suite's describe: what its session reported when it closed (requests, ledger total). */
+    wgcSession?: SessionSummary;
   }
 }
 
@@ -54,9 +56,11 @@ export function defineSuite(suite: SuiteDef): void {
       session = await openSession(suite, run);
     });
 
-    afterAll(async () => {
+    // Vitest 4.1 demands an object pattern as the hook's first parameter; the suite task is the second.
+    afterAll(async ({}, task) => {
       // A failed teardown (workspace not deleted) fails this hook: a harness problem the run reports.
-      await session?.close();
+      const summary = await session?.close();
+      if (summary) task.meta.wgcSession = summary;
     });
 
     for (const check of suite.checks) {

@@ -1,0 +1,169 @@
+/**
+ * `wgc run`: resolve the config, pick the target (the embedded reference when no --base-url),
+ * plan credits, run the suites through vitest, and hand the results to src/report. Exit code:
+ * 0 conformant, 1 a MUST clause failed, 2 usage or harness error (the report's verdict).
+ */
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadCatalog, CatalogError } from '../catalog/load.ts';
+import { ConfigError, redactConfig, renderConfigReference, resolveConfig, type Config } from '../config/index.ts';
+import type { SuiteDef } from '../engine/check.ts';
+import { DEFAULT_RUN_RETRY, hasControl, makePrefix, type RunContext } from '../engine/context.ts';
+import { describeCreditPlan, planCredits } from '../engine/credits.ts';
+import { discoverSuites, loadSuiteDefs, SuiteLoadError } from '../engine/discover.ts';
+import { runSuitesWithVitest } from '../engine/launch.ts';
+import { prepareRun } from '../engine/run.ts';
+import { buildRunResult } from '../report/build.ts';
+import { hashFile, DEFAULT_SPEC_PATH, type RunMetaInput } from '../report/meta.ts';
+import { writeReports } from '../report/write.ts';
+import { renderTerminalSummary } from '../report/terminal.ts';
+import { writeCertificationBundle } from '../report/certify.ts';
+import { exitCodeOf } from '../report/verdict.ts';
+import type { CliIo } from '../report/io.ts';
+
+export const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const DEFAULT_SUITES_DIR = join(PACKAGE_ROOT, 'suites');
+
+export const RUN_USAGE = `usage: wgc run [options]
+
+Runs the conformance suites against a target (default: the embedded reference target) and
+writes report.json, report.html, junit.xml and summary.md into --out.
+
+Options (flag, environment variable; precedence: defaults < --target profile < env < flags):
+${renderConfigReference()}
+
+Exit codes: 0 conformant · 1 not conformant (a MUST clause failed) · 2 usage or harness error.
+`;
+
+interface Target {
+  baseUrl: string;
+  controlUrl?: string;
+  controlToken?: string;
+  close?: () => Promise<void>;
+  label: string;
+}
+
+async function openTarget(config: Config): Promise<Target> {
+  if (config.baseUrl) {
+    const t: Target = { baseUrl: config.baseUrl, label: config.baseUrl };
+    if (config.controlUrl && config.controlToken) Object.assign(t, { controlUrl: config.controlUrl, controlToken: config.controlToken });
+    return t;
+  }
+  // Imported lazily: a run against a real target never loads the reference implementation.
+  const { startReference } = await import('../reference/index.ts');
+  const ref = await startReference();
+  return { baseUrl: ref.baseUrl, controlUrl: ref.controlUrl, controlToken: ref.controlToken, close: () => ref.close(), label: `embedded reference target at ${ref.baseUrl}` };
+}
+
+/** Runs `wgc run`; returns the exit code. Only this module and main.ts see env and argv. */
+export async function runCommand(argv: string[], env: NodeJS.ProcessEnv, io: CliIo & { isTTY?: boolean }): Promise<number> {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    io.out(RUN_USAGE);
+    return 0;
+  }
+  let resolved;
+  try {
+    resolved = resolveConfig({ argv, env, readFile: (p) => readFileSync(p, 'utf8') });
+  } catch (e) {
+    if (!(e instanceof ConfigError)) throw e;
+    io.err(`${e.problems.map((p) => `wgc run: ${p}`).join('\n')}\nsee wgc run --help\n`);
+    return 2;
+  }
+  const { config, seedWasRandom } = resolved;
+  const started = Date.now();
+
+  let catalog;
+  let suites: SuiteDef[];
+  let files: { name: string; testFile: string }[];
+  const suitesDir = resolve(config.suitesDir ?? DEFAULT_SUITES_DIR);
+  try {
+    catalog = loadCatalog();
+    const found = await discoverSuites(suitesDir);
+    suites = await loadSuiteDefs(found, PACKAGE_ROOT);
+    files = found;
+  } catch (e) {
+    if (e instanceof CatalogError || e instanceof SuiteLoadError) {
+      io.err(`wgc run: ${e.message}\n`);
+      return 2;
+    }
+    throw e;
+  }
+  const unknown = config.suites.filter((s) => !suites.some((d) => d.name === s));
+  if (unknown.length > 0) {
+    io.err(`wgc run: --suite: unknown suite ${unknown.map((s) => `"${s}"`).join(', ')}; available: ${suites.map((s) => s.name).join(', ')}\n`);
+    return 2;
+  }
+
+  io.out(`seed ${config.seed}${seedWasRandom ? ` (random; replay with --seed ${config.seed})` : ''}\n`);
+  const target = await openTarget(config);
+  try {
+    const run: RunContext = {
+      baseUrl: target.baseUrl,
+      keys: config.keys.map((k) => ({ name: k.name, secret: k.secret })),
+      seed: config.seed,
+      numRuns: config.runs,
+      prefix: makePrefix(config.seed),
+      readOnly: config.readOnly,
+      suites: config.suites,
+      http: { timeoutMs: config.timeoutMs, maxResponseBytes: config.maxResponseBytes, allowInsecureHttp: config.allowInsecureHttp, retry429: DEFAULT_RUN_RETRY },
+      ...(target.controlUrl ? { controlUrl: target.controlUrl, controlToken: target.controlToken! } : {}),
+      ...(config.fixtures ? { fixtures: config.fixtures } : {}),
+      ...(config.maxCredits !== undefined ? { maxCredits: config.maxCredits } : {}),
+    };
+    // The plan is printed before anything is sent (introspection included).
+    const plan = planCredits(suites, run);
+    io.out(`target ${target.label}${hasControl(run) ? ' (with test-control protocol)' : ' (no test-control protocol)'}\n${describeCreditPlan(plan)}\n`);
+    const prepared = await prepareRun(suites, run);
+
+    const selected = config.suites.length === 0 ? files : files.filter((f) => config.suites.includes(f.name));
+    const vt = await runSuitesWithVitest({
+      root: PACKAGE_ROOT,
+      suitesDir,
+      files: selected.map((f) => f.testFile),
+      run: prepared.run,
+      concurrency: config.concurrency,
+      ...(config.shard ? { shard: config.shard } : {}),
+      onProgress: (line) => io.err(`${line}\n`),
+    });
+
+    // Clauses only unselected suites speak of are "disabled by --suite", not "no check ran".
+    const ran = new Set(suites.filter((s) => config.suites.length === 0 || config.suites.includes(s.name)).flatMap((s) => s.checks.flatMap((c) => c.clauses)));
+    const disabledClauses: Record<string, string> = {};
+    for (const s of suites) for (const c of s.checks) for (const id of c.clauses) if (!ran.has(id)) disabledClauses[id] = `suite ${s.name} not selected (--suite)`;
+
+    const meta: RunMetaInput = {
+      specHash: hashFile(DEFAULT_SPEC_PATH),
+      targetBaseUrl: target.baseUrl,
+      control: hasControl(run),
+      config: { ...redactConfig(config), target: target.label },
+      seed: config.seed,
+      startedAt: new Date(started).toISOString(),
+      durationMs: Date.now() - started,
+      requests: prepared.requests + vt.requests,
+      creditsCharged: vt.creditsCharged,
+      creditPlan: { planned: plan.planned, limit: plan.limit },
+      runErrors: vt.runErrors,
+      disabledClauses,
+      ...(config.shard ? { shard: config.shard } : {}),
+    };
+    const result = buildRunResult(vt.results, catalog, meta);
+    const out = resolve(config.out);
+    if (config.shard) {
+      const path = await vt.reporter.writePartial(out, config.shard, meta);
+      io.out(`shard ${config.shard.index}/${config.shard.count}: wrote ${path}; combine the shards with wgc merge\n`);
+      return exitCodeOf(result.summary.verdict);
+    }
+    const written = await writeReports(result, out);
+    const listed = [...written];
+    if (config.certify) {
+      const bundle = join(out, 'certification');
+      await writeCertificationBundle(result, bundle, { specPath: DEFAULT_SPEC_PATH, catalogPath: catalog.path, reports: written });
+      listed.push(bundle);
+    }
+    io.out(renderTerminalSummary(result, { color: io.isTTY ?? false, files: listed }));
+    return result.summary.exitCode;
+  } finally {
+    await target.close?.();
+  }
+}
