@@ -1,0 +1,149 @@
+/**
+ * X-Api-Key and Authorization: Bearer are equivalent (part 5 rule 1): the same request sent
+ * both ways gets the same answer, on reads of every endpoint family and on writes.
+ */
+import type { ApiRequest, CheckContext, CheckDef, KeyHandle } from '../../src/engine/check.ts';
+import { describeResponse, expectResponse } from '../../src/engine/expect.ts';
+import { Finding, NotObservable } from '../../src/engine/finding.ts';
+import type { Exchange } from '../../src/http/exchange.ts';
+import { soft } from '../_shared/auth-soft.ts';
+import { definitionOf, minimalCreateBody } from '../_shared/definitions.ts';
+import { availableKeys, canonical, freshId, ok2xx } from './lib.ts';
+
+/** The same answer: equal status and equal body (JSON by content, otherwise text). */
+function sameAnswer(a: Exchange, b: Exchange): boolean {
+  const x = a.response;
+  const y = b.response;
+  if (!x || !y || x.status !== y.status) return false;
+  if (x.isJson && y.isJson) return canonical(x.json) === canonical(y.json);
+  return x.text === y.text;
+}
+
+/** The key with the widest grants the target supplied (the owner when there is one). */
+function widestKey(ctx: CheckContext): KeyHandle {
+  const [key] = availableKeys(ctx);
+  if (!key) throw new NotObservable('no cast key is available on this target');
+  return key;
+}
+
+/** Reads of every endpoint family; billed ones answer 2xx for a key with every scope. */
+const READS: readonly { path: string; billed: boolean }[] = [
+  { path: '/me', billed: false },
+  { path: '/capabilities', billed: false },
+  { path: '/definitions', billed: true },
+  { path: '/operations', billed: false },
+  { path: '/data/relationships', billed: true },
+  { path: '/data/icps', billed: true },
+  // An id that names nothing: the error answers must be the same too.
+  { path: '/data/accounts/{fresh}', billed: false },
+];
+
+/** Reads sent as Bearer and as X-Api-Key get the same status and body. */
+export const apiKeyReads: CheckDef = {
+  id: 'auth/x-api-key-equivalent-reads',
+  title: 'A read sent with X-Api-Key gets the same answer as with Authorization: Bearer',
+  clauses: ['AUTH-002'],
+  // Up to three 2xx calls (Bearer, X-Api-Key, Bearer again) per billed read.
+  credits: READS.filter((r) => r.billed).length * 3,
+  async run(ctx) {
+    const key = widestKey(ctx);
+    for (const read of READS) {
+      const path = read.path.replace('{fresh}', freshId());
+      const req: ApiRequest = { method: 'GET', path, key };
+      const bearer = await ctx.api.send({ ...req, auth: 'bearer' });
+      const viaHeader = await ctx.api.send({ ...req, auth: 'x-api-key' });
+      expectResponse('AUTH-002', bearer);
+      const res = expectResponse('AUTH-002', viaHeader);
+      if (sameAnswer(bearer, viaHeader)) continue;
+      // Ask again with Bearer: when Bearer itself answers differently each time (a request
+      // id, a clock), only the status can be compared.
+      const again = await ctx.api.send({ ...req, auth: 'bearer' });
+      if (sameAnswer(again, viaHeader)) continue;
+      const stable = sameAnswer(bearer, again);
+      if (!stable && again.response?.status === res.status) continue;
+      soft(ctx, () => {
+        throw new Finding({
+          clause: 'AUTH-002',
+          message: `GET ${read.path} answered differently with X-Api-Key than with Authorization: Bearer${stable ? '' : ' (status)'}`,
+          expected: `the Bearer answer: ${again.response ? describeResponse(again.response) : 'no response'}`,
+          received: describeResponse(res),
+          exchange: viaHeader,
+          context: [bearer, again],
+        });
+      });
+    }
+  },
+};
+
+/** A Definition create and its archive sent as Bearer and as X-Api-Key get equivalent answers. */
+export const apiKeyWrites: CheckDef = {
+  id: 'auth/x-api-key-equivalent-writes',
+  title: 'A definition create and archive sent with X-Api-Key get the same answer as with Authorization: Bearer',
+  clauses: ['AUTH-002'],
+  needs: { mutation: true },
+  // Two creates and two archives.
+  credits: 4,
+  async run(ctx) {
+    const key = widestKey(ctx);
+    const send = (auth: 'bearer' | 'x-api-key', req: Omit<ApiRequest, 'key' | 'auth'>) => ctx.api.send({ ...req, key, auth });
+    // Each create remembers whether the check's own archive already cleaned it up.
+    const created: { auth: 'bearer' | 'x-api-key'; ex: Exchange; archived: boolean }[] = [];
+    for (const auth of ['bearer', 'x-api-key'] as const) {
+      const entry = { auth, ex: await send(auth, { method: 'POST', path: '/definitions', body: minimalCreateBody(ctx) }), archived: false };
+      created.push(entry);
+      const id = ok2xx(entry.ex) ? (entry.ex.response?.json as { id?: unknown } | undefined)?.id : undefined;
+      if (typeof id === 'string') {
+        ctx.cleanup(async () => {
+          if (!entry.archived) await send('bearer', { method: 'POST', path: `/definitions/${id}/archive`, body: { reason: 'conformance run clean-up' } });
+        });
+      }
+    }
+    const [viaBearer, viaHeader] = created.map((c) => c.ex) as [Exchange, Exchange];
+    const b = expectResponse('AUTH-002', viaBearer);
+    const h = expectResponse('AUTH-002', viaHeader);
+    if (b.status !== h.status) {
+      throw new Finding({
+        clause: 'AUTH-002',
+        message: 'POST /definitions answered a different status with X-Api-Key than with Authorization: Bearer',
+        expected: `status ${b.status}, as with Bearer`,
+        received: describeResponse(h),
+        exchange: viaHeader,
+        context: [viaBearer],
+      });
+    }
+    if (!ok2xx(viaBearer)) throw new NotObservable(`a valid definition create was refused both ways (${b.status}); nothing to compare`);
+    const defB = definitionOf('AUTH-002', viaBearer);
+    const defH = definitionOf('AUTH-002', viaHeader);
+    if (defB.workspace_id !== defH.workspace_id || defB.state !== defH.state) {
+      throw new Finding({
+        clause: 'AUTH-002',
+        message: 'the definition created with X-Api-Key differs in workspace or state from the one created with Bearer',
+        expected: `workspace_id ${String(defB.workspace_id)}, state ${defB.state}`,
+        received: `workspace_id ${String(defH.workspace_id)}, state ${defH.state}`,
+        exchange: viaHeader,
+        context: [viaBearer],
+      });
+    }
+    // The archive family, each definition in the form it was created with.
+    const archives: Exchange[] = [];
+    for (const entry of created) {
+      const def = definitionOf('AUTH-002', entry.ex);
+      const out = await send(entry.auth, { method: 'POST', path: `/definitions/${def.id}/archive`, body: { reason: 'conformance check' } });
+      archives.push(out);
+      if (ok2xx(out)) entry.archived = true;
+    }
+    const [ab, ah] = archives as [Exchange, Exchange];
+    const rb = expectResponse('AUTH-002', ab);
+    const rh = expectResponse('AUTH-002', ah);
+    if (rb.status !== rh.status) {
+      throw new Finding({
+        clause: 'AUTH-002',
+        message: 'POST /definitions/{id}/archive answered a different status with X-Api-Key than with Authorization: Bearer',
+        expected: `status ${rb.status}, as with Bearer`,
+        received: describeResponse(rh),
+        exchange: ah,
+        context: [ab],
+      });
+    }
+  },
+};

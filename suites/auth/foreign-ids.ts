@@ -1,0 +1,102 @@
+/**
+ * A key is bound to one workspace (part 5 rules 2-3): another workspace's record ids are
+ * refused as if they did not exist (404 or 403, docs/interpretations.md) and nothing of theirs
+ * changes; lists show only the key's own records. The other workspace and its records are
+ * created for the check, and proven to exist for their own key first.
+ */
+import type { CheckContext, CheckDef, KeyHandle } from '../../src/engine/check.ts';
+import { Finding, NotObservable } from '../../src/engine/finding.ts';
+import type { Exchange } from '../../src/http/exchange.ts';
+import { soft } from '../_shared/auth-soft.ts';
+import { brief, isObject } from '../_shared/json.ts';
+import { minimalCreateBody, type DefinitionView } from '../_shared/definitions.ts';
+import { availableKeys, listAll, ok2xx, otherWorkspace, softStatus } from './lib.ts';
+
+/** How another workspace's id may be answered: as unknown (404) or as forbidden (403). */
+const REFUSED = [404, 403] as const;
+
+/** The fields a foreign write could change, compared before and after. */
+const WATCHED = ['name', 'state', 'archived_at', 'updated_at', 'enum_values', 'description', 'reason'] as const;
+
+/** The other workspace's definition as its own key lists it (archived ones included). */
+async function readOwn(ctx: CheckContext, key: KeyHandle, id: string): Promise<{ def?: Record<string, unknown>; ex: Exchange }> {
+  const seen = await listAll(ctx, key, '/definitions', { query: { includeArchived: true } });
+  const def = seen.items.find((i) => typeof i.id === 'string' && i.id.toLowerCase() === id.toLowerCase());
+  return def ? { def, ex: seen.exchanges.at(-1)! } : { ex: seen.failed ?? seen.exchanges.at(-1)! };
+}
+
+/** Definition writes and account reads with another workspace's ids are refused; its records stay unchanged and unlisted. */
+export const foreignIds: CheckDef = {
+  id: 'auth/foreign-ids-refused',
+  title: "Another workspace's record ids are refused and its records neither change nor show",
+  clauses: ['AUTH-012', 'AUTH-014'],
+  needs: { control: true, mutation: true },
+  // Other workspace: create, two listings, account read; own: one listing of up to two pages.
+  credits: 7,
+  async run(ctx) {
+    const [admin] = availableKeys(ctx, ['admin']);
+    const [reader] = availableKeys(ctx, ['reader']);
+    if (!admin || !reader) throw new NotObservable('needs the admin and reader cast keys');
+    const other = await otherWorkspace(ctx, ['graph:read', 'admin']);
+    const created = await ctx.api.send({
+      method: 'POST',
+      path: '/definitions',
+      key: other.key,
+      body: minimalCreateBody(ctx, { enumValues: [{ label: 'Alpha' }, { label: 'Beta' }] }),
+    });
+    const def = created.response?.json as DefinitionView | undefined;
+    if (!ok2xx(created) || !isObject(def) || typeof def.id !== 'string') throw new NotObservable('could not create a definition in the second workspace');
+    const before = await readOwn(ctx, other.key, def.id);
+    if (!before.def) throw new NotObservable("the second workspace's own key does not list its new definition");
+    const slugs = (Array.isArray(def.enum_values) ? def.enum_values : []).map((v) => v?.slug).filter((s): s is string => typeof s === 'string');
+
+    // Writes through this workspace's admin key, with valid bodies: only the id is foreign.
+    const writes: [string, string, unknown][] = [
+      ['PATCH', `/definitions/${def.id}`, { reason: 'conformance check', name: `${ctx.run.prefix}foreign-patch` }],
+      ['POST', `/definitions/${def.id}/merge-value`, { fromSlug: slugs[0] ?? 'alpha', intoSlug: slugs[1] ?? 'beta', reason: 'conformance check' }],
+      ['POST', `/definitions/${def.id}/archive`, { reason: 'conformance check' }],
+    ];
+    const sent: Exchange[] = [];
+    for (const [method, path, body] of writes) {
+      const ex = await ctx.api.send({ method: method as 'PATCH' | 'POST', path, key: admin, body });
+      sent.push(ex);
+      softStatus(ctx, 'AUTH-012', ex, REFUSED, `${method} ${path.replace(def.id, '{id of another workspace}')}`);
+    }
+    const after = await readOwn(ctx, other.key, def.id);
+    const changed = after.def ? WATCHED.filter((f) => JSON.stringify(after.def![f]) !== JSON.stringify(before.def![f])) : ['(gone from its own list)'];
+    if (changed.length > 0) {
+      soft(ctx, () => {
+        throw new Finding({
+          clause: 'AUTH-012',
+          message: `writes with another workspace's definition id changed it (${changed.join(', ')})`,
+          expected: brief(Object.fromEntries(WATCHED.map((f) => [f, before.def![f]]))),
+          received: after.def ? brief(Object.fromEntries(WATCHED.map((f) => [f, after.def![f]]))) : 'not listed for its own key',
+          exchange: after.ex,
+          context: sent,
+        });
+      });
+    }
+
+    // Lists of this workspace never show the other workspace's records.
+    const mine = await listAll(ctx, reader, '/definitions', { query: { includeArchived: true }, maxPages: 2 });
+    const leaked = mine.items.filter((i) => (typeof i.id === 'string' && i.id.toLowerCase() === def.id.toLowerCase()) || i.workspace_id === other.workspaceId);
+    if (leaked.length > 0) {
+      soft(ctx, () => {
+        throw new Finding({ clause: 'AUTH-014', message: "GET /definitions listed another workspace's definitions", expected: "only the key's workspace's definitions", received: brief(leaked), exchange: mine.exchanges.at(-1)! });
+      });
+    }
+
+    await foreignAccount(ctx, reader, other);
+  },
+};
+
+/** GET /data/accounts/{id} of an account of another workspace (readable by its own key) is refused. */
+async function foreignAccount(ctx: CheckContext, reader: KeyHandle, other: { workspaceId: string; key: KeyHandle }): Promise<void> {
+  const { accountId } = await ctx.control.createAccount(other.workspaceId, { name: `${ctx.run.prefix}foreign-account` });
+  const own = await ctx.api.send({ method: 'GET', path: `/data/accounts/${accountId}`, key: other.key });
+  // Only meaningful when the account is readable where it lives; otherwise the definition
+  // writes above already observed the clause.
+  if (!ok2xx(own)) return;
+  const ex = await ctx.api.send({ method: 'GET', path: `/data/accounts/${accountId}`, key: reader });
+  softStatus(ctx, 'AUTH-012', ex, REFUSED, 'GET /data/accounts/{id of another workspace}');
+}

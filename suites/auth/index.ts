@@ -1,0 +1,50 @@
+/**
+ * The auth suite (seed part 5, 2.4/4.2 and part 9): how keys are sent, rejected and
+ * re-checked, the workspace binding, secrecy, GET /me and operator grant changes.
+ * Checks that pause a workspace use one of their own; provisioned members, keys and
+ * workspaces are removed by each check's clean-up.
+ */
+import { SCOPES, type SuiteDef } from '../../src/engine/check.ts';
+import { apiKeyReads, apiKeyWrites } from './api-key-header.ts';
+import { bearerAccepted, capabilitiesAnswer, vendorPrefix } from './basics.ts';
+import { foreignIds } from './foreign-ids.ts';
+import { grantChange, grantRemovalKeepsEffects } from './grants.ts';
+import { meReportsKey, meShape } from './me.ts';
+import { noSecretInResponses } from './no-secret.ts';
+import { malformedKeyRejected, missingKey, unknownKeyRejected } from './rejection.ts';
+import { departedMember, disabledKey, pausedWorkspace, revokedKey } from './standing.ts';
+import { workspaceFromKey } from './workspace-from-key.ts';
+
+export const authSuite: SuiteDef = {
+  name: 'auth',
+  title: 'Authentication: key headers, rejection, standing, workspace binding, secrecy, GET /me and grants',
+  cast: {
+    // Every scope; exactness does not matter for what it is used for (reads of every family, creates).
+    owner: { role: 'owner', scopes: SCOPES, exact: false },
+    // Lists definitions and reads data, nothing else.
+    reader: { role: 'owner', scopes: ['graph:read'] },
+    // Writes definitions but cannot list them: foreign-id writes are refused for the id, not the scope.
+    admin: { role: 'owner', scopes: ['admin'] },
+  },
+  checks: [
+    bearerAccepted,
+    capabilitiesAnswer,
+    apiKeyReads,
+    apiKeyWrites,
+    vendorPrefix,
+    missingKey,
+    unknownKeyRejected,
+    malformedKeyRejected,
+    revokedKey,
+    disabledKey,
+    departedMember,
+    pausedWorkspace,
+    workspaceFromKey,
+    foreignIds,
+    noSecretInResponses,
+    meShape,
+    meReportsKey,
+    grantChange,
+    grantRemovalKeepsEffects,
+  ],
+};

@@ -1,0 +1,120 @@
+/**
+ * Requests without a usable key are rejected with 401 (part 7 rule 3, part 5 rule 1): no key
+ * at all on every endpoint, a well-formed key nobody issued, and malformed credentials in
+ * both header forms. The vendor prefix is learnt from the run's real keys, never assumed.
+ */
+import type { ApiRequest, CheckContext, CheckDef } from '../../src/engine/check.ts';
+import { NotObservable } from '../../src/engine/finding.ts';
+import { loadSpec } from '../../src/spec/load.ts';
+import { minimalCreateBody } from '../_shared/definitions.ts';
+import { availableKeys, freshId, learnPrefix, softStatus, unknownKey, wrongPrefix } from './lib.ts';
+
+/** A plausible body per endpoint, so a server that validates before authenticating still has no excuse. */
+function bodyFor(ctx: CheckContext, operationId: string): unknown {
+  switch (operationId) {
+    case 'createDefinition':
+      return minimalCreateBody(ctx);
+    case 'updateDefinition':
+    case 'archiveDefinition':
+      return { reason: 'conformance check' };
+    case 'mergeDefinitionValue':
+      return { fromSlug: 'a', intoSlug: 'b', reason: 'conformance check' };
+    case 'submitOperation':
+      return { operation: 'graph.apply_update', arguments: {}, reason: 'conformance check' };
+    default:
+      return {};
+  }
+}
+
+/** Every endpoint of the OpenAPI document, path parameters filled with fresh uuids, answers 401 without a key. */
+export const missingKey: CheckDef = {
+  id: 'auth/missing-key-every-endpoint',
+  title: 'A request without a key is rejected with 401 on every endpoint',
+  clauses: ['AUTH-004'],
+  credits: 0,
+  async run(ctx) {
+    const spec = await loadSpec();
+    for (const op of spec.operations) {
+      // --read-only: a keyless write changes nothing on a conformant server, but a broken
+      // one might act on it, so only reads are sent.
+      if (ctx.run.readOnly && op.method !== 'GET') continue;
+      const path = op.path.replace(/\{[^}]+\}/g, () => freshId());
+      const req: ApiRequest = { method: op.method as ApiRequest['method'], path, key: null };
+      if (op.requestBodySchema) req.body = bodyFor(ctx, op.operationId);
+      const ex = await ctx.api.send(req);
+      softStatus(ctx, 'AUTH-004', ex, 401, `${op.method} ${op.path} without a key`);
+    }
+  },
+};
+
+/** The learnt prefix and the real secrets, or not observable when the keys show no prefix. */
+function prefixAndSecrets(ctx: CheckContext): { prefix: string; secrets: string[]; sample: string } {
+  const keys = availableKeys(ctx);
+  const secrets = [...new Set(keys.map((k) => k.secret))];
+  const prefix = learnPrefix(secrets);
+  if (keys.length === 0) throw new NotObservable('no cast key is available on this target');
+  if (!prefix) throw new NotObservable('the vendor prefix cannot be learnt: the known key secrets share no <prefix>_ (see AUTH-003)');
+  return { prefix, secrets, sample: keys[0]!.secret };
+}
+
+/** Reads that any valid key (GET /me) or a graph:read key (GET /definitions) may call. */
+const PROBES = ['/me', '/definitions'] as const;
+
+/** A well-formed key with the right prefix that was never issued gets 401, as Bearer and as X-Api-Key. */
+export const unknownKeyRejected: CheckDef = {
+  id: 'auth/unknown-key-rejected',
+  title: 'An unknown key with the right prefix is rejected with 401',
+  clauses: ['AUTH-005'],
+  credits: 0,
+  async run(ctx) {
+    const { prefix, secrets } = prefixAndSecrets(ctx);
+    const forged = unknownKey(prefix, secrets);
+    for (const path of PROBES) {
+      for (const headers of [{ authorization: `Bearer ${forged}` }, { 'x-api-key': forged }] as Record<string, string>[]) {
+        const ex = await ctx.api.send({ method: 'GET', path, key: null, headers });
+        softStatus(ctx, 'AUTH-005', ex, 401, `unknown key with the learnt prefix (${'authorization' in headers ? 'Bearer' : 'X-Api-Key'}) on GET ${path}`);
+      }
+    }
+  },
+};
+
+/**
+ * Malformed credentials, as (label, headers). Built from a real secret so that a server that
+ * tolerates the malformation would accept them: that is what makes each case meaningful.
+ */
+function malformedCases(prefix: string, secret: string): [string, Record<string, string>][] {
+  const rest = secret.slice(prefix.length);
+  const mid = Math.max(1, Math.floor(secret.length / 2));
+  const spaced = `${secret.slice(0, mid)} ${secret.slice(mid)}`;
+  const basic = Buffer.from(`${secret}:`, 'utf8').toString('base64');
+  return [
+    ['Bearer, wrong prefix', { authorization: `Bearer ${wrongPrefix(prefix)}${rest}` }],
+    ['Bearer, prefix without its underscore', { authorization: `Bearer ${prefix.slice(0, -1)}${rest}` }],
+    ['Bearer, key with inner whitespace', { authorization: `Bearer ${spaced}` }],
+    ['Bearer with no token', { authorization: 'Bearer' }],
+    ['empty Authorization header', { authorization: '' }],
+    ['Basic scheme with a valid key', { authorization: `Basic ${basic}` }],
+    ['X-Api-Key, wrong prefix', { 'x-api-key': `${wrongPrefix(prefix)}${rest}` }],
+    ['X-Api-Key, prefix without its underscore', { 'x-api-key': `${prefix.slice(0, -1)}${rest}` }],
+    ['X-Api-Key, key with inner whitespace', { 'x-api-key': spaced }],
+    ['X-Api-Key with a scheme before a valid key', { 'x-api-key': `Bearer ${secret}` }],
+    ['empty X-Api-Key header', { 'x-api-key': '' }],
+  ];
+}
+
+/** Malformed keys and Authorization headers get 401 in both header forms. */
+export const malformedKeyRejected: CheckDef = {
+  id: 'auth/malformed-key-rejected',
+  title: 'A malformed key (wrong prefix, no underscore, empty, wrong scheme, inner whitespace) is rejected with 401',
+  clauses: ['AUTH-006'],
+  credits: 0,
+  async run(ctx) {
+    const { prefix, sample } = prefixAndSecrets(ctx);
+    for (const [label, headers] of malformedCases(prefix, sample)) {
+      for (const path of PROBES) {
+        const ex = await ctx.api.send({ method: 'GET', path, key: null, headers });
+        softStatus(ctx, 'AUTH-006', ex, 401, `${label} on GET ${path}`);
+      }
+    }
+  },
+};

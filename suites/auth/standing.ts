@@ -1,0 +1,91 @@
+/**
+ * The server re-checks a key's standing on every request (part 5 rule 4): a revoked or
+ * disabled key, a departed member's key and the keys of a paused workspace lose access on
+ * the next call. Each check proves the key worked just before, acts through the control
+ * protocol, then sends the very next call (and one more in the other header form).
+ */
+import type { CheckContext, CheckDef, KeyHandle } from '../../src/engine/check.ts';
+import { describeResponse } from '../../src/engine/expect.ts';
+import { NotObservable } from '../../src/engine/finding.ts';
+import { ok2xx, otherWorkspace, provisionKey, softStatus } from './lib.ts';
+
+/** The key answers GET /me with 2xx now; otherwise the loss of access cannot be shown. */
+async function provenWorking(ctx: CheckContext, key: KeyHandle): Promise<void> {
+  const ex = await ctx.api.send({ method: 'GET', path: '/me', key });
+  if (!ok2xx(ex)) {
+    throw new NotObservable(`a freshly provisioned key did not work before the control action (GET /me: ${ex.response ? describeResponse(ex.response) : ex.error?.kind})`);
+  }
+}
+
+/** The next call and one after it (other header form, a scoped endpoint) answer one of `allowed`. */
+async function expectLostAccess(ctx: CheckContext, clause: string, key: KeyHandle, allowed: readonly number[], what: string): Promise<void> {
+  const next = await ctx.api.send({ method: 'GET', path: '/me', key, auth: 'bearer' });
+  softStatus(ctx, clause, next, allowed, `${what}: the next call (GET /me)`);
+  const after = await ctx.api.send({ method: 'GET', path: '/definitions', key, auth: 'x-api-key' });
+  softStatus(ctx, clause, after, allowed, `${what}: a later call (GET /definitions, X-Api-Key)`);
+}
+
+/** A key that may list definitions, so the later call is refused for its standing, not its scope. */
+const SCOPES = ['graph:read'] as const;
+
+/** A revoked key gets 401 from the next call on. */
+export const revokedKey: CheckDef = {
+  id: 'auth/revoked-key-rejected',
+  title: 'A revoked key is rejected with 401 from the next call on',
+  clauses: ['AUTH-007'],
+  needs: { control: true },
+  credits: 0,
+  async run(ctx) {
+    const key = await provisionKey(ctx, ctx.workspaceId, 'analyst', SCOPES, 'revoked_key');
+    await provenWorking(ctx, key);
+    await ctx.control.revokeKey(key.keyId!);
+    await expectLostAccess(ctx, 'AUTH-007', key, [401], 'revoked key');
+  },
+};
+
+/** A disabled key gets 401 from the next call on. */
+export const disabledKey: CheckDef = {
+  id: 'auth/disabled-key-rejected',
+  title: 'A disabled key is rejected with 401 from the next call on',
+  clauses: ['AUTH-008'],
+  needs: { control: true },
+  credits: 0,
+  async run(ctx) {
+    const key = await provisionKey(ctx, ctx.workspaceId, 'analyst', SCOPES, 'disabled_key');
+    await provenWorking(ctx, key);
+    await ctx.control.disableKey(key.keyId!);
+    await expectLostAccess(ctx, 'AUTH-008', key, [401], 'disabled key');
+  },
+};
+
+/** The key of a member who left gets 401 or 403 from the next call on. */
+export const departedMember: CheckDef = {
+  id: 'auth/departed-member-key-loses-access',
+  title: "The key of a member who left the workspace loses access from the next call on",
+  clauses: ['AUTH-009'],
+  needs: { control: true },
+  credits: 0,
+  async run(ctx) {
+    const key = await provisionKey(ctx, ctx.workspaceId, 'analyst', SCOPES, 'departed_member_key');
+    await provenWorking(ctx, key);
+    await ctx.control.removeMember(ctx.workspaceId, key.userId!);
+    await expectLostAccess(ctx, 'AUTH-009', key, [401, 403], 'key of a departed member');
+  },
+};
+
+/** Every key of a paused workspace (a workspace of the check's own) gets 401 or 403 from the next call on. */
+export const pausedWorkspace: CheckDef = {
+  id: 'auth/paused-workspace-loses-access',
+  title: 'Every key of a workspace whose API access is paused loses access from the next call on',
+  clauses: ['AUTH-010'],
+  needs: { control: true },
+  credits: 0,
+  async run(ctx) {
+    // Never the suite's workspace: pausing it would break the suite's other checks.
+    const { workspaceId, key: first } = await otherWorkspace(ctx, SCOPES);
+    const second = await provisionKey(ctx, workspaceId, 'analyst', SCOPES, 'paused_workspace_key');
+    for (const key of [first, second]) await provenWorking(ctx, key);
+    await ctx.control.pauseWorkspace(workspaceId);
+    for (const key of [first, second]) await expectLostAccess(ctx, 'AUTH-010', key, [401, 403], `key of a paused workspace (holder ${key.role})`);
+  },
+};

@@ -1,0 +1,143 @@
+/**
+ * The workspace comes only from the verified key (part 5 rule 3): another workspace's id in
+ * headers, query parameters or body fields is ignored. Reads show the key's workspace; creates
+ * land in it. A second workspace (with a definition of its own) is created for the check.
+ */
+import type { ApiRequest, CheckContext, CheckDef, KeyHandle } from '../../src/engine/check.ts';
+import { describeResponse, expectResponse } from '../../src/engine/expect.ts';
+import { Finding, NotObservable } from '../../src/engine/finding.ts';
+import type { Exchange } from '../../src/http/exchange.ts';
+import { soft, softAsync } from '../_shared/auth-soft.ts';
+import { brief, isObject } from '../_shared/json.ts';
+import { minimalCreateBody } from '../_shared/definitions.ts';
+import { availableKeys, idsOf, listAll, ok2xx, otherWorkspace } from './lib.ts';
+
+const CLAUSE = 'AUTH-011';
+
+/** The ways a request can name a workspace: headers (always sent), query, body fields. */
+const headersNaming = (ws: string): Record<string, string> => ({ 'x-workspace-id': ws, 'x-workspace': ws });
+const queryNaming = (ws: string): Record<string, string> => ({ workspaceId: ws, workspace_id: ws, workspace: ws });
+const bodyNaming = (ws: string): Record<string, string> => ({ workspaceId: ws, workspace_id: ws });
+
+function fail(message: string, expected: string, ex: Exchange): never {
+  throw new Finding({ clause: CLAUSE, message, expected, received: ex.response ? describeResponse(ex.response) : `no response (${ex.error?.kind})`, exchange: ex });
+}
+
+/** The workspaceId GET /me reports for a request, or a finding when the answer is not usable. */
+async function meWorkspace(ctx: CheckContext, req: ApiRequest, allow400: boolean): Promise<string | undefined> {
+  const ex = await ctx.api.send(req);
+  const res = expectResponse(CLAUSE, ex);
+  // Refusing an unexpected query parameter with 400 is not taking the workspace from it.
+  if (allow400 && res.status === 400) return undefined;
+  const ws = isObject(res.json) ? res.json.workspaceId : undefined;
+  if (!ok2xx(ex) || typeof ws !== 'string') fail('GET /me did not answer 2xx with a workspaceId when another workspace was named', '2xx with the key\'s workspaceId', ex);
+  return ws;
+}
+
+/** A workspace id named in headers, query or body is ignored by GET /me, GET /definitions and POST /definitions. */
+export const workspaceFromKey: CheckDef = {
+  id: 'auth/workspace-only-from-key',
+  title: 'A workspace named in headers, query or body is ignored; the workspace is the key\'s',
+  clauses: [CLAUSE],
+  needs: { control: true, mutation: true },
+  // Other workspace: 1 create + 1 listing of up to 2 pages; own: 4 listings of up to 2 pages, 3 creates, 3 archives.
+  credits: 17,
+  async run(ctx) {
+    const [key] = availableKeys(ctx, ['owner']);
+    if (!key) throw new NotObservable('needs the owner cast key (graph:read and admin)');
+    const other = await otherWorkspace(ctx, ['graph:read', 'admin']);
+    const seeded = await ctx.api.send({ method: 'POST', path: '/definitions', key: other.key, body: minimalCreateBody(ctx) });
+    const otherDef = isObject(seeded.response?.json) ? seeded.response.json.id : undefined;
+    if (!ok2xx(seeded) || typeof otherDef !== 'string') throw new NotObservable('could not create a definition in the second workspace');
+    const mine = await meWorkspace(ctx, { method: 'GET', path: '/me', key }, false);
+    if (mine === other.workspaceId) throw new Error('the suite key and the new workspace report the same workspace id');
+
+    // GET /me: named in headers (must be ignored), in the query (ignored or refused).
+    for (const [where, req, allow400] of [
+      ['headers', { method: 'GET', path: '/me', key, headers: headersNaming(other.workspaceId) }, false],
+      ['query', { method: 'GET', path: '/me', key, query: queryNaming(other.workspaceId) }, true],
+    ] as [string, ApiRequest, boolean][]) {
+      await softAsync(ctx, async () => {
+        const got = await meWorkspace(ctx, req, allow400);
+        if (got !== undefined && got !== mine) throw new Finding({ clause: CLAUSE, message: `GET /me reported another workspace when one was named in the ${where}`, expected: `workspaceId ${mine}`, received: `workspaceId ${got}` });
+      });
+    }
+
+    // GET /definitions: the other workspace's definition never shows because it was named.
+    // When it shows even unnamed, the lists leak across workspaces anyway: that is AUTH-014's
+    // finding (foreign-ids.ts), not evidence that the named workspace was used.
+    const plain = await listAll(ctx, key, '/definitions', { query: { includeArchived: true }, maxPages: 2 });
+    const leaky = idsOf(plain.items).has(otherDef.toLowerCase());
+    const listings: [string, Parameters<typeof listAll>[3], boolean][] = [
+      ['headers', { headers: headersNaming(other.workspaceId), query: { includeArchived: true }, maxPages: 2 }, false],
+      ['query', { query: { includeArchived: true, ...queryNaming(other.workspaceId) }, maxPages: 2 }, true],
+    ];
+    for (const [where, opts, allow400] of listings) {
+      const seen = await listAll(ctx, key, '/definitions', opts);
+      if (seen.failed) {
+        if (allow400 && seen.failed.response?.status === 400) continue;
+        soft(ctx, () => fail(`GET /definitions did not succeed when another workspace was named in the ${where}`, '2xx with the key\'s definitions', seen.failed!));
+        continue;
+      }
+      if (!leaky && idsOf(seen.items).has(otherDef.toLowerCase())) {
+        soft(ctx, () => fail(`GET /definitions listed the other workspace's definition when that workspace was named in the ${where}`, 'only the key\'s workspace', seen.exchanges.at(-1)!));
+      }
+    }
+
+    // POST /definitions: a create lands in the key's workspace wherever another one is named.
+    const creates: [string, Omit<ApiRequest, 'key' | 'method' | 'path'>, boolean][] = [
+      ['headers', { headers: headersNaming(other.workspaceId), body: minimalCreateBody(ctx) }, false],
+      ['query', { query: queryNaming(other.workspaceId), body: minimalCreateBody(ctx) }, true],
+      // Unknown body properties may be ignored or refused (docs/interpretations.md, DEF-025).
+      ['body', { body: minimalCreateBody(ctx, bodyNaming(other.workspaceId)) }, true],
+    ];
+    const landed: { where: string; id: string; ex: Exchange }[] = [];
+    for (const [where, extra, allow400] of creates) {
+      const ex = await ctx.api.send({ method: 'POST', path: '/definitions', key, ...extra });
+      const id = ok2xx(ex) && isObject(ex.response?.json) ? ex.response.json.id : undefined;
+      if (typeof id === 'string') {
+        ctx.cleanup(async () => {
+          await ctx.api.send({ method: 'POST', path: `/definitions/${id}/archive`, key, body: { reason: 'conformance run clean-up' } });
+        });
+        landed.push({ where, id: id.toLowerCase(), ex });
+        const ws = (ex.response?.json as Record<string, unknown>).workspace_id;
+        // Another value than the key's workspace is DEF-024's business; naming the other one is ours.
+        if (ws === other.workspaceId) soft(ctx, () => fail(`a definition created with another workspace named in the ${where} reports that workspace`, `workspace_id ${mine}`, ex));
+        continue;
+      }
+      if (allow400 && ex.response?.status === 400) continue;
+      soft(ctx, () => fail(`a valid POST /definitions did not succeed when another workspace was named in the ${where}`, '2xx with a Definition in the key\'s workspace', ex));
+    }
+    if (landed.length === 0) return;
+    await checkLanding(ctx, key, other, landed, leaky);
+  },
+};
+
+/**
+ * The created definitions are listed for the key's workspace and not for the other one. With
+ * `leaky` lists (they show other workspaces' records anyway), only a listing there that also
+ * reports the other workspace as the definition's workspace counts.
+ */
+async function checkLanding(
+  ctx: CheckContext,
+  key: KeyHandle,
+  other: { workspaceId: string; key: KeyHandle },
+  landed: { where: string; id: string; ex: Exchange }[],
+  leaky: boolean,
+): Promise<void> {
+  const theirs = await listAll(ctx, other.key, '/definitions', { query: { includeArchived: true }, maxPages: 2 });
+  const ours = await listAll(ctx, key, '/definitions', { query: { includeArchived: true }, maxPages: 2 });
+  const ourIds = idsOf(ours.items);
+  for (const { where, id, ex } of landed) {
+    const there = theirs.items.find((i) => typeof i.id === 'string' && i.id.toLowerCase() === id);
+    if (!theirs.failed && there && (!leaky || there.workspace_id === other.workspaceId)) {
+      soft(ctx, () => {
+        throw new Finding({ clause: CLAUSE, message: `a definition created with another workspace named in the ${where} is listed in that workspace`, expected: 'listed only in the key\'s workspace', received: brief(there), exchange: theirs.exchanges.at(-1)!, context: [ex] });
+      });
+    } else if (!ours.failed && ours.complete && !ourIds.has(id)) {
+      soft(ctx, () => {
+        throw new Finding({ clause: CLAUSE, message: `a definition created with another workspace named in the ${where} is not listed in the key's workspace`, expected: `definition ${id} listed for the key`, received: `${ours.items.length} definitions, not that one`, exchange: ours.exchanges.at(-1)!, context: [ex] });
+      });
+    }
+  }
+}
