@@ -208,11 +208,6 @@ export function create(ctx: Ctx) {
   const ws: Workspace = ctx.ws;
   const raw = ctx.body as Record<string, unknown>;
   if (ctx.faults.has('wrong-default-review-threshold') && raw.reviewThreshold === undefined) b.reviewThreshold = 0.5;
-  if (ctx.faults.has('enum-values-created-archived')) {
-    b.enumValues.forEach((v, i) => {
-      if ((raw.enumValues as Record<string, unknown>[])[i]?.archived === undefined) v.archived = true;
-    });
-  }
   const now = ctx.store.now();
   const def: Definition = {
     id: newId(),
@@ -246,7 +241,13 @@ export function create(ctx: Ctx) {
   }
   ws.definitions.set(def.id, { def, revision: 1 });
   recordTrace(ws, 'definition', def.id, { at: now, action: 'create', actor: ctx.p.member.userId, trace });
-  return { status: ctx.faults.has('create-answers-202') ? 202 : 201, body: definitionOut(def, ctx.faults) };
+  const out = definitionOut(def, ctx.faults);
+  if (ctx.faults.has('enum-values-created-archived')) {
+    out.enum_values.forEach((v, i) => {
+      if ((raw.enumValues as Record<string, unknown>[])[i]?.archived === undefined) v.archived = true;
+    });
+  }
+  return { status: ctx.faults.has('create-answers-202') ? 202 : 201, body: out };
 }
 
 const CREATE_FIELDS = new Set(['name', 'description', 'moduleKey', 'entityKinds', 'valueType', 'cardinality', 'enumValues', 'instruction', 'refreshPolicy', 'captureEnabled', 'autoApplyThreshold', 'reviewThreshold', 'chatVisible', 'reason', 'decision_trace']);

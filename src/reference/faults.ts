@@ -23,7 +23,7 @@ const f = (name: string, clauses: readonly string[], description: string): Fault
 /** Every fault the reference target knows, by area. */
 export const FAULTS: readonly FaultDef[] = [
   // Service-wide rules and decision traces
-  f('list-touches-definitions', ['SVC-005'], 'GET /definitions advances updated_at of the definitions it lists.'),
+  f('list-touches-definitions', ['SVC-005', 'TRACE-017'], 'GET /definitions advances updated_at of the definitions it lists.'),
   f('trace-read-touches-definitions', ['TRACE-017'], 'GET /graph/traces advances updated_at of every definition of the workspace.'),
   f('trace-refused-on-merge', ['TRACE-001'], 'merge-value refuses any decision_trace with 400.'),
   f('trace-reason-unchecked', ['TRACE-002'], 'The trace reason is neither required nor bounded.'),
@@ -43,13 +43,13 @@ export const FAULTS: readonly FaultDef[] = [
   f('definition-state-unknown', ['DEF-002'], 'New definitions get the state "new", outside the state enum.'),
   f('create-ignores-instruction', ['DEF-003'], 'POST /definitions does not store the instruction.'),
   f('wrong-default-review-threshold', ['DEF-004'], 'An omitted reviewThreshold defaults to 0.5 instead of 0.6.'),
-  f('enum-values-created-archived', ['DEF-005'], 'Enum values created without archived come out archived.'),
+  f('enum-values-created-archived', ['DEF-005'], 'The create response shows enum values sent without archived as archived (they are stored unarchived).'),
   f('create-instruction-unbounded', ['DEF-006'], 'POST /definitions accepts an instruction longer than 2000 characters.'),
   f('enum-color-unchecked', ['DEF-007'], 'Enum value colors are not checked against # and six hex digits.'),
   f('update-description-unbounded', ['DEF-008'], 'PATCH accepts a description longer than 1000 characters.'),
   f('archive-reason-unchecked', ['DEF-009'], 'Archive does not require or bound the reason.'),
   f('merge-reason-unchecked', ['DEF-010'], 'merge-value does not require or bound the reason.'),
-  f('bad-create-still-stores', ['DEF-011'], 'A POST /definitions refused with 400 still stores a definition when the body has a string name.'),
+  f('bad-create-still-stores', ['DEF-011', 'IDEM-009'], 'A POST /definitions refused with 400 still stores a definition when the body has a string name.'),
   f('create-answers-202', ['DEF-012'], 'POST /definitions answers 202 instead of 200 or 201.'),
   f('archive-returns-stale-state', ['DEF-013'], 'Archive stores the archived state but returns the previous state.'),
   f('archive-leaves-archived-at-null', ['DEF-014'], 'Archive leaves archived_at null.'),
@@ -62,7 +62,7 @@ export const FAULTS: readonly FaultDef[] = [
   f('patch-unarchives', ['DEF-021'], 'PATCH of an archived definition succeeds and brings it back to draft.'),
   f('merge-rewritten-negative', ['DEF-022'], 'merge-value reports rewritten as -1 when nothing was rewritten.'),
   f('module-keys-ignored', ['DEF-023'], 'GET /definitions ignores the moduleKeys filter.'),
-  f('definition-workspace-id-is-user-id', ['DEF-024'], "Definitions report the creator's user id as workspace_id."),
+  f('definition-workspace-id-is-user-id', ['DEF-024', 'AUTH-011'], "Definitions report the creator's user id as workspace_id."),
   f('unknown-create-properties-echoed', ['DEF-025'], 'Unknown create properties are stored and returned in the Definition.'),
   f('unknown-definition-400', ['DEF-026'], 'A well-formed definition id that exists in no workspace answers 400 instead of 404.'),
   f('malformed-definition-id-409', ['DEF-027'], 'A definitionId that is not a uuid answers 409.'),
@@ -80,7 +80,7 @@ export const FAULTS: readonly FaultDef[] = [
   // Idempotency
   f('idempotency-key-refused-on-merge', ['IDEM-001'], 'merge-value refuses any Idempotency-Key with 400.'),
   f('replay-status-200', ['IDEM-002'], 'A replay answers 200 whatever the original status was.'),
-  f('replay-re-executes', ['IDEM-003'], 'A replay runs the mutation again (then returns the stored reply).'),
+  f('replay-re-executes', ['IDEM-003', 'IDEM-008', 'IDEM-009'], 'A replay runs the mutation again (then returns the stored reply).'),
   f('idempotency-ignores-body', ['IDEM-004'], 'The request fingerprint leaves the body out: a different body replays instead of 409.'),
   f('long-idempotency-key-409', ['IDEM-005'], 'An Idempotency-Key longer than 128 characters answers 409.'),
   f('idempotency-key-allows-spaces', ['IDEM-006'], 'Idempotency-Keys may hold spaces and characters outside visible ASCII.'),
@@ -89,17 +89,17 @@ export const FAULTS: readonly FaultDef[] = [
   f('key-after-refusal-not-stored', ['IDEM-009'], 'After a refusal under a key, later successes under that key are not stored (a repeat runs again).'),
 
   // Operations and data
-  f('receipts-not-pollable', ['OPS-001'], 'POST /operations returns a receipt id that GET /operations/{id} does not know.'),
+  f('receipts-not-pollable', ['OPS-001', 'OPS-004', 'BILL-011'], 'POST /operations returns a receipt id that GET /operations/{id} does not know.'),
   f('unknown-operation-accepted', ['OPS-002'], 'An operation name outside the catalog is accepted with a receipt (that fails).'),
   f('catalog-omits-context-refresh', ['OPS-003'], 'GET /capabilities leaves graph.context_refresh out while POST /operations accepts it.'),
-  f('preview-quote-strings', ['OPS-004'], 'The agent preview quotes its credit figures as strings.'),
+  f('preview-quote-strings', ['OPS-004', 'BILL-011'], 'The agent preview quotes its credit figures as strings.'),
   f('agent-scope-unbounded', ['OPS-005'], 'An agent preview of more than 20 accounts is quoted.'),
   f('person-field-needs-canonical-id', ['OPS-006'], 'person_field changes addressed to an account-membership record are refused with 400.'),
   f('compute-runs-not-pollable', ['OPS-012'], 'GET /compute/runs/{id} answers 404 for every run.'),
   f('unknown-receipt-403', ['OPS-013'], 'GET /operations/{id} of an unknown id answers 403.'),
   f('account-without-related-data', ['DATA-001'], 'GET /data/accounts/{id} has no relatedData.'),
   f('person-without-related-data', ['DATA-002'], 'GET /data/people/{id} has no relatedData.'),
-  f('relationships-missing', ['DATA-003'], 'GET /data/relationships answers 404.'),
+  f('relationships-missing', ['DATA-003', 'ENV-003'], 'GET /data/relationships answers 404.'),
   f('unknown-account-empty-200', ['DATA-004'], 'GET /data/accounts/{id} of an id that exists nowhere answers 200 with an empty object.'),
 
   // Authentication
@@ -109,18 +109,18 @@ export const FAULTS: readonly FaultDef[] = [
   f('missing-key-403', ['AUTH-004'], 'A request with no credential header answers 403 instead of 401.'),
   f('unknown-key-404', ['AUTH-005'], 'An unknown well-formed key answers 404 instead of 401.'),
   f('malformed-key-400', ['AUTH-006'], 'A malformed key or Authorization header answers 400 instead of 401.'),
-  f('revoked-key-accepted', ['AUTH-007'], 'Revoked keys keep working.'),
+  f('revoked-key-accepted', ['AUTH-007', 'BILL-007'], 'Revoked keys keep working.'),
   f('disabled-key-accepted', ['AUTH-008'], 'Disabled keys keep working.'),
   f('departed-member-key-accepted', ['AUTH-009'], 'Keys of members who left keep working.'),
   f('paused-workspace-accepted', ['AUTH-010'], 'Keys of a paused workspace keep working.'),
   f('workspace-from-input', ['AUTH-011'], 'A workspace id in X-Workspace-Id, ?workspaceId/workspace_id/workspace or body workspace_id/workspaceId selects that workspace.'),
   f('cross-workspace-definition-ids', ['AUTH-012'], "Definition writes find definitions of any workspace by id."),
   f('secret-in-me', ['AUTH-013'], 'GET /me includes the key secret.'),
-  f('list-shows-all-workspaces', ['AUTH-014'], "GET /definitions lists every workspace's definitions."),
+  f('list-shows-all-workspaces', ['AUTH-014'], "GET /definitions lists every workspace's definitions. Checks that count definitions on a shared reference fail too."),
 
   // Scopes and roles
   f('list-needs-no-scope', ['SCOPE-001', 'SCOPE-010'], 'GET /definitions needs no graph:read.'),
-  f('create-needs-no-admin', ['SCOPE-002'], 'POST /definitions needs no admin scope.'),
+  f('create-needs-no-admin', ['SCOPE-002', 'SCOPE-012'], 'POST /definitions needs no admin scope.'),
   f('update-needs-no-admin', ['SCOPE-003'], 'PATCH /definitions/{id} needs no admin scope.'),
   f('archive-needs-no-admin', ['SCOPE-004'], 'Archive needs no admin scope.'),
   f('merge-needs-no-admin', ['SCOPE-005'], 'merge-value needs no admin scope.'),
@@ -131,7 +131,7 @@ export const FAULTS: readonly FaultDef[] = [
   f('admin-implies-graph-read', ['SCOPE-010'], 'The admin scope counts as graph:read.'),
   f('apply-update-needs-no-graph-write', ['SCOPE-011'], 'graph.apply_update needs no graph:write.'),
   f('forbidden-create-still-stores', ['SCOPE-012'], 'A POST /definitions refused with 403 still stores the definition.'),
-  f('compute-allows-analyst', ['ROLE-001'], 'Compute preview and runs accept analysts.'),
+  f('compute-allows-analyst', ['ROLE-001', 'ROLE-005'], 'Compute preview and runs accept analysts.'),
   f('compute-owner-only', ['ROLE-002'], 'Compute preview and runs refuse admins (owners only).'),
   f('preview-needs-admin-scope', ['ROLE-003'], 'graph.agent_preview needs the admin scope as well.'),
   f('agent-allows-member-role', ['ROLE-004'], 'Agent previews and runs accept holders with the member role.'),
@@ -145,20 +145,20 @@ export const FAULTS: readonly FaultDef[] = [
   f('me-scopes-cached', ['GRANT-005'], 'GET /me shows the scopes the key had at its first GET /me.'),
 
   // Errors
-  f('errors-without-message', ['ERR-001'], 'Error bodies lack message.'),
+  f('errors-without-message', ['ERR-001'], 'Error bodies lack message. Checks that verify the envelope of their refusals fail too.'),
   f('errors-without-defined', ['ERR-001', 'ERR-002'], 'Error bodies lack defined.'),
   f('errors-code-lowercase', ['ERR-002'], 'Error codes are lowercase (bad_request...).'),
   f('unknown-route-plain-text', ['ERR-003'], 'Unknown paths answer 404 with a plain-text body.'),
   f('malformed-json-422', ['ERR-004'], 'Malformed JSON answers 422 (defined false) instead of 400.'),
   f('numbers-accept-strings', ['ERR-005'], 'Numeric strings are accepted for the definition thresholds.'),
   f('content-type-ignored', ['ERR-006'], 'Bodies are parsed as JSON whatever their content type.'),
-  f('missing-role-as-401', ['ERR-007', 'ROLE-001', 'ROLE-004'], 'A missing workspace role answers 401 instead of 403.'),
+  f('missing-role-as-401', ['ERR-007', 'ROLE-001', 'ROLE-004', 'ROLE-005'], 'A missing workspace role answers 401 instead of 403.'),
   f('rate-limit-plain-text', ['ERR-008'], '429 answers carry a plain-text body.'),
   f('capability-off-as-500', ['ERR-009'], 'A switched-off capability answers 500 instead of 503.'),
 
   // Paging
   f('default-page-size-20', ['PAGE-001'], 'The default page size is 20.'),
-  f('limit-over-100-refused', ['PAGE-002'], 'Limits above 100 are refused with 400.'),
+  f('limit-one-refused', ['PAGE-002'], 'limit=1 is refused with 400 (the minimum is off by one).'),
   f('limit-unchecked', ['PAGE-003'], 'Out-of-range or non-integer limits are clamped or defaulted instead of refused.'),
   f('cursor-unchecked', ['PAGE-004'], 'A cursor that is not a uuid is ignored (first page).'),
   f('page-reversed-within-page', ['PAGE-005'], 'Items within a page are in descending id order.'),
@@ -183,7 +183,7 @@ export const FAULTS: readonly FaultDef[] = [
 
   // Versioning
   f('api-prefix-moved', ['VER-001'], 'The API answers under /api/v1beta instead of /api/v1. Every API check fails too.'),
-  f('capabilities-as-array', ['VER-003'], 'GET /capabilities answers a bare array of operations.'),
+  f('capabilities-as-array', ['VER-003', 'OPS-003'], 'GET /capabilities answers a bare array of operations.'),
 ];
 
 /** Validation issues a fault lets through: the surface (route), the issue path and message. */

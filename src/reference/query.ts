@@ -72,7 +72,7 @@ export function pageParams(q: Query, faults: FaultSet): PageParams {
     if (faults.has('limit-unchecked')) limit = Number.isNaN(n) ? limit : Math.min(200, Math.max(1, n));
     else if (Number.isNaN(n) || n < 1 || n > 200) throw badRequest('query.limit must be an integer from 1 to 200');
     else limit = n;
-    if (limit > 100 && faults.has('limit-over-100-refused')) throw badRequest('query.limit must be at most 100');
+    if (limit === 1 && faults.has('limit-one-refused')) throw badRequest('query.limit must be at least 2');
   }
   let cursor = single(q, 'cursor');
   if (cursor !== undefined && !isUuid(cursor)) {

@@ -9,10 +9,12 @@ beforeAll(async () => {
   ref = await Ref.start();
   ws = await ref.workspace();
   // 130 definitions across three modules; every tenth archived.
-  for (let i = 0; i < 130; i++) {
-    const d = await ws.definition({ name: `d${i}`, moduleKey: modules[i % 3] });
-    if (i % 10 === 0) await ws.api('POST', `/definitions/${d.id}/archive`, { body: { reason: 'r' } });
-  }
+  await Promise.all(
+    Array.from({ length: 130 }, async (_, i) => {
+      const d = await ws.definition({ name: `d${i}`, moduleKey: modules[i % 3] });
+      if (i % 10 === 0) await ws.api('POST', `/definitions/${d.id}/archive`, { body: { reason: 'r' } });
+    }),
+  );
 });
 afterAll(() => ref.close());
 
@@ -67,7 +69,7 @@ describe('paging', () => {
 
   it('treats cursors as boundaries: records inserted during paging after the cursor appear, before it do not', async () => {
     const w2 = await ref.workspace();
-    for (let i = 0; i < 20; i++) await w2.definition({ name: `x${i}` });
+    await Promise.all(Array.from({ length: 20 }, (_, i) => w2.definition({ name: `x${i}` })));
     const p1 = await w2.api('GET', '/definitions?limit=10');
     const cursor = p1.json.nextCursor;
     const inserted: string[] = [];
@@ -87,7 +89,7 @@ describe('paging', () => {
 
   it('pages concurrently with inserts without repeating or skipping surviving items', async () => {
     const w3 = await ref.workspace();
-    for (let i = 0; i < 60; i++) await w3.definition({ name: `y${i}` });
+    await Promise.all(Array.from({ length: 60 }, (_, i) => w3.definition({ name: `y${i}` })));
     const original = (await w3.api('GET', '/definitions?limit=200')).json.items.map((d: any) => d.id);
     const seen: string[] = [];
     let cursor: string | null = null;
