@@ -13,6 +13,7 @@ import { DEFAULT_RUN_RETRY, hasControl, makePrefix, type RunContext } from '../e
 import { describeCreditPlan, planCredits } from '../engine/credits.ts';
 import { discoverSuites, loadSuiteDefs, SuiteLoadError } from '../engine/discover.ts';
 import { runSuitesWithVitest } from '../engine/launch.ts';
+import { insecureReason } from '../http/transport.ts';
 import { prepareRun } from '../engine/run.ts';
 import { buildRunResult } from '../report/build.ts';
 import { hashFile, DEFAULT_SPEC_PATH, type RunMetaInput } from '../report/meta.ts';
@@ -72,6 +73,14 @@ export async function runCommand(argv: string[], env: NodeJS.ProcessEnv, io: Cli
   }
   const { config, seedWasRandom } = resolved;
   const started = Date.now();
+  // Refuse insecure transport once, up front, instead of in every request of every check.
+  for (const [flag, url] of [['--base-url', config.baseUrl], ['--control-url', config.controlUrl]] as const) {
+    const why = url ? insecureReason(new URL(url), config.allowInsecureHttp) : undefined;
+    if (why) {
+      io.err(`wgc run: ${flag}: ${why}\n`);
+      return 2;
+    }
+  }
 
   let catalog;
   let suites: SuiteDef[];

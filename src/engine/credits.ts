@@ -73,6 +73,7 @@ export function planCredits(suites: readonly SuiteDef[], run: Pick<RunContext, '
 export function describeCreditPlan(plan: CreditPlan): string {
   const running = plan.entries.filter((e) => !e.idle && !plan.excluded.includes(e.checkId)).length;
   const limit = plan.limit === null ? 'no --max-credits limit' : `limit ${plan.limit}`;
-  const cut = plan.excluded.length > 0 ? `; ${plan.excluded.length} checks (${plan.wanted - plan.planned} credits) disabled by --max-credits` : '';
-  return `credit plan: at most ${plan.planned} credits for ${running} checks (${limit})${cut}`;
+  const n = (count: number, word: string): string => `${count} ${word}${count === 1 ? '' : 's'}`;
+  const cut = plan.excluded.length > 0 ? `; ${n(plan.excluded.length, 'check')} (${n(plan.wanted - plan.planned, 'credit')}) disabled by --max-credits` : '';
+  return `credit plan: at most ${n(plan.planned, 'credit')} for ${n(running, 'check')} (${limit})${cut}`;
 }

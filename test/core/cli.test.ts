@@ -62,6 +62,9 @@ describe('wgc run', () => {
     const b = captureIo();
     expect(await runCommand([...SUITES, '--suite', 'nope'], {}, b.io)).toBe(2);
     expect(b.err.join('')).toBe('wgc run: --suite: unknown suite "nope"; available: example\n');
+    const c = captureIo();
+    expect(await runCommand(['--base-url', 'http://api.example.com'], {}, c.io)).toBe(2);
+    expect(c.err.join('')).toMatch(/^wgc run: --base-url: refused to send to http:\/\/api\.example\.com: .*--allow-insecure-http/);
   });
 
   test('against the embedded reference: conformant, reports written, plan printed first, exit 0', async () => {
@@ -69,7 +72,7 @@ describe('wgc run', () => {
     const c = captureIo();
     expect(await runCommand([...SUITES, '--out', out, '--seed', '7', '--runs', '3'], {}, c.io)).toBe(0);
     const stdout = c.out.join('');
-    expect(stdout.indexOf('credit plan: at most 1 credits for 4 checks')).toBeGreaterThan(-1);
+    expect(stdout.indexOf('credit plan: at most 1 credit for 4 checks (no --max-credits limit)')).toBeGreaterThan(-1);
     expect(stdout.indexOf('credit plan')).toBeLessThan(stdout.indexOf('CONFORMANT'));
     expect(c.err.join('')).toMatch(/✓ test\/core\/fixtures\/suites\/example\.test\.ts {2}4 passed/);
     const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8'));
