@@ -8,7 +8,7 @@
 import type { CheckContext, KeyHandle } from '../../src/engine/check.ts';
 import { Finding } from '../../src/engine/finding.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
-import { idOf, listQuery, MAX_LIMIT, walkDefinitions, WALK_MAX_PAGES } from './paging-walk.ts';
+import { idOf, listQuery, MAX_LIMIT, walkDefinitions } from './paging-walk.ts';
 
 /** One wire form: its name as the catalog writes it, and its encoder (brackets percent-encoded). */
 export interface ModuleKeysForm {
@@ -64,12 +64,12 @@ export async function probeForms(
     const q = { limit: MAX_LIMIT, moduleKeys: form.encode(opts.keys), ...(opts.includeArchived ? { includeArchived: true } : {}) };
     let walk;
     try {
-      walk = await walkDefinitions(ctx, key, q, WALK_MAX_PAGES);
+      walk = await walkDefinitions(ctx, key, q);
     } catch (e) {
       if (!(e instanceof Finding)) throw e;
       const ex = e.evidence.exchange;
       const kind = ex?.response?.status === 400 ? 'refused' : 'error';
-      verdicts.push({ form, kind, exchange: ex, detail: `${e.evidence.message}: ${e.evidence.received ?? ''}` });
+      verdicts.push({ form, kind, exchange: ex, detail: kind === 'refused' ? '400' : `${ex?.response?.status ?? ex?.error?.kind ?? 'no response'}: ${e.evidence.message}` });
       continue;
     }
     const exchange = walk.pages[0]?.exchange;

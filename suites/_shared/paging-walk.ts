@@ -50,27 +50,38 @@ export function listQuery(q: ListQuery, cursor: string | null = null): string {
 /** The id of a listed item, or undefined. */
 export const idOf = (item: Record<string, unknown>): string | undefined => (typeof item.id === 'string' ? item.id : undefined);
 
+/** How a walk starts and where it stops. */
+export interface WalkOptions {
+  /** Page cap; default WALK_MAX_PAGES. */
+  maxPages?: number;
+  /** Start after this cursor instead of at the first page. */
+  from?: string | null;
+  /** The clause an answer that is not a 2xx collection envelope is a finding for; default ENV-001. */
+  envelopeClause?: string;
+}
+
 /**
- * Follows nextCursor from the first page. An answer that is not a 2xx collection envelope
- * throws the Finding of pageOf on `envelopeClause` (default ENV-001): callers that do not
- * verify the envelope use {@link walkOrNotObservable}.
+ * Follows nextCursor until it is null. An answer that is not a 2xx collection envelope throws
+ * the Finding of pageOf on the envelope clause: callers that do not verify the envelope
+ * catch it (the status tells a refused query, 400, from a broken listing), or use
+ * {@link walkOrNotObservable}.
  */
-export async function walkDefinitions(ctx: CheckContext, key: KeyHandle, q: ListQuery, maxPages = WALK_MAX_PAGES, envelopeClause = 'ENV-001'): Promise<Walk> {
+export async function walkDefinitions(ctx: CheckContext, key: KeyHandle, q: ListQuery, opts: WalkOptions = {}): Promise<Walk> {
+  const maxPages = opts.maxPages ?? WALK_MAX_PAGES;
   const pages: WalkPage[] = [];
   const seen = new Set<string>();
-  let cursor: string | null = null;
+  let cursor: string | null = opts.from ?? null;
+  const done = (end: Walk['end']): Walk => ({ pages, items: pages.flatMap((p) => p.items), end });
   for (;;) {
     const ex = await ctx.api.send({ method: 'GET', path: '/definitions', key, query: listQuery(q, cursor) });
-    const page: WalkPage = { ...pageOf(envelopeClause, ex), cursor };
+    const page: WalkPage = { ...pageOf(opts.envelopeClause ?? 'ENV-001', ex), cursor };
     pages.push(page);
-    const next = page.nextCursor;
-    if (next === null) return { pages, items: pages.flatMap((p) => p.items), end: 'complete' };
-    if (seen.has(next.toLowerCase()) || (cursor !== null && next.toLowerCase() === cursor.toLowerCase())) {
-      return { pages, items: pages.flatMap((p) => p.items), end: 'loop' };
-    }
-    if (pages.length >= maxPages) return { pages, items: pages.flatMap((p) => p.items), end: 'capped' };
-    seen.add(next.toLowerCase());
-    cursor = next;
+    const next = page.nextCursor?.toLowerCase() ?? null;
+    if (next === null) return done('complete');
+    if (seen.has(next) || next === cursor?.toLowerCase()) return done('loop');
+    if (pages.length >= maxPages) return done('capped');
+    seen.add(next);
+    cursor = page.nextCursor;
   }
 }
 
@@ -83,7 +94,7 @@ export async function walkDefinitions(ctx: CheckContext, key: KeyHandle, q: List
 export async function walkOrNotObservable(ctx: CheckContext, key: KeyHandle, q: ListQuery = { limit: MAX_LIMIT }, maxPages = WALK_MAX_PAGES): Promise<Walk> {
   let walk: Walk;
   try {
-    walk = await walkDefinitions(ctx, key, q, maxPages);
+    walk = await walkDefinitions(ctx, key, q, { maxPages });
   } catch (e) {
     if (!(e instanceof Finding)) throw e;
     const status = e.evidence.exchange?.response?.status;

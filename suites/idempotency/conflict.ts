@@ -128,20 +128,24 @@ export const keyAfterRefusal: CheckDef = {
     const processed = is2xx(next);
     // Processed once means: a repeat is then a replay of that success, not a second create.
     const repeat = processed ? await send(valid) : undefined;
-    const ids = await liveIdsNamed(ctx, key, String(valid.name));
+    // Both names: the refused request must not have created anything either.
+    const ids = await liveIdsNamed(ctx, key, [String(valid.name), String(invalid.name)]);
     archiveLater(ctx, key, ids);
     const context = [refused, next, ...(repeat ? [repeat] : [])];
 
     if (!processed && status !== 400 && status !== 409) {
       throw new Finding({ clause: 'IDEM-009', message: `the valid body under the refused request's key answered ${status}`, expected: '400 (the refusal replayed), 409, or success', received: answerOf(next), exchange: next, context });
     }
-    if (processed && ids.length === 0) throw new NotObservable('the valid create succeeded but its definition is not listed, so how often it was processed cannot be counted');
+    const nextId = createdId(next)?.toLowerCase();
+    if (processed && (nextId === undefined || !ids.includes(nextId))) throw new NotObservable('the valid create succeeded but its definition is not listed, so how often it was processed cannot be counted');
     const expectedCount = processed ? 1 : 0;
     if (ids.length !== expectedCount) {
       throw new Finding({
         clause: 'IDEM-009',
-        message: processed ? `the valid request was processed ${ids.length} times` : `the valid request answered ${status} yet ${ids.length} definitions were created`,
-        expected: `${expectedCount} definition${expectedCount === 1 ? '' : 's'} named ${String(valid.name)}`,
+        message: processed
+          ? `the refused request and the valid one under its key created ${ids.length} definitions, not one`
+          : `the valid request answered ${status} yet the requests under its key created ${ids.length} definitions`,
+        expected: `${expectedCount} definition${expectedCount === 1 ? '' : 's'} named ${String(valid.name)}, none from the refused request`,
         received: ids.length === 0 ? 'none listed' : ids.join(', '),
         exchange: repeat ?? next,
         context,

@@ -91,10 +91,10 @@ export function judgeReplay(ctx: CheckContext, original: Exchange, replay: Excha
   return false;
 }
 
-/** Ids of the live (listed by default) definitions with this exact name, from a full bounded walk. */
-export async function liveIdsNamed(ctx: CheckContext, key: KeyHandle, name: string): Promise<string[]> {
+/** Ids (lower-case) of the live (listed by default) definitions with one of these exact names, from a full bounded walk. */
+export async function liveIdsNamed(ctx: CheckContext, key: KeyHandle, names: string | readonly string[]): Promise<string[]> {
   const walk = await walkOrNotObservable(ctx, key);
-  return idsWhere(walk.items, 'name', name);
+  return [...new Set((typeof names === 'string' ? [names] : names).flatMap((n) => idsWhere(walk.items, 'name', n)))];
 }
 
 /** Registers the archive of each definition as clean-up (one billed call each, 2xx or not). */

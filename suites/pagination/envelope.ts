@@ -1,0 +1,55 @@
+/**
+ * The collection envelope of GET /definitions (seed 2.3, 4.3): `items`, an array of
+ * Definitions, and `nextCursor`, a uuid string or null, on every page, the last included.
+ * Definition fields are the definitions suite's concern; here an item must be an object with
+ * a string id (what paging relies on).
+ */
+import type { CheckDef } from '../../src/engine/check.ts';
+import { Finding, NotObservable } from '../../src/engine/finding.ts';
+import type { Exchange } from '../../src/http/exchange.ts';
+import { brief, isObject, UUID_RE } from '../_shared/json.ts';
+import { MAX_LIMIT, walkDefinitions, WALK_MAX_PAGES, type ListQuery, type WalkPage } from '../_shared/paging-walk.ts';
+import { READER } from './support.ts';
+
+/** The envelope rules pageOf (paging.ts) does not check: uuid cursors and item objects with ids. */
+function expectEnvelopeDetails(page: WalkPage): void {
+  const fail = (message: string, expected: string, received: string, exchange: Exchange): never => {
+    throw new Finding({ clause: 'ENV-001', message, expected, received, exchange });
+  };
+  if (page.nextCursor !== null && !UUID_RE.test(page.nextCursor)) fail('nextCursor is neither null nor a uuid', 'a uuid string or null', JSON.stringify(page.nextCursor), page.exchange);
+  const bad = page.items.findIndex((i) => !isObject(i) || typeof i.id !== 'string');
+  if (bad >= 0) fail(`items[${bad}] is not a Definition object with an id`, 'an array of Definitions', brief(page.items[bad]), page.exchange);
+}
+
+/** The listings looked at: the default page, a walk of large pages, and one-item pages including archived ones (so that a non-null cursor shows up). */
+const QUERIES: readonly { q: ListQuery; maxPages: number }[] = [
+  { q: {}, maxPages: 1 },
+  { q: { limit: MAX_LIMIT }, maxPages: WALK_MAX_PAGES },
+  { q: { limit: 1, includeArchived: true }, maxPages: 2 },
+];
+
+export const envelope: CheckDef = {
+  id: 'pagination/envelope',
+  title: 'GET /definitions answers { items: Definition[], nextCursor: uuid | null } on every page, the last one included',
+  clauses: ['ENV-001'],
+  credits: QUERIES.reduce((n, x) => n + x.maxPages, 0),
+  async run(ctx) {
+    const key = ctx.key(READER);
+    let answered = 0;
+    for (const { q, maxPages } of QUERIES) {
+      let walk;
+      try {
+        // pageOf (inside the walk) checks the items array and a present nextCursor.
+        walk = await walkDefinitions(ctx, key, q, { maxPages, envelopeClause: 'ENV-001' });
+      } catch (e) {
+        // A refused query (a limit or flag the target gets wrong) is another clause's concern: the envelope is about answers.
+        const status = e instanceof Finding ? e.evidence.exchange?.response?.status : undefined;
+        if (status !== undefined && (status < 200 || status >= 300)) continue;
+        throw e;
+      }
+      answered++;
+      for (const page of walk.pages) expectEnvelopeDetails(page);
+    }
+    if (answered === 0) throw new NotObservable('GET /definitions answered none of the listings with a 2xx');
+  },
+};

@@ -1,0 +1,41 @@
+/**
+ * The pagination suite: the collection envelope, limit, cursor and filters of GET /definitions
+ * (seed 2.3, 4.3, part 8). Read-only checks use a key with exactly graph:read; checks that
+ * need items of their own create them with an owner's admin + graph:read key. Nothing assumes
+ * an empty workspace: the visible set is read from walks.
+ */
+import type { SuiteDef } from '../../src/engine/check.ts';
+import { cursorIsBoundary } from './boundary.ts';
+import { envelope } from './envelope.ts';
+import { moduleFilterBeforeLimit, visibilityBeforeLimit } from './filters.ts';
+import { moduleKeysFilter, moduleKeysRefused } from './module-keys.ts';
+import { defaultPageSize } from './page-size.ts';
+import { cursorRefused, includeArchivedParam, limitsAccepted, limitsRefused } from './params.ts';
+import { walkOrderAndCompleteness } from './walks.ts';
+
+export const suite: SuiteDef = {
+  name: 'pagination',
+  title: 'Collection paging of GET /definitions: envelope, limit, cursor, ordering, filters',
+  cast: {
+    writer: { role: 'owner', scopes: ['admin', 'graph:read'] },
+    reader: { role: ['analyst', 'owner', 'admin', 'member'], scopes: ['graph:read'] },
+  },
+  checks: [
+    // ENV-001 and the parameters: read-only.
+    envelope,
+    limitsAccepted,
+    limitsRefused,
+    cursorRefused,
+    includeArchivedParam,
+    // PAGE-001 first among the checks that create: the default page is then read before any
+    // archived leftovers of the other checks exist.
+    defaultPageSize,
+    walkOrderAndCompleteness,
+    cursorIsBoundary,
+    visibilityBeforeLimit,
+    // moduleKeys: its wire forms (DEF-023), the filter before the limit, invalid keys.
+    moduleKeysFilter,
+    moduleFilterBeforeLimit,
+    moduleKeysRefused,
+  ],
+};

@@ -1,0 +1,120 @@
+/**
+ * Walking the whole listing (seed part 8): items ascend by id within and across pages
+ * (PAGE-005), and following nextCursor until null yields every visible item exactly once, the
+ * same set as a walk with limit 200, whatever the limit (PAGE-006, a property over the
+ * generated limits). The workspace may hold other data and other clients may change it, so a
+ * difference from the reference walk is only a finding when a second reference walk agrees.
+ */
+import type fc from 'fast-check';
+import type { CheckContext, CheckDef, KeyHandle } from '../../src/engine/check.ts';
+import { Finding, NotObservable } from '../../src/engine/finding.ts';
+import { checkProperty } from '../../src/engine/property.ts';
+import { parameterArbitraries, validValue } from '../../src/generators/index.ts';
+import { loadSpec } from '../../src/spec/load.ts';
+import { MAX_LIMIT, walkDefinitions, WALK_MAX_PAGES, type Walk } from '../_shared/paging-walk.ts';
+import { duplicates, exchangeListing, firstDescent, idsOf, seed, visibleUpTo, WRITER } from './support.ts';
+
+/** Visible items the walks need: enough for several pages at small limits. */
+const MIN_VISIBLE = 12;
+/** Pages a walk under test may take on a conformant target (limits are raised so that the visible set fits). */
+const MAX_TEST_PAGES = 12;
+
+/** A walk of the whole visible set with the largest page; a walk that does not end is itself a finding. */
+async function referenceWalk(ctx: CheckContext, key: KeyHandle): Promise<{ walk: Walk; ids: Set<string> }> {
+  const walk = await walkOrSkip(ctx, key, MAX_LIMIT, WALK_MAX_PAGES);
+  if (!walk) throw new NotObservable(`GET /definitions?limit=${MAX_LIMIT} was refused, so there is no reference walk`);
+  judgeEnd(walk, MAX_LIMIT);
+  return { walk, ids: new Set(idsOf(walk.items)) };
+}
+
+/** Walks with `limit`; undefined when the target refuses that limit (PAGE-002's concern). */
+async function walkOrSkip(ctx: CheckContext, key: KeyHandle, limit: number, maxPages: number): Promise<Walk | undefined> {
+  try {
+    return await walkDefinitions(ctx, key, { limit }, { maxPages });
+  } catch (e) {
+    if (!(e instanceof Finding)) throw e;
+    if (e.evidence.exchange?.response?.status === 400 && e.evidence.exchange.request.url.includes('limit=') && !e.evidence.exchange.request.url.includes('cursor=')) return undefined;
+    throw new NotObservable(`GET /definitions gave no usable page while walking: ${e.evidence.message}`);
+  }
+}
+
+/** A cursor loop, or pages past the cap that repeat items, are PAGE-006 findings; a plain cap is not observable. */
+function judgeEnd(walk: Walk, limit: number): void {
+  const last = walk.pages.at(-1)!.exchange;
+  if (walk.end === 'loop') {
+    throw new Finding({ clause: 'PAGE-006', message: `with limit=${limit} a nextCursor came back: the walk would never end`, expected: 'new cursors until null', received: `${walk.pages.length} pages, cursor ${String(walk.pages.at(-1)!.nextCursor)} again`, exchange: last });
+  }
+  const dup = duplicates(idsOf(walk.items));
+  if (dup.length > 0) {
+    throw new Finding({ clause: 'PAGE-006', message: `with limit=${limit} the walk listed ${dup.length} item(s) more than once`, expected: 'every item exactly once', received: dup.slice(0, 5).join(', '), exchange: exchangeListing(walk.pages.slice(1), dup[0]!) ?? last });
+  }
+  if (walk.end === 'capped') throw new NotObservable(`with limit=${limit} the walk did not end within ${walk.pages.length} pages (more items than the check's credit plan covers)`);
+}
+
+export const walkOrderAndCompleteness: CheckDef = {
+  id: 'pagination/walk-order-and-completeness',
+  title: 'Walking nextCursor lists every visible item exactly once, ascending by id, whatever the limit',
+  clauses: ['PAGE-005', 'PAGE-006'],
+  needs: { mutation: true },
+  // Seeding (creates and clean-up), the count probe, the reference walk, then per generated
+  // limit one walk of at most MAX_TEST_PAGES pages plus the final empty page a server may send.
+  credits: (numRuns) => 2 * MIN_VISIBLE + 1 + WALK_MAX_PAGES + numRuns * (MAX_TEST_PAGES + 1),
+  async run(ctx) {
+    const key = ctx.key(WRITER);
+    const visible = await visibleUpTo(ctx, key, MIN_VISIBLE);
+    if (visible < MIN_VISIBLE) await seed(ctx, key, MIN_VISIBLE - visible, ['customers'], 'walk');
+    let reference = await referenceWalk(ctx, key);
+    // Limits are raised to keep each walk within MAX_TEST_PAGES pages (bounded credits on a large workspace).
+    const floor = Math.max(1, Math.ceil(reference.ids.size / (MAX_TEST_PAGES - 1)));
+    const limits = (validValue((parameterArbitraries(await loadSpec(), 'listDefinitions', 'query').schema.properties!.limit!)) as fc.Arbitrary<number>).map((l) => Math.max(l, floor));
+
+    let orderReported = false;
+    const judgeOrder = (walk: Walk, limit: number): void => {
+      const ids = idsOf(walk.items);
+      const at = firstDescent(ids);
+      if (at === undefined || orderReported) return;
+      orderReported = true;
+      const page = walk.pages.find((p) => idsOf(p.items).includes(ids[at]!))!;
+      ctx.softFail({
+        clause: 'PAGE-005',
+        message: `with limit=${limit} item ${ids[at]} is listed after ${ids[at - 1]}, which sorts after it`,
+        expected: 'ids ascending within and across pages',
+        received: `${ids[at - 1]} then ${ids[at]}`,
+        exchange: page.exchange,
+        seed: ctx.run.seed,
+        counterexample: JSON.stringify({ limit }),
+      });
+    };
+    judgeOrder(reference.walk, MAX_LIMIT);
+
+    await checkProperty(ctx, {
+      clause: 'PAGE-006',
+      arbitrary: limits,
+      predicate: async (limit) => {
+        const expectedPages = Math.ceil(reference.ids.size / limit) + 1;
+        const walk = await walkOrSkip(ctx, key, limit, 3 * expectedPages + 2);
+        if (!walk) return true;
+        judgeEnd(walk, limit);
+        judgeOrder(walk, limit);
+        const listed = new Set(idsOf(walk.items));
+        let missing = [...reference.ids].filter((id) => !listed.has(id));
+        let extra = [...listed].filter((id) => !reference.ids.has(id));
+        if (missing.length === 0 && extra.length === 0) return true;
+        // The workspace may have changed: only items both reference walks agree on count.
+        const again = await referenceWalk(ctx, key);
+        missing = missing.filter((id) => again.ids.has(id));
+        extra = extra.filter((id) => !again.ids.has(id));
+        reference = again;
+        if (missing.length === 0 && extra.length === 0) return true;
+        throw new Finding({
+          clause: 'PAGE-006',
+          message: `with limit=${limit} the walk ${missing.length ? `left out ${missing.length} visible item(s)` : ''}${missing.length && extra.length ? ' and ' : ''}${extra.length ? `listed ${extra.length} item(s) no limit=${MAX_LIMIT} walk lists` : ''}`,
+          expected: `the ${reference.ids.size} items of the limit=${MAX_LIMIT} walk, each once`,
+          received: `${missing.length ? `missing ${missing.slice(0, 5).join(', ')}` : ''}${extra.length ? ` extra ${extra.slice(0, 5).join(', ')}` : ''} (${walk.pages.length} pages)`,
+          exchange: walk.pages.at(-1)!.exchange,
+          context: walk.pages.slice(0, -1).map((p) => p.exchange).slice(0, 10),
+        });
+      },
+    });
+  },
+};
