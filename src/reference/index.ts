@@ -42,7 +42,9 @@ export async function startReference(opts: ReferenceOptions = {}): Promise<Runni
   const store = new Store(faults);
   const executor = new Executor(store, faults, new Map(OPERATIONS.map((o) => [o.name, o])));
   const server = new Server(store, faults, executor, controlToken);
-  const http = createServer({ keepAliveTimeout: 5_000, requestTimeout: 30_000, headersTimeout: 10_000 }, server.listener);
+  // A long keep-alive: clients close idle sockets first (their timers run on a hint one second
+  // shorter), so a loaded machine never sees the server close a socket a client is reusing.
+  const http = createServer({ keepAliveTimeout: 65_000, headersTimeout: 60_000, requestTimeout: 120_000 }, server.listener);
   const host = opts.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);
