@@ -4,6 +4,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // Fixture suites are run by tests through `wgc run`, never collected directly.
+    exclude: ['**/node_modules/**', 'test/**/fixtures/**'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
