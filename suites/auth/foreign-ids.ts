@@ -8,7 +8,7 @@ import type { CheckContext, CheckDef, KeyHandle } from '../../src/engine/check.t
 import { Finding, NotObservable } from '../../src/engine/finding.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 import { soft } from '../_shared/auth-soft.ts';
-import { brief, isObject } from '../_shared/json.ts';
+import { brief, containsString, isObject } from '../_shared/json.ts';
 import { minimalCreateBody, type DefinitionView } from '../_shared/definitions.ts';
 import { availableKeys, listAll, ok2xx, otherWorkspace, softStatus } from './lib.ts';
 
@@ -31,8 +31,8 @@ export const foreignIds: CheckDef = {
   title: "Another workspace's record ids are refused and its records neither change nor show",
   clauses: ['AUTH-012', 'AUTH-014'],
   needs: { control: true, mutation: true },
-  // Other workspace: create, two listings, account read; own: one listing of up to two pages.
-  credits: 7,
+  // Other workspace: create, two listings, three data reads; own: a listing of up to two pages, two data lists.
+  credits: 11,
   async run(ctx) {
     const [admin] = availableKeys(ctx, ['admin']);
     const [reader] = availableKeys(ctx, ['reader']);
@@ -86,17 +86,38 @@ export const foreignIds: CheckDef = {
       });
     }
 
-    await foreignAccount(ctx, reader, other);
+    await foreignData(ctx, reader, other);
   },
 };
 
-/** GET /data/accounts/{id} of an account of another workspace (readable by its own key) is refused. */
-async function foreignAccount(ctx: CheckContext, reader: KeyHandle, other: { workspaceId: string; key: KeyHandle }): Promise<void> {
+/**
+ * Stored data of the other workspace (an account, its person): ids readable by their own key
+ * are refused to this workspace's key, and this workspace's data lists never mention them.
+ */
+async function foreignData(ctx: CheckContext, reader: KeyHandle, other: { workspaceId: string; key: KeyHandle }): Promise<void> {
   const { accountId } = await ctx.control.createAccount(other.workspaceId, { name: `${ctx.run.prefix}foreign-account` });
-  const own = await ctx.api.send({ method: 'GET', path: `/data/accounts/${accountId}`, key: other.key });
-  // Only meaningful when the account is readable where it lives; otherwise the definition
-  // writes above already observed the clause.
-  if (!ok2xx(own)) return;
-  const ex = await ctx.api.send({ method: 'GET', path: `/data/accounts/${accountId}`, key: reader });
-  softStatus(ctx, 'AUTH-012', ex, REFUSED, 'GET /data/accounts/{id of another workspace}');
+  const { personId, accountPersonId } = await ctx.control.createPerson(other.workspaceId, accountId, { name: `${ctx.run.prefix}foreign-person` });
+  const reads: [string, string][] = [
+    ['/data/accounts/', accountId],
+    ['/data/people/', personId],
+    ['/data/people/', accountPersonId],
+  ];
+  for (const [base, id] of reads) {
+    // Only meaningful when the record is readable where it lives (the definition writes above
+    // already observed the clause otherwise).
+    const own = await ctx.api.send({ method: 'GET', path: base + id, key: other.key });
+    if (!ok2xx(own)) continue;
+    const ex = await ctx.api.send({ method: 'GET', path: base + id, key: reader });
+    softStatus(ctx, 'AUTH-012', ex, REFUSED, `GET ${base}{id of another workspace}`);
+  }
+  for (const path of ['/data/relationships', '/data/icps']) {
+    const ex = await ctx.api.send({ method: 'GET', path, key: reader });
+    const body = ex.response?.json;
+    const named = [accountId, personId, accountPersonId].filter((id) => ok2xx(ex) && containsString(body, id));
+    if (named.length > 0) {
+      soft(ctx, () => {
+        throw new Finding({ clause: 'AUTH-014', message: `GET ${path} mentions records of another workspace`, expected: "only the key's workspace's records", received: `ids ${named.join(', ')} of the other workspace`, exchange: ex });
+      });
+    }
+  }
 }

@@ -86,6 +86,18 @@ export function unknownKey(prefix: string, known: readonly string[]): string {
   throw new Error('could not forge a key that differs from the known ones');
 }
 
+/**
+ * A real secret with one character (at `index`, negative from the end) replaced by another of
+ * its class: a key nobody issued that a server comparing only part of the secret would accept.
+ */
+export function nearMiss(secret: string, index: number): string {
+  const at = index < 0 ? secret.length + index : index;
+  const c = secret[at]!;
+  const set = DIGITS.includes(c) ? DIGITS : LOWER.includes(c) ? LOWER : UPPER.includes(c) ? UPPER : LOWER;
+  const other = set[(set.indexOf(c) + 1 + randomInt(set.length - 1)) % set.length]!;
+  return secret.slice(0, at) + other + secret.slice(at + 1);
+}
+
 /** A prefix of the same length and shape as `prefix` but different in every letter or digit. */
 export function wrongPrefix(prefix: string): string {
   const body = prefix.slice(0, -1);

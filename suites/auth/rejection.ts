@@ -7,7 +7,7 @@ import type { ApiRequest, CheckContext, CheckDef } from '../../src/engine/check.
 import { NotObservable } from '../../src/engine/finding.ts';
 import { loadSpec } from '../../src/spec/load.ts';
 import { minimalCreateBody } from '../_shared/definitions.ts';
-import { availableKeys, freshId, learnPrefix, softStatus, unknownKey, wrongPrefix } from './lib.ts';
+import { availableKeys, freshId, learnPrefix, nearMiss, softStatus, unknownKey, wrongPrefix } from './lib.ts';
 
 /** A plausible body per endpoint, so a server that validates before authenticating still has no excuse. */
 function bodyFor(ctx: CheckContext, operationId: string): unknown {
@@ -67,12 +67,21 @@ export const unknownKeyRejected: CheckDef = {
   clauses: ['AUTH-005'],
   credits: 0,
   async run(ctx) {
-    const { prefix, secrets } = prefixAndSecrets(ctx);
-    const forged = unknownKey(prefix, secrets);
-    for (const path of PROBES) {
-      for (const headers of [{ authorization: `Bearer ${forged}` }, { 'x-api-key': forged }] as Record<string, string>[]) {
-        const ex = await ctx.api.send({ method: 'GET', path, key: null, headers });
-        softStatus(ctx, 'AUTH-005', ex, 401, `unknown key with the learnt prefix (${'authorization' in headers ? 'Bearer' : 'X-Api-Key'}) on GET ${path}`);
+    const { prefix, secrets, sample } = prefixAndSecrets(ctx);
+    // A random key, and real keys with their last or first character after the prefix changed
+    // (a server that compares only part of the secret accepts those).
+    const forged: [string, string][] = [
+      ['a random key with the learnt prefix', unknownKey(prefix, secrets)],
+      ['a real key with its last character changed', nearMiss(sample, -1)],
+      ['a real key with its first character after the prefix changed', nearMiss(sample, prefix.length)],
+    ];
+    for (const [label, key] of forged) {
+      if (secrets.includes(key)) continue;
+      for (const path of PROBES) {
+        for (const headers of [{ authorization: `Bearer ${key}` }, { 'x-api-key': key }] as Record<string, string>[]) {
+          const ex = await ctx.api.send({ method: 'GET', path, key: null, headers });
+          softStatus(ctx, 'AUTH-005', ex, 401, `${label} (${'authorization' in headers ? 'Bearer' : 'X-Api-Key'}) on GET ${path}`);
+        }
       }
     }
   },

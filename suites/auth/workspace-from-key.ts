@@ -101,8 +101,11 @@ export const workspaceFromKey: CheckDef = {
         });
         landed.push({ where, id: id.toLowerCase(), ex });
         const ws = (ex.response?.json as Record<string, unknown>).workspace_id;
-        // Another value than the key's workspace is DEF-024's business; naming the other one is ours.
-        if (ws === other.workspaceId) soft(ctx, () => fail(`a definition created with another workspace named in the ${where} reports that workspace`, `workspace_id ${mine}`, ex));
+        // The record says where it landed: it must be the key's workspace (GET /me).
+        if (ws !== mine) {
+          const which = ws === other.workspaceId ? 'the named workspace' : 'another workspace than the key\'s';
+          soft(ctx, () => fail(`a definition created with another workspace named in the ${where} reports ${which}`, `workspace_id ${mine} (GET /me)`, ex));
+        }
         continue;
       }
       if (allow400 && ex.response?.status === 400) continue;
