@@ -1,0 +1,129 @@
+/**
+ * Creating definitions: generated valid bodies (property-based) and what comes back; the
+ * workspace of a definition; unknown body properties outside the decision trace.
+ */
+import { randomUUID } from 'node:crypto';
+import type { CheckDef } from '../../src/engine/check.ts';
+import { expectJson } from '../../src/engine/expect.ts';
+import { Finding, NotObservable } from '../../src/engine/finding.ts';
+import { bodyArbitraries } from '../../src/generators/index.ts';
+import { is2xx, minimalCreateBody, uniqueName } from '../_shared/definitions.ts';
+import { brief, isObject } from '../_shared/json.ts';
+import { WALK_CREDITS, listDefinitions } from './listing.ts';
+import { defaultEvidence, enumValueEvidence, reflectEvidence, shapeEvidence } from './shape.ts';
+import { ADMIN, FindingLog, apiSpec, archive, distinctEnumValues, forEachGenerated, optionalReader, refusalEvidence, replay, setupDefinition, shown, withoutTrace } from './support.ts';
+
+/** Generated valid creates: status, shape, reflection of the input, defaults, enum values; the listed copies' shape. */
+export const createProperty: CheckDef = {
+  id: 'definitions/create-property',
+  title: 'generated valid creates succeed and return a complete Definition that reflects the request, with defaults and enum values as the seed says',
+  clauses: ['DEF-001', 'DEF-002', 'DEF-003', 'DEF-004', 'DEF-005', 'DEF-012'],
+  needs: { mutation: true },
+  // Per run: the create and its clean-up archive; then one listing walk.
+  credits: (numRuns) => 2 * numRuns + WALK_CREDITS,
+  async run(ctx) {
+    const spec = await apiSpec();
+    const key = ctx.key(ADMIN);
+    const { valid, schema } = bodyArbitraries(spec, 'createDefinition');
+    const log = new FindingLog();
+    const created: string[] = [];
+    await forEachGenerated(ctx, 'DEF-012', valid, async (generated, path) => {
+      // The run prefix names every record the run creates.
+      const body = withoutTrace(distinctEnumValues(generated as Record<string, unknown>, 'enumValues'));
+      body.name = uniqueName(ctx, 'prop');
+      const ex = await ctx.api.send({ method: 'POST', path: '/definitions', key, body });
+      const at = replay(ctx, body, path);
+      if (!is2xx(ex)) {
+        log.add({ clause: 'DEF-012', message: 'a valid create was not accepted', expected: '200 or 201 with the Definition', received: shown(ex), exchange: ex, ...at });
+        return;
+      }
+      const def = ex.response!.json;
+      if (isObject(def) && typeof def.id === 'string') {
+        const id = def.id;
+        created.push(id);
+        ctx.cleanup(async () => void (await archive(ctx, key, id, 'conformance run clean-up')));
+      }
+      if (ex.response!.status !== 200 && ex.response!.status !== 201) {
+        log.add({ clause: 'DEF-012', message: `a valid create answered ${ex.response!.status}`, expected: '200 or 201', received: shown(ex), exchange: ex, ...at });
+      }
+      if (!isObject(def)) {
+        log.add({ clause: 'DEF-012', message: 'a valid create did not return a Definition object', expected: 'the new Definition', received: shown(ex), exchange: ex, ...at });
+        return;
+      }
+      const input = Array.isArray(body.enumValues) ? (body.enumValues as Record<string, unknown>[]) : [];
+      const evidence = [
+        ...shapeEvidence(spec, def, ex, 'the create answer'),
+        ...reflectEvidence(body, def, ex),
+        ...defaultEvidence(schema, body, def, ex),
+        ...enumValueEvidence('DEF-005', input, Array.isArray(def.enum_values) ? def.enum_values : [], ex, 'enum value'),
+      ];
+      for (const e of evidence) log.add({ ...e, ...at });
+    });
+    // "Returned by list" as well: the listed copies of the created definitions have the same shape.
+    if (created.length > 0) {
+      const listing = await listDefinitions(ctx, key, 'true');
+      for (const id of created) {
+        const item = listing.byId.get(id);
+        if (item) for (const e of shapeEvidence(spec, item, listing.pageOf.get(id)!, `the listed definition ${id}`)) log.add(e);
+      }
+    }
+    log.flush(ctx);
+  },
+};
+
+/** workspace_id is the workspace GET /me reports for the key that created and that reads it. */
+export const workspaceId: CheckDef = {
+  id: 'definitions/workspace-id',
+  title: "a definition's workspace_id is the workspace of the key that created it and of the keys that list it",
+  clauses: ['DEF-024'],
+  needs: { mutation: true },
+  // The create, its clean-up archive, and one walk per reading key.
+  credits: 2 + 2 * WALK_CREDITS,
+  async run(ctx) {
+    const admin = ctx.key(ADMIN);
+    const { definition, exchange } = await setupDefinition(ctx, admin);
+    for (const key of [admin, optionalReader(ctx)]) {
+      if (!key) continue;
+      const me = await ctx.api.send({ method: 'GET', path: '/me', key });
+      const meBody = me.response?.json;
+      const ws = isObject(meBody) ? meBody.workspaceId : undefined;
+      if (me.response?.status !== 200 || typeof ws !== 'string') throw new NotObservable(`GET /me does not name the key's workspace: ${shown(me)}`);
+      if (key === admin && definition.workspace_id !== ws) {
+        ctx.softFail({ clause: 'DEF-024', message: 'the created definition names another workspace than GET /me', expected: ws, received: brief(definition.workspace_id), exchange, context: [me] });
+      }
+      const listing = await listDefinitions(ctx, key, 'true');
+      const item = listing.byId.get(definition.id);
+      if (item && item.workspace_id !== ws) {
+        ctx.softFail({ clause: 'DEF-024', message: `the definition listed for the ${key.name} key names another workspace than its GET /me`, expected: ws, received: brief(item.workspace_id), exchange: listing.exchanges.at(-1)!, context: [me] });
+      }
+    }
+  },
+};
+
+/** An unknown create property is ignored (and absent from the Definition) or refused with 400. */
+export const unknownProperties: CheckDef = {
+  id: 'definitions/unknown-create-property',
+  title: 'a create with a property the table does not name is accepted without it, or refused with 400',
+  clauses: ['DEF-025'],
+  needs: { mutation: true },
+  credits: 2,
+  async run(ctx) {
+    const key = ctx.key(ADMIN);
+    const extra = `wgc_unknown_${randomUUID().slice(0, 8)}`;
+    const body = { ...minimalCreateBody(ctx), [extra]: 'not a field of the create table' };
+    const ex = await ctx.api.send({ method: 'POST', path: '/definitions', key, body });
+    if (!is2xx(ex)) {
+      const e = refusalEvidence('DEF-025', ex, 400);
+      if (e) throw new Finding({ ...e, message: `neither accepted nor refused with 400: ${e.message}` });
+      return;
+    }
+    const def = expectJson('DEF-025', ex);
+    if (isObject(def) && typeof def.id === 'string') {
+      const id = def.id;
+      ctx.cleanup(async () => void (await archive(ctx, key, id, 'conformance run clean-up')));
+    }
+    if (isObject(def) && Object.hasOwn(def, extra)) {
+      throw new Finding({ clause: 'DEF-025', message: `the unknown property ${extra} was stored and returned`, expected: `no property ${extra}`, received: brief(def[extra]), exchange: ex });
+    }
+  },
+};

@@ -1,0 +1,42 @@
+/**
+ * The definitions suite: definition writes and reads (seed 2.1, 2.2, 3, 4.3-4.7), decision
+ * traces on those writes (2.6, 2.7 rule 3) and the read-only rule (part 1 rule 5). The
+ * moduleKeys filter (DEF-023) is checked by the pagination suite.
+ */
+import type { SuiteDef } from '../../src/engine/check.ts';
+import { archiveDefinition, archivedStaysArchived } from './archive.ts';
+import { createProperty, unknownProperties, workspaceId } from './create.ts';
+import { malformedId, unknownId } from './ids.ts';
+import { readsChangeNothing, traceReadsChangeNothing } from './reads.ts';
+import { validTraces } from './traces.ts';
+import { mergeValue, patchProperty } from './update.ts';
+import { archiveViolations, createViolations, mergeViolations, updateViolations } from './violations.ts';
+
+export const suite: SuiteDef = {
+  name: 'definitions',
+  title: 'Definitions and decision traces',
+  cast: {
+    // Owner with admin (writes) and graph:read (reading back); other scopes do not matter.
+    admin: { role: 'owner', scopes: ['admin', 'graph:read'], exact: false },
+    // A read-only key: reads through it must change nothing either (used when supplied).
+    reader: { role: ['analyst', 'owner', 'admin', 'member'], scopes: ['graph:read'] },
+  },
+  checks: [
+    createProperty,
+    workspaceId,
+    unknownProperties,
+    createViolations,
+    updateViolations,
+    archiveViolations,
+    mergeViolations,
+    validTraces,
+    patchProperty,
+    mergeValue,
+    archiveDefinition,
+    archivedStaysArchived,
+    unknownId,
+    malformedId,
+    readsChangeNothing,
+    traceReadsChangeNothing,
+  ],
+};

@@ -1,0 +1,78 @@
+/**
+ * Reading definitions back. The API has no GET of one definition, so the suite walks
+ * GET /definitions (page size 200, bounded). Paging and envelope rules belong to the
+ * pagination and envelope clauses: here a listing that cannot be walked makes the calling
+ * check not observable (with the reason), never failed, and never passed.
+ */
+import type { CheckContext, KeyHandle } from '../../src/engine/check.ts';
+import { NotObservable } from '../../src/engine/finding.ts';
+import type { Exchange } from '../../src/http/exchange.ts';
+import { isObject } from '../_shared/json.ts';
+import { shown } from './support.ts';
+
+/** Pages one walk may read; with 200 per page that is 1000 definitions. */
+export const WALK_PAGES = 5;
+/** Billable calls of one walk on a conformant target (one per page). */
+export const WALK_CREDITS = WALK_PAGES;
+const PAGE_LIMIT = 200;
+
+/** The includeArchived forms a walk can send (absent, or a boolean on the wire). */
+export type ArchivedParam = 'absent' | 'true' | 'false';
+
+/** Every listed definition by id, and the exchanges that showed them. */
+export interface Listing {
+  byId: Map<string, Record<string, unknown>>;
+  /** The page that listed each id (evidence for a finding about that item). */
+  pageOf: Map<string, Exchange>;
+  exchanges: Exchange[];
+}
+
+/**
+ * Walks GET /definitions from the first page until nextCursor is null.
+ * @throws NotObservable when a page is refused, is not the collection envelope, a cursor
+ *   repeats, or the walk needs more than WALK_PAGES pages.
+ */
+export async function listDefinitions(ctx: CheckContext, key: KeyHandle, includeArchived: ArchivedParam): Promise<Listing> {
+  const byId = new Map<string, Record<string, unknown>>();
+  const pageOf = new Map<string, Exchange>();
+  const exchanges: Exchange[] = [];
+  const seen = new Set<string>();
+  let cursor: string | undefined;
+  for (let page = 0; page < WALK_PAGES; page++) {
+    const query: Record<string, string | number> = { limit: PAGE_LIMIT };
+    if (includeArchived !== 'absent') query.includeArchived = includeArchived;
+    if (cursor !== undefined) query.cursor = cursor;
+    const ex = await ctx.api.send({ method: 'GET', path: '/definitions', key, query });
+    exchanges.push(ex);
+    const body = ex.response?.json;
+    const status = ex.response?.status ?? 0;
+    if (status < 200 || status >= 300) throw new NotObservable(`the definitions could not be read back: GET /definitions answered ${shown(ex)}`);
+    if (!isObject(body) || !Array.isArray(body.items) || !(body.nextCursor === null || typeof body.nextCursor === 'string')) {
+      throw new NotObservable(`the definitions could not be read back: GET /definitions did not answer the collection envelope (${shown(ex)})`);
+    }
+    for (const item of body.items) {
+      if (!isObject(item) || typeof item.id !== 'string') continue;
+      byId.set(item.id, item);
+      pageOf.set(item.id, ex);
+    }
+    if (body.nextCursor === null) return { byId, pageOf, exchanges };
+    if (seen.has(body.nextCursor)) throw new NotObservable(`the definitions could not be read back: nextCursor ${body.nextCursor} repeats`);
+    seen.add(body.nextCursor);
+    cursor = body.nextCursor;
+  }
+  throw new NotObservable(`the definitions could not be read back within ${WALK_PAGES} pages of ${PAGE_LIMIT}: the workspace holds too many`);
+}
+
+/**
+ * One definition as listed with includeArchived=true; undefined when it is not there.
+ * Convenience for checks that read a few ids back after their writes.
+ */
+export async function readBack(ctx: CheckContext, key: KeyHandle, ids: readonly string[]): Promise<{ found: Map<string, Record<string, unknown>>; listing: Listing }> {
+  const listing = await listDefinitions(ctx, key, 'true');
+  const found = new Map<string, Record<string, unknown>>();
+  for (const id of ids) {
+    const item = listing.byId.get(id);
+    if (item) found.set(id, item);
+  }
+  return { found, listing };
+}

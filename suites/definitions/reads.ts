@@ -1,0 +1,143 @@
+/**
+ * Reads change nothing: the full listing (includeArchived=true) is the same before and after
+ * many reads. With the control protocol the suite's workspace is its own, so the whole
+ * listing is compared; on a shared workspace only the definitions the check created are (other
+ * clients may write meanwhile).
+ */
+import type { CheckContext, CheckDef, KeyHandle } from '../../src/engine/check.ts';
+import { Finding, NotObservable } from '../../src/engine/finding.ts';
+import type { Exchange } from '../../src/http/exchange.ts';
+import { is2xx } from '../_shared/definitions.ts';
+import { findObjects, isObject } from '../_shared/json.ts';
+import { WALK_CREDITS, listDefinitions } from './listing.ts';
+import { ADMIN, archive, canonical, optionalReader, setupDefinition, shown } from './support.ts';
+
+interface Snapshot {
+  items: Map<string, string>;
+  exchange: Exchange;
+}
+
+/** The listing as canonical JSON per id: everything, or only `own` on a shared workspace. */
+async function snapshot(ctx: CheckContext, own: readonly string[]): Promise<Snapshot> {
+  const listing = await listDefinitions(ctx, ctx.key(ADMIN), 'true');
+  const items = new Map<string, string>();
+  for (const [id, item] of listing.byId) if (ctx.run.hasControl || own.includes(id)) items.set(id, canonical(item));
+  return { items, exchange: listing.exchanges.at(-1)! };
+}
+
+/** What differs between two snapshots, one line per definition; empty when identical. */
+function differences(a: Snapshot, b: Snapshot): string[] {
+  const out: string[] = [];
+  for (const [id, before] of a.items) {
+    const after = b.items.get(id);
+    if (after === undefined) out.push(`${id} disappeared`);
+    else if (after !== before) {
+      const x = JSON.parse(before) as Record<string, unknown>;
+      const y = JSON.parse(after) as Record<string, unknown>;
+      const fields = [...new Set([...Object.keys(x), ...Object.keys(y)])].filter((k) => canonical(x[k]) !== canonical(y[k]));
+      out.push(`${id}: ${fields.map((f) => `${f} ${JSON.stringify(x[f])} → ${JSON.stringify(y[f])}`).join(', ')}`);
+    }
+  }
+  for (const id of b.items.keys()) if (!a.items.has(id)) out.push(`${id} appeared`);
+  return out;
+}
+
+function changed(clause: string, what: string, a: Snapshot, b: Snapshot, context: Exchange[]): Finding | undefined {
+  const diff = differences(a, b);
+  if (diff.length === 0) return undefined;
+  return new Finding({ clause, message: `${what} changed the stored definitions`, expected: 'the listing identical before and after', received: diff.join('; ').slice(0, 1500), exchange: b.exchange, context: [a.exchange, ...context.slice(-5)] });
+}
+
+/** The keys that read: admin, and the reader when the target supplies one. */
+function readers(ctx: CheckContext): KeyHandle[] {
+  const reader = optionalReader(ctx);
+  return reader ? [ctx.key(ADMIN), reader] : [ctx.key(ADMIN)];
+}
+
+/** Listing reads with different parameters, GET /me and GET /capabilities. */
+const LIST_QUERIES: readonly Record<string, string | number>[] = [{}, { limit: 1 }, { includeArchived: 'true', limit: 2 }, { includeArchived: 'false' }, { moduleKeys: 'customers' }];
+
+/** Many reads leave the listing identical. */
+export const readsChangeNothing: CheckDef = {
+  id: 'definitions/reads-change-nothing',
+  title: 'listing definitions (with various parameters), GET /me and GET /capabilities change no stored definition',
+  clauses: ['SVC-005'],
+  needs: { mutation: true },
+  // Two creates, one archive, the live one's clean-up, two walks, and per reading key the
+  // listed queries plus one followed cursor (GET /me and GET /capabilities are free).
+  credits: 4 + 2 * WALK_CREDITS + 2 * (LIST_QUERIES.length + 1),
+  async run(ctx) {
+    const key = ctx.key(ADMIN);
+    const live = await setupDefinition(ctx, key, { valueType: 'enum', enumValues: [{ label: 'Alpha' }] });
+    const gone = await setupDefinition(ctx, key, { moduleKey: 'partners' });
+    const ex = await archive(ctx, key, gone.definition.id);
+    if (is2xx(ex)) gone.archived();
+    const own = [live.definition.id, gone.definition.id];
+    const before = await snapshot(ctx, own);
+    const reads: Exchange[] = [];
+    for (const k of readers(ctx)) {
+      for (const query of LIST_QUERIES) {
+        const page = await ctx.api.send({ method: 'GET', path: '/definitions', key: k, query });
+        reads.push(page);
+        const next = isObject(page.response?.json) ? page.response.json.nextCursor : undefined;
+        if (query.limit === 1 && typeof next === 'string') reads.push(await ctx.api.send({ method: 'GET', path: '/definitions', key: k, query: { limit: 1, cursor: next } }));
+      }
+      reads.push(await ctx.api.send({ method: 'GET', path: '/me', key: k }));
+      reads.push(await ctx.api.send({ method: 'GET', path: '/capabilities', key: k }));
+    }
+    const after = await snapshot(ctx, own);
+    const finding = changed('SVC-005', `${reads.length} reads (and the listing walks themselves)`, before, after, reads);
+    if (finding) throw finding;
+  },
+};
+
+/**
+ * Plausible query forms of a trace read: the seed says a read uses an entity kind and an
+ * entity id, but not the parameter names.
+ */
+const TRACE_FORMS: readonly ((id: string) => Record<string, string>)[] = [
+  (id) => ({ kind: 'definition', id }),
+  (id) => ({ entity_kind: 'definition', entity_id: id }),
+  (id) => ({ entityKind: 'definition', entityId: id }),
+];
+
+/** Trace reads (as far as the target accepts the forms tried) leave the listing identical. */
+export const traceReadsChangeNothing: CheckDef = {
+  id: 'definitions/trace-reads-change-nothing',
+  title: 'reading the decision trail of a definition (GET /graph/traces) changes no stored definition',
+  clauses: ['TRACE-017'],
+  needs: { mutation: true },
+  // Create and PATCH with traces, the clean-up archive, three walks, and per reading key each
+  // form plus one followed next_before_revision.
+  credits: 3 + 3 * WALK_CREDITS + 2 * (TRACE_FORMS.length + 1),
+  async run(ctx) {
+    const key = ctx.key(ADMIN);
+    const trace = { reason: 'conformance check: traced for a trace read' };
+    const made = await setupDefinition(ctx, key, { decision_trace: trace });
+    const id = made.definition.id;
+    const patch = await ctx.api.send({ method: 'PATCH', path: `/definitions/${encodeURIComponent(id)}`, key, body: { reason: 'conformance check', description: 'second event', decision_trace: trace } });
+    if (!is2xx(patch)) throw new NotObservable(`a traced PATCH (set-up for a trail of two events) was not accepted: ${shown(patch)}`);
+    const first = await snapshot(ctx, [id]);
+    const before = await snapshot(ctx, [id]);
+    if (differences(first, before).length > 0) throw new NotObservable('listing the definitions itself changes them (see SVC-005), so the effect of a trace read cannot be isolated');
+
+    const reads: Exchange[] = [];
+    for (const k of readers(ctx)) {
+      for (const form of TRACE_FORMS) {
+        const ex = await ctx.api.send({ method: 'GET', path: '/graph/traces', key: k, query: form(id) });
+        reads.push(ex);
+        // Older events (seed 2.7 rule 2): follow next_before_revision once when the answer has one.
+        const next = findObjects(ex.response?.json, (o) => typeof o.next_before_revision === 'number' || typeof o.next_before_revision === 'string')[0]?.next_before_revision;
+        if (is2xx(ex) && next !== undefined) {
+          reads.push(await ctx.api.send({ method: 'GET', path: '/graph/traces', key: k, query: { ...form(id), before_revision: String(next) } }));
+        }
+      }
+    }
+    const after = await snapshot(ctx, [id]);
+    const finding = changed('TRACE-017', `${reads.length} trace reads`, before, after, reads);
+    if (finding) throw finding;
+    if (!reads.some(is2xx)) {
+      throw new NotObservable(`no trace read form was accepted, so no trace read was observed: ${reads.map((r) => `${new URL(r.request.url).search} → ${r.response?.status ?? r.error?.kind}`).join('; ')}`);
+    }
+  },
+};

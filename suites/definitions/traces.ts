@@ -1,0 +1,75 @@
+/**
+ * Valid decision traces (generated from components/schemas/DecisionTrace) are accepted on
+ * every definition write: create, update, merge-value and archive.
+ */
+import fc from 'fast-check';
+import type { CheckContext, CheckDef } from '../../src/engine/check.ts';
+import { NotObservable } from '../../src/engine/finding.ts';
+import { validValue } from '../../src/generators/index.ts';
+import type { Exchange } from '../../src/http/exchange.ts';
+import { is2xx } from '../_shared/definitions.ts';
+import { ADMIN, FindingLog, TWO_VALUES, apiSpec, archive, forEachGenerated, replay, shown, slugsOf, tryCreate } from './support.ts';
+
+/** One generated trace per write of the sequence, or none. */
+type Traces = readonly [unknown, unknown, unknown, unknown] | undefined;
+
+/** A write of the sequence that was not accepted. */
+interface Refused {
+  write: string;
+  exchange: Exchange;
+}
+
+/**
+ * Create (with two enum values), update, merge-value and archive one definition, each carrying
+ * its trace when `traces` is given. Returns the refused writes; a refused create ends the sequence.
+ */
+async function writeSequence(ctx: CheckContext, traces: Traces): Promise<Refused[]> {
+  const key = ctx.key(ADMIN);
+  const withTrace = (i: number, body: Record<string, unknown>): Record<string, unknown> => (traces ? { ...body, decision_trace: traces[i] } : body);
+  const created = await tryCreate(ctx, key, withTrace(0, { ...TWO_VALUES }));
+  if (!created.definition) return [{ write: 'create', exchange: created.exchange }];
+  const id = encodeURIComponent(created.definition.id);
+  const [fromSlug, intoSlug] = slugsOf(created.definition, 2, created.exchange);
+  const refused: Refused[] = [];
+  const steps: [string, () => Promise<Exchange>][] = [
+    ['update', () => ctx.api.send({ method: 'PATCH', path: `/definitions/${id}`, key, body: withTrace(1, { reason: 'conformance check: traced update', description: 'traced' }) })],
+    ['merge-value', () => ctx.api.send({ method: 'POST', path: `/definitions/${id}/merge-value`, key, body: withTrace(2, { fromSlug, intoSlug, reason: 'conformance check: traced merge' }) })],
+    ['archive', () => archive(ctx, key, created.definition.id, 'conformance check: traced archive', traces ? { decision_trace: traces[3] } : {})],
+  ];
+  for (const [write, step] of steps) {
+    const ex = await step();
+    if (!is2xx(ex)) refused.push({ write, exchange: ex });
+    else if (write === 'archive') created.archived();
+  }
+  return refused;
+}
+
+/** Generated valid traces on create, PATCH, merge-value and archive are all accepted. */
+export const validTraces: CheckDef = {
+  id: 'definitions/valid-traces',
+  title: 'a valid decision trace is accepted on create, update, merge-value and archive',
+  clauses: ['TRACE-001'],
+  needs: { mutation: true },
+  // The untraced baseline sequence and one traced sequence per run: four writes each.
+  credits: (numRuns) => 4 + 4 * numRuns,
+  async run(ctx) {
+    const spec = await apiSpec();
+    // Without a trace the same writes must go through; otherwise a refusal with one proves nothing.
+    const baseline = await writeSequence(ctx, undefined);
+    if (baseline.length > 0) {
+      throw new NotObservable(`the writes are refused even without a trace: ${baseline.map((r) => `${r.write} answered ${shown(r.exchange)}`).join('; ')}`);
+    }
+    const trace = validValue(spec.componentSchema('DecisionTrace'), { schemaPath: '#/components/schemas/DecisionTrace' });
+    const log = new FindingLog();
+    // One trace per write: create and merge-value get their own, update and archive reuse
+    // them (generating large traces is the costly part of this check).
+    const pair = fc.tuple(trace, trace).map(([a, b]) => [a, b, b, a] as const);
+    await forEachGenerated(ctx, 'TRACE-001', pair, async (traces, path) => {
+      for (const r of await writeSequence(ctx, traces)) {
+        const i = ['create', 'update', 'merge-value', 'archive'].indexOf(r.write);
+        log.add({ clause: 'TRACE-001', message: `a valid decision trace on ${r.write} was refused`, expected: '2xx', received: shown(r.exchange), exchange: r.exchange, ...replay(ctx, traces[i], path) });
+      }
+    });
+    log.flush(ctx);
+  },
+};

@@ -1,0 +1,104 @@
+/**
+ * Updating definitions (generated PATCH bodies against a definition whose every field differs
+ * from the PATCH, so an ignored field shows) and merging enum values.
+ */
+import type { CheckDef } from '../../src/engine/check.ts';
+import { Finding, NotObservable } from '../../src/engine/finding.ts';
+import { bodyArbitraries } from '../../src/generators/index.ts';
+import { validateSchema } from '../../src/spec/validate.ts';
+import { is2xx, uniqueName } from '../_shared/definitions.ts';
+import { brief, isObject } from '../_shared/json.ts';
+import { enumValueEvidence } from './shape.ts';
+import { ADMIN, FindingLog, TWO_VALUES, apiSpec, distinctEnumValues, forEachGenerated, replay, sameValue, setupDefinition, shown, slugsOf, snake, timeOf, withoutTrace } from './support.ts';
+
+/** PATCH fields that set one Definition field each (the rest: reason, enum value lists, trace). */
+const SIMPLE_FIELDS = ['name', 'description', 'instruction', 'refreshPolicy', 'captureEnabled', 'autoApplyThreshold', 'reviewThreshold', 'chatVisible'] as const;
+
+/**
+ * Create-body values that differ from the PATCH's, so that every PATCHed field must visibly
+ * change. Enum members come from the create schema; the rest only need to differ.
+ */
+function oppositeOf(patch: Record<string, unknown>, refreshPolicies: readonly unknown[]): Record<string, unknown> {
+  const other = (v: unknown, a: string, b: string): string => (v === a ? b : a);
+  const out: Record<string, unknown> = { description: other(patch.description, 'wgc-before', 'wgc-before-2'), instruction: other(patch.instruction, 'wgc-before', 'wgc-before-2') };
+  if (typeof patch.captureEnabled === 'boolean') out.captureEnabled = !patch.captureEnabled;
+  if (typeof patch.chatVisible === 'boolean') out.chatVisible = !patch.chatVisible;
+  if (typeof patch.autoApplyThreshold === 'number') out.autoApplyThreshold = patch.autoApplyThreshold === 0.5 ? 0.25 : 0.5;
+  if (typeof patch.reviewThreshold === 'number') out.reviewThreshold = patch.reviewThreshold === 0.5 ? 0.25 : 0.5;
+  if (patch.refreshPolicy !== undefined) out.refreshPolicy = refreshPolicies.find((p) => p !== patch.refreshPolicy);
+  return out;
+}
+
+/** Generated PATCH bodies: given fields changed, enum values added and archived, updated_at moved forward. */
+export const patchProperty: CheckDef = {
+  id: 'definitions/patch-property',
+  title: 'generated valid PATCHes change each given field, add and archive enum values, and never move updated_at back',
+  clauses: ['DEF-017', 'DEF-018', 'DEF-019', 'DEF-020'],
+  needs: { mutation: true },
+  // Per run: a fresh definition, the PATCH, the clean-up archive.
+  credits: (numRuns) => 3 * numRuns,
+  async run(ctx) {
+    const spec = await apiSpec();
+    const key = ctx.key(ADMIN);
+    const policies = spec.operation('createDefinition').requestBodySchema?.properties?.refreshPolicy?.enum ?? [];
+    const log = new FindingLog();
+    await forEachGenerated(ctx, 'DEF-017', bodyArbitraries(spec, 'updateDefinition').valid, async (generated, path) => {
+      const patch = withoutTrace(distinctEnumValues(generated as Record<string, unknown>, 'addEnumValues'));
+      if (patch.name !== undefined) patch.name = uniqueName(ctx, 'patched');
+      const { definition: before, exchange: made } = await setupDefinition(ctx, key, { ...TWO_VALUES, ...oppositeOf(patch, policies) });
+      const slugs = slugsOf(before, 2, made);
+      // Generated slugs name no value of this definition: archive as many real ones instead.
+      if (Array.isArray(patch.archiveEnumValueSlugs)) patch.archiveEnumValueSlugs = slugs.slice(0, Math.min(2, patch.archiveEnumValueSlugs.length));
+      const ex = await ctx.api.send({ method: 'PATCH', path: `/definitions/${encodeURIComponent(before.id)}`, key, body: patch });
+      const at = { ...replay(ctx, patch, path), context: [made] };
+      const after = ex.response?.json;
+      if (!is2xx(ex) || !isObject(after)) {
+        log.add({ clause: 'DEF-017', message: 'a valid PATCH was not accepted with the Definition', expected: '2xx with the updated Definition', received: shown(ex), exchange: ex, ...at });
+        return;
+      }
+      for (const name of SIMPLE_FIELDS) {
+        if (patch[name] === undefined || sameValue(patch[name], after[snake(name)])) continue;
+        log.add({ clause: 'DEF-017', message: `${snake(name)} was not changed to the PATCHed ${name}`, expected: brief(patch[name]), received: brief(after[snake(name)]), exchange: ex, ...at });
+      }
+      const values = Array.isArray(after.enum_values) ? after.enum_values : [];
+      const fresh = values.filter((v) => !(isObject(v) && slugs.includes(v.slug as string)));
+      const added = Array.isArray(patch.addEnumValues) ? (patch.addEnumValues as Record<string, unknown>[]) : [];
+      for (const e of enumValueEvidence('DEF-018', added, fresh, ex, 'added enum value')) log.add({ ...e, ...at });
+      for (const slug of (patch.archiveEnumValueSlugs as string[] | undefined) ?? []) {
+        const v = values.find((x) => isObject(x) && x.slug === slug);
+        if (isObject(v) && v.archived === true) continue;
+        log.add({ clause: 'DEF-019', message: `the enum value ${JSON.stringify(slug)} is not archived after archiveEnumValueSlugs named it`, expected: 'archived true', received: brief(v ?? values), exchange: ex, ...at });
+      }
+      const [was, now, created] = [timeOf(before.updated_at), timeOf(after.updated_at), timeOf(after.created_at)];
+      if (was === undefined || now === undefined || created === undefined) {
+        throw new NotObservable(`updated_at cannot be compared: the timestamps do not parse (before ${brief(before.updated_at)}, after ${brief(after.updated_at)}, created ${brief(after.created_at)})`);
+      }
+      if (now < was || now < created) {
+        log.add({ clause: 'DEF-020', message: `updated_at went back to ${String(after.updated_at)}`, expected: `not before ${before.updated_at} (previous) nor ${String(after.created_at)} (created)`, received: String(after.updated_at), exchange: ex, ...at });
+      }
+    });
+    log.flush(ctx);
+  },
+};
+
+/** merge-value of two existing values answers { rewritten: integer ≥ 0 }. */
+export const mergeValue: CheckDef = {
+  id: 'definitions/merge-value',
+  title: 'merge-value of two existing enum values returns the merge result',
+  clauses: ['DEF-022'],
+  needs: { mutation: true },
+  credits: 3,
+  async run(ctx) {
+    const spec = await apiSpec();
+    const key = ctx.key(ADMIN);
+    const { definition, exchange } = await setupDefinition(ctx, key, { ...TWO_VALUES });
+    const [fromSlug, intoSlug] = slugsOf(definition, 2, exchange);
+    const body = { fromSlug, intoSlug, reason: 'conformance check: merge' };
+    const ex = await ctx.api.send({ method: 'POST', path: `/definitions/${encodeURIComponent(definition.id)}/merge-value`, key, body });
+    if (!is2xx(ex)) throw new Finding({ clause: 'DEF-022', message: 'merging two existing enum values was not accepted', expected: '2xx with { rewritten }', received: shown(ex), exchange: ex, context: [exchange] });
+    const issues = validateSchema(spec, 'MergeResult', ex.response?.json);
+    if (issues.length > 0) {
+      throw new Finding({ clause: 'DEF-022', message: `the merge result is not { rewritten: integer ≥ 0 }: ${issues.map((i) => i.message).join('; ')}`, expected: '{ rewritten: integer ≥ 0 }', received: shown(ex), exchange: ex });
+    }
+  },
+};

@@ -1,0 +1,170 @@
+/**
+ * Single-bound violations of the four definition writes, derived from the OpenAPI document
+ * (src/generators violations): every scenario is sent once per run (deterministic sample from
+ * the run's seed; trace scenarios spread over the four writes, see scenariosFor), must be
+ * refused with 400 and the error envelope, and must store or change nothing (DEF-011).
+ */
+import fc from 'fast-check';
+import type { CheckContext, CheckDef } from '../../src/engine/check.ts';
+import { counterexampleJson } from '../../src/engine/property.ts';
+import { bodyArbitraries, type Violation } from '../../src/generators/index.ts';
+import type { Exchange } from '../../src/http/exchange.ts';
+import { is2xx, uniqueName } from '../_shared/definitions.ts';
+import { isObject } from '../_shared/json.ts';
+import { WALK_CREDITS, listDefinitions } from './listing.ts';
+import { ADMIN, FindingLog, TWO_VALUES, apiSpec, archive, canonical, refusalEvidence, setupDefinition, slugsOf, type Created } from './support.ts';
+import { TRACE_CLAUSES, WRITES, changedFields, scenariosFor, under, type Write } from './violation-map.ts';
+
+/** The request a scenario's body goes out with, against the current target definition. */
+function send(ctx: CheckContext, write: Write, targetId: string | undefined, body: unknown): Promise<Exchange> {
+  const key = ctx.key(ADMIN);
+  const id = encodeURIComponent(targetId ?? '');
+  switch (write) {
+    case 'create':
+      return ctx.api.send({ method: 'POST', path: '/definitions', key, body });
+    case 'update':
+      return ctx.api.send({ method: 'PATCH', path: `/definitions/${id}`, key, body });
+    case 'archive':
+      return ctx.api.send({ method: 'POST', path: `/definitions/${id}/archive`, key, body });
+    case 'merge':
+      return ctx.api.send({ method: 'POST', path: `/definitions/${id}/merge-value`, key, body });
+  }
+}
+
+/**
+ * Makes a generated body fit this target while keeping its one broken bound: names carry the
+ * run prefix; PATCH drops generated archiveEnumValueSlugs (unknown slugs could be refused for
+ * that reason alone) and merge uses the target's real slugs, unless the bound is there.
+ */
+function fit(write: Write, v: Violation, sample: unknown, ctx: CheckContext, slugs: readonly string[]): { body: unknown; name?: string } {
+  if (!isObject(sample)) return { body: sample };
+  const body: Record<string, unknown> = { ...sample };
+  let name: string | undefined;
+  if (write === 'create' && !under(v.path, 'name')) {
+    name = uniqueName(ctx, 'bad');
+    body.name = name;
+  }
+  if (write === 'update' && Object.hasOwn(body, 'name') && !under(v.path, 'name')) body.name = uniqueName(ctx, 'bad');
+  if (write === 'update' && !under(v.path, 'archiveEnumValueSlugs')) delete body.archiveEnumValueSlugs;
+  if (write === 'merge') {
+    if (Object.hasOwn(body, 'fromSlug') && !under(v.path, 'fromSlug')) body.fromSlug = slugs[0];
+    if (Object.hasOwn(body, 'intoSlug') && !under(v.path, 'intoSlug')) body.intoSlug = slugs[1];
+  }
+  return name !== undefined ? { body, name } : { body };
+}
+
+interface Target {
+  created: Created;
+  slugs: string[];
+  /** The target as listed before any violation reached it (what DEF-011 compares with). */
+  baseline?: Record<string, unknown>;
+}
+
+/**
+ * A definition (with two enum values) for the violations to address. For the writes to an
+ * existing definition it is read back through the listing first: the listing, not the create
+ * answer, is what the final read-back is compared with.
+ */
+async function newTarget(ctx: CheckContext, write: Write): Promise<Target> {
+  const created = await setupDefinition(ctx, ctx.key(ADMIN), { ...TWO_VALUES });
+  const target: Target = { created, slugs: slugsOf(created.definition, 2, created.exchange) };
+  if (write !== 'create') {
+    const item = (await listDefinitions(ctx, ctx.key(ADMIN), 'true')).byId.get(created.definition.id);
+    if (item) target.baseline = item;
+  }
+  return target;
+}
+
+/** Sends every violation scenario of one write, then verifies that the refused ones stored or changed nothing. */
+async function runViolations(ctx: CheckContext, write: Write, declared: readonly string[]): Promise<void> {
+  const spec = await apiSpec();
+  const key = ctx.key(ADMIN);
+  const log = new FindingLog();
+  // A create target first also proves a valid create goes through, so the 400s below mean something.
+  let target = await newTarget(ctx, write);
+  const refusedCreates = new Map<string, Exchange>();
+  for (const { violation: v, index: i, clause } of scenariosFor(write, bodyArbitraries(spec, WRITES[write].operationId).violations)) {
+    if (!declared.includes(clause)) throw new Error(`violation "${v.scenario}" maps to ${clause}, which ${write} violations do not declare`);
+    const seed = (ctx.run.seed + i) | 0;
+    const [sample] = fc.sample(v.value, { seed, numRuns: 1 });
+    const { body, name } = fit(write, v, sample, ctx, target.slugs);
+    const ex = await send(ctx, write, target.created.definition.id, body);
+    const evidence = refusalEvidence(clause, ex, 400);
+    if (evidence) {
+      log.add({ ...evidence, message: `${v.scenario}: ${evidence.message}`, scenario: `${v.scenario} at ${v.path || '(body)'}`, seed: ctx.run.seed, counterexample: counterexampleJson(body) });
+    } else if (name !== undefined) {
+      refusedCreates.set(name, ex);
+    }
+    if (is2xx(ex)) {
+      // Accepted by mistake (already a finding): keep the record clean-up-able, and judge
+      // DEF-011 on a fresh target that only refused writes touched.
+      const made = ex.response?.json;
+      if (write === 'create' && isObject(made) && typeof made.id === 'string') {
+        const id = made.id;
+        ctx.cleanup(async () => void (await archive(ctx, key, id, 'conformance run clean-up')));
+      }
+      if (write !== 'create') target = await newTarget(ctx, write);
+    }
+  }
+  await verifyNothingStored(ctx, write, target, refusedCreates, log);
+  log.flush(ctx);
+}
+
+/** DEF-011: no refused create is listed; the target definition is as it was listed before. */
+async function verifyNothingStored(ctx: CheckContext, write: Write, target: Target, refusedCreates: Map<string, Exchange>, log: FindingLog): Promise<void> {
+  const listing = await listDefinitions(ctx, ctx.key(ADMIN), 'true');
+  const page = listing.exchanges.at(-1)!;
+  if (write === 'create') {
+    for (const item of listing.byId.values()) {
+      const refused = typeof item.name === 'string' ? refusedCreates.get(item.name) : undefined;
+      if (refused) {
+        log.add({ clause: 'DEF-011', message: `a create refused with 400 was stored anyway (listed as ${String(item.id)})`, expected: 'nothing stored', received: JSON.stringify(item).slice(0, 300), exchange: page, context: [refused] });
+      }
+    }
+    return;
+  }
+  // A target the listing does not show cannot be compared (the listing's own clauses judge that).
+  const before = target.baseline;
+  const after = listing.byId.get(target.created.definition.id);
+  if (!before || !after) return;
+  let changed = changedFields(before, after);
+  if (changed.includes('updated_at')) {
+    // Only updated_at may have moved because the listing itself touches what it lists
+    // (SVC-005's finding): a second walk with no write in between tells the two apart.
+    const again = (await listDefinitions(ctx, ctx.key(ADMIN), 'true')).byId.get(target.created.definition.id);
+    if (again && canonical(again.updated_at) !== canonical(after.updated_at)) changed = changed.filter((f) => f !== 'updated_at');
+  }
+  if (changed.length > 0) {
+    log.add({
+      clause: 'DEF-011',
+      message: `${write} writes refused with 400 changed the definition (${changed.join(', ')})`,
+      expected: JSON.stringify(Object.fromEntries(changed.map((f) => [f, before[f]]))).slice(0, 600),
+      received: JSON.stringify(Object.fromEntries(changed.map((f) => [f, after[f]]))).slice(0, 600),
+      exchange: page,
+      context: [target.created.exchange],
+    });
+  }
+}
+
+const violationCheck = (write: Write, title: string, own: readonly string[]): CheckDef => {
+  const clauses = [...own, 'DEF-011', ...TRACE_CLAUSES];
+  return {
+    id: `definitions/${write}-violations`,
+    title,
+    clauses,
+    needs: { mutation: true },
+    // The target's create and clean-up archive and the final walk; for writes to an existing
+    // definition also the baseline walk and a possible second final walk. Refused writes are free.
+    credits: 2 + (write === 'create' ? 1 : 3) * WALK_CREDITS,
+    run: (ctx) => runViolations(ctx, write, clauses),
+  };
+};
+
+/** POST /definitions: each single-bound violation of the create table, enum values and trace. */
+export const createViolations = violationCheck('create', 'every single-bound violation of a create body is refused with 400 and stores nothing', ['DEF-006', 'DEF-007']);
+/** PATCH /definitions/{id}: each single-bound violation of the update table, enum values and trace. */
+export const updateViolations = violationCheck('update', 'every single-bound violation of an update body is refused with 400 and changes nothing', ['DEF-007', 'DEF-008']);
+/** POST /definitions/{id}/archive: reason and trace violations. */
+export const archiveViolations = violationCheck('archive', 'every single-bound violation of an archive body is refused with 400 and changes nothing', ['DEF-009']);
+/** POST /definitions/{id}/merge-value: slug, reason and trace violations. */
+export const mergeViolations = violationCheck('merge', 'every single-bound violation of a merge-value body is refused with 400 and changes nothing', ['DEF-010']);
