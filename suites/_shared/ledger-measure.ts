@@ -39,12 +39,36 @@ export async function settledCharged(ctx: CheckContext, budgetMs = 600): Promise
   }
 }
 
+/** Options of a measurement. */
+export interface MeasureOptions<T> {
+  /** Also return the ledger entries recorded during the measurement. */
+  entries?: boolean;
+  settleMs?: number;
+  /**
+   * The least the action should cost given its result (e.g. 1 for a 2xx of a billed endpoint).
+   * While the ledger shows less, it is read again for up to `lateMs`: a target may record a
+   * charge well after answering, and a slow ledger must not read as a free call.
+   */
+  atLeast?: (result: T) => number;
+  lateMs?: number;
+}
+
 /** Runs `action` between two ledger reads (the second settled) and returns the difference. */
-export async function measureCharges<T>(ctx: CheckContext, action: () => Promise<T>, opts: { entries?: boolean; settleMs?: number } = {}): Promise<Measured<T>> {
+export async function measureCharges<T>(ctx: CheckContext, action: () => Promise<T>, opts: MeasureOptions<T> = {}): Promise<Measured<T>> {
   const lastSeq = opts.entries ? maxSeq(await ctx.ledger.entries()) : 0;
   const before = await ctx.ledger.charged();
   const result = await action();
-  const after = await settledCharged(ctx, opts.settleMs);
+  let after = await settledCharged(ctx, opts.settleMs);
+  const floor = opts.atLeast?.(result) ?? 0;
+  if (after - before < floor) {
+    const deadline = Date.now() + (opts.lateMs ?? 1_500);
+    for (let wait = 25; after - before < floor && Date.now() + wait <= deadline; wait = Math.min(wait * 2, 200)) {
+      await sleep(wait);
+      after = await ctx.ledger.charged();
+    }
+    // Whatever came late may still be followed by more: settle once more.
+    after = await settledCharged(ctx, opts.settleMs);
+  }
   const entries = opts.entries ? (await ctx.ledger.entries()).filter((e) => e.seq > lastSeq) : [];
   return { result, delta: after - before, before, after, entries };
 }

@@ -64,7 +64,7 @@ export const refusalsFree: CheckDef = {
 
 export const unauthorizedFree: CheckDef = {
   id: 'billing/unauthorized-free',
-  title: '401 answers to a revoked or a disabled key of the workspace cost nothing',
+  title: 'Calls with a revoked or a disabled key of the workspace (answered 401) cost nothing',
   clauses: ['BILL-007'],
   needs: { ledger: true, control: true },
   credits: 0,
@@ -76,11 +76,13 @@ export const unauthorizedFree: CheckDef = {
       const made = await ctx.control.createKey(ctx.workspaceId, owner.userId, ['graph:read']);
       const key: KeyHandle = { name: `${action}d`, secret: made.secret, role: owner.role, scopes: ['graph:read'], keyId: made.keyId };
       await (action === 'revoke' ? ctx.control.revokeKey(made.keyId) : ctx.control.disableKey(made.keyId));
-      // GET /definitions would cost a credit had the key been accepted.
-      const r = await expectUnbilled(ctx, 'BILL-007', (s) => s === 401, () => ctx.api.send({ method: 'GET', path: '/definitions', key, query: { limit: 1 } }));
-      if (r.judged) judged++;
+      // GET /definitions would cost a credit had the key been accepted. Such a call must be
+      // rejected (401), and rejected calls are free: whatever the answer, the workspace of a
+      // key that can no longer call must not pay for the call.
+      const r = await expectUnbilled(ctx, 'BILL-007', () => true, () => ctx.api.send({ method: 'GET', path: '/definitions', key, query: { limit: 1 } }));
+      if (r.ex.response) judged++;
     }
-    if (judged === 0) throw new NotObservable('neither the revoked nor the disabled key was answered 401, so no 401 could be priced');
+    if (judged === 0) throw new NotObservable('neither the revoked nor the disabled key got an answer, so nothing could be priced');
   },
 };
 

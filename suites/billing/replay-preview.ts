@@ -39,12 +39,23 @@ export const previewFee: CheckDef = {
     const fx = await makeAccount(ctx, 'bill-preview');
     await settledCharged(ctx);
     // The receipt is polled inside the window: the fee may be charged when the preview runs.
-    const m = await measureCharges(ctx, () => previewAndQuote(ctx, owner, [fx.accountId]), { entries: true });
+    const m = await measureCharges(ctx, () => previewAndQuote(ctx, owner, [fx.accountId]), {
+      entries: true,
+      atLeast: (r) => (is2xx(r.submitted) && typeof r.quote.apiPreviewCredits === 'number' ? r.quote.apiPreviewCredits : 0),
+    });
     const { submitted, polls, quote } = m.result;
     if (!is2xx(submitted)) throw new NotObservable(`the preview was refused (${callOf(submitted)}), so it incurred no fee`);
     const fee = quote.apiPreviewCredits;
+    // The fee incurred must be the quoted one: a preview that charges without quoting a numeric
+    // fee (in its answer or its receipt) cannot have incurred "its quoted preview fee".
     if (typeof fee !== 'number' || !Number.isFinite(fee)) {
-      throw new NotObservable(`the preview's apiPreviewCredits is ${fee === undefined ? 'not found in the answer or the receipt' : JSON.stringify(fee)}, so the fee to expect is unknown`);
+      throw new Finding({
+        clause: 'BILL-011',
+        message: `the successful preview quoted no numeric preview fee (apiPreviewCredits ${fee === undefined ? 'not found in the answer or the polled receipt' : `is ${JSON.stringify(fee)}`})`,
+        expected: 'apiPreviewCredits as a number, and the ledger grown by it (or by 1 + it)',
+        received: `apiPreviewCredits ${JSON.stringify(fee)}; the ledger grew by ${m.delta}`,
+        exchange: polls[polls.length - 1] ?? submitted,
+      });
     }
     const path = receiptPath(submitted);
     const delta = m.delta - pollCredits(m.entries, path ? [path] : []);

@@ -5,6 +5,7 @@
  */
 import type { CheckDef } from '../../src/engine/check.ts';
 import { describeResponse } from '../../src/engine/expect.ts';
+import { NotObservable } from '../../src/engine/finding.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 import { minimalCreateBody } from '../_shared/definitions.ts';
 import { isObject } from '../_shared/json.ts';
@@ -45,10 +46,12 @@ export const nonJsonContentType: CheckDef = {
       cases.push({ ep: patch, contentType: 'text/plain', text: JSON.stringify({ reason: 'conformance check', description: 'sent as text' }) });
       cases.push({ ep: patch, contentType: 'application/x-www-form-urlencoded', text: formEncoded({ reason: 'conformance check', description: 'sent as a form' }) });
     }
+    let judged = 0;
     for (const c of cases) {
       const ex: Exchange = await sendRaw(ctx, owner, c.ep, c.text, c.contentType);
       archiveIfCreated(ctx, owner, ex);
       if (unavailable(ex)) continue;
+      judged++;
       const status = ex.response?.status;
       const fail = (message: string, expected: string) =>
         ctx.softFail({ clause: 'ERR-006', message: `${c.ep.method} ${c.ep.path} with Content-Type ${c.contentType}: ${message}`, expected, received: ex.response ? describeResponse(ex.response) : `no response (${ex.error?.kind})`, exchange: ex });
@@ -60,5 +63,6 @@ export const nonJsonContentType: CheckDef = {
       const defined = isObject(ex.response?.json) ? ex.response.json.defined : undefined;
       if (status === 415 && defined !== false) fail(`a 415, which is not in the table of part 7, has defined ${JSON.stringify(defined)}`, 'defined false on a 415');
     }
+    if (judged === 0) throw new NotObservable('every body was answered 503 (capability not configured)');
   },
 };

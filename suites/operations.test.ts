@@ -1,0 +1,4 @@
+import { defineSuite } from '../src/engine/vitest.ts';
+import { operationsSuite } from './operations/index.ts';
+
+defineSuite(operationsSuite);

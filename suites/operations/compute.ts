@@ -1,0 +1,41 @@
+/**
+ * Bulk compute (seed 4.9): a run started with POST /compute/runs can be polled at
+ * GET /compute/runs/{id}. The run body is not shown: candidates built from the job the seed
+ * names are tried with a key that holds the admin scope and the owner role.
+ */
+import type { CheckDef } from '../../src/engine/check.ts';
+import { describeResponse } from '../../src/engine/expect.ts';
+import { Finding, NotObservable } from '../../src/engine/finding.ts';
+import { is2xx } from '../_shared/definitions.ts';
+import { computeRunShapes, statusesOf, tryShapes } from '../_shared/ops-shapes.ts';
+import { findResourceId, pollUntil } from '../_shared/receipts.ts';
+
+export const computeRunPollable: CheckDef = {
+  id: 'operations/compute-run-pollable',
+  title: 'A compute run started with POST /compute/runs answers 2xx at GET /compute/runs/{id}',
+  clauses: ['OPS-012'],
+  needs: { mutation: true },
+  credits: 1,
+  async run(ctx) {
+    const computer = ctx.key('computer');
+    const tried = await tryShapes(ctx, computer, computeRunShapes());
+    if (!tried.accepted) {
+      throw new NotObservable(`POST /compute/runs refused every candidate body from an owner's admin key (${statusesOf(tried.attempts)}); the seed does not show the body`);
+    }
+    const id = findResourceId(tried.accepted);
+    if (id === undefined) throw new NotObservable('the started run names no id (id, runId, a wrapper or Location), so it cannot be polled');
+    const path = `/compute/runs/${encodeURIComponent(id)}`;
+    const polled = await pollUntil(ctx, computer, path, is2xx, 3_000);
+    if (!polled.satisfied) {
+      const last = polled.last;
+      throw new Finding({
+        clause: 'OPS-012',
+        message: `the run never answered 2xx at ${path} (${polled.polls.length} polls)`,
+        expected: '2xx with the run',
+        received: last.response ? describeResponse(last.response) : `no response (${last.error?.kind})`,
+        exchange: last,
+        context: [tried.accepted],
+      });
+    }
+  },
+};

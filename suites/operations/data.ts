@@ -1,0 +1,94 @@
+/**
+ * Stored graph data under /data (seed 4.9): accounts and people carry relatedData, the
+ * relationships listing exists (and should be a collection envelope), and ids that name no
+ * record answer 404. Records are made through the control protocol; their fields are not
+ * shown, so only the relatedData member is required, at the top or inside one wrapper object.
+ */
+import { randomUUID } from 'node:crypto';
+import type { CheckDef } from '../../src/engine/check.ts';
+import { describeResponse, expectStatus } from '../../src/engine/expect.ts';
+import { Finding, NotObservable } from '../../src/engine/finding.ts';
+import type { Exchange } from '../../src/http/exchange.ts';
+import { is2xx } from '../_shared/definitions.ts';
+import { brief, findObjects, isObject } from '../_shared/json.ts';
+import { makeAccount } from '../_shared/ops-fixtures.ts';
+
+const received = (ex: Exchange): string => (ex.response ? describeResponse(ex.response) : `no response (${ex.error?.kind}: ${ex.error?.message})`);
+
+/** Statuses that say the read itself was not permitted or not configured here, not that the record is missing. */
+const NOT_SERVED = [401, 403, 429, 503];
+
+/** The record read: 2xx with an object carrying relatedData, else a finding on `clause`. */
+function expectRelatedData(clause: string, ex: Exchange, what: string, context: Exchange[] = []): void {
+  const status = ex.response?.status;
+  if (status !== undefined && NOT_SERVED.includes(status)) throw new NotObservable(`${what} answered ${status} to a key with every scope`);
+  if (!is2xx(ex)) throw new Finding({ clause, message: `${what} of a stored record did not succeed`, expected: '2xx with the record', received: received(ex), exchange: ex, context });
+  const body = ex.response?.json;
+  const holders = isObject(body) ? findObjects(body, (o) => 'relatedData' in o, { maxDepth: 2 }) : [];
+  if (holders.length === 0) {
+    throw new Finding({ clause, message: `${what} returned no relatedData`, expected: 'an object with a relatedData member', received: brief(body ?? ex.response?.text, 500), exchange: ex, context });
+  }
+}
+
+export const accountRead: CheckDef = {
+  id: 'operations/account-read',
+  title: 'GET /data/accounts/{id} of a stored account returns it with relatedData',
+  clauses: ['DATA-001'],
+  needs: { control: true },
+  credits: 1,
+  async run(ctx) {
+    const fx = await makeAccount(ctx, 'data-account');
+    expectRelatedData('DATA-001', await ctx.api.send({ method: 'GET', path: `/data/accounts/${fx.accountId}`, key: ctx.key('owner') }), 'GET /data/accounts/{id}');
+  },
+};
+
+export const personRead: CheckDef = {
+  id: 'operations/person-read',
+  title: 'GET /data/people/{id} of a stored contact returns it with relatedData',
+  clauses: ['DATA-002'],
+  needs: { control: true },
+  credits: 1,
+  async run(ctx) {
+    const owner = ctx.key('owner');
+    const fx = await makeAccount(ctx, 'data-person');
+    // Which id /data/people takes is not shown: the account-membership record's, else the canonical person's.
+    const first = await ctx.api.send({ method: 'GET', path: `/data/people/${fx.accountPersonId}`, key: owner });
+    if (first.response?.status !== 404) return expectRelatedData('DATA-002', first, 'GET /data/people/{accountPersonId}');
+    const second = await ctx.api.send({ method: 'GET', path: `/data/people/${fx.personId}`, key: owner });
+    expectRelatedData('DATA-002', second, 'GET /data/people/{id} (by account-membership id and by person id)', [first]);
+  },
+};
+
+export const relationshipsListed: CheckDef = {
+  id: 'operations/relationships-listed',
+  title: 'GET /data/relationships answers 2xx, with the collection envelope',
+  clauses: ['DATA-003', 'ENV-003'],
+  credits: 1,
+  async run(ctx) {
+    const ex = await ctx.api.send({ method: 'GET', path: '/data/relationships', key: ctx.key('owner') });
+    const status = ex.response?.status;
+    if (status !== undefined && NOT_SERVED.includes(status)) throw new NotObservable(`GET /data/relationships answered ${status} to a key with every scope`);
+    if (!is2xx(ex)) {
+      // A refusal is neither the listing nor its envelope: both clauses fail on it.
+      ctx.softFail({ clause: 'DATA-003', message: 'GET /data/relationships did not succeed', expected: '2xx', received: received(ex), exchange: ex });
+      ctx.softFail({ clause: 'ENV-003', message: 'GET /data/relationships answered no collection envelope', expected: '2xx with { items: [...], nextCursor: uuid | null }', received: received(ex), exchange: ex });
+      return;
+    }
+    const body = ex.response?.json;
+    if (!isObject(body) || !Array.isArray(body.items) || !(body.nextCursor === null || typeof body.nextCursor === 'string')) {
+      ctx.softFail({ clause: 'ENV-003', message: 'the relationships listing is not a collection envelope', expected: '{ items: [...], nextCursor: uuid | null }', received: brief(body ?? ex.response?.text), exchange: ex });
+    }
+  },
+};
+
+export const unknownRecords: CheckDef = {
+  id: 'operations/unknown-records',
+  title: 'Stored-data reads of well-formed ids that name no record answer 404',
+  clauses: ['DATA-004'],
+  credits: 0,
+  async run(ctx) {
+    const owner = ctx.key('owner');
+    expectStatus('DATA-004', await ctx.api.send({ method: 'GET', path: `/data/accounts/${randomUUID()}`, key: owner }), 404);
+    expectStatus('DATA-004', await ctx.api.send({ method: 'GET', path: `/data/people/${randomUUID()}`, key: owner }), 404);
+  },
+};

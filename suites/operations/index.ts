@@ -1,0 +1,37 @@
+/**
+ * The operations suite (seed 4.8 and 4.9): catalog operations and their receipts, the live
+ * catalog, agent previews and their scope limit, compute runs, and stored data under /data.
+ */
+import { SCOPES, type SuiteDef } from '../../src/engine/check.ts';
+import { oversizedPreviewNotQuoted, previewQuotes } from './agent.ts';
+import { acceptedOperationsListed } from './catalog.ts';
+import { computeRunPollable } from './compute.ts';
+import { accountRead, personRead, relationshipsListed, unknownRecords } from './data.ts';
+import { applyUpdateAccepted, receiptPollable, receiptsListed, unknownOperation, unknownReceipt } from './receipts.ts';
+
+export const operationsSuite: SuiteDef = {
+  name: 'operations',
+  title: 'Operations: receipts, the catalog, agent previews, compute runs and stored data',
+  cast: {
+    owner: { role: 'owner', scopes: SCOPES },
+    // The agent permission of 4.8 and part 5, without the admin scope.
+    agent: { role: 'analyst', scopes: ['graph:read', 'graph:write', 'research:run'] },
+    // Compute needs the admin scope and an owner or admin role.
+    computer: { role: 'owner', scopes: ['admin'] },
+  },
+  checks: [
+    applyUpdateAccepted,
+    receiptPollable,
+    receiptsListed,
+    unknownReceipt,
+    unknownOperation,
+    acceptedOperationsListed,
+    previewQuotes,
+    oversizedPreviewNotQuoted,
+    computeRunPollable,
+    accountRead,
+    personRead,
+    relationshipsListed,
+    unknownRecords,
+  ],
+};

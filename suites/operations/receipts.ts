@@ -1,0 +1,99 @@
+/**
+ * Catalog operations and their receipts (seed 4.8): graph.apply_update is accepted with a
+ * receipt, the receipt is polled at GET /operations/{id}, GET /operations lists receipts in
+ * the collection envelope, and unknown names and ids are refused.
+ */
+import { randomUUID } from 'node:crypto';
+import type { CheckDef } from '../../src/engine/check.ts';
+import { describeResponse, expectStatus } from '../../src/engine/expect.ts';
+import { Finding, NotObservable } from '../../src/engine/finding.ts';
+import type { Exchange } from '../../src/http/exchange.ts';
+import { is2xx } from '../_shared/definitions.ts';
+import { isObject } from '../_shared/json.ts';
+import { applyUpdateBody, makeAccount, pollReceipt, receiptPath, submitOperation } from '../_shared/ops-fixtures.ts';
+import { pageOf } from '../_shared/paging.ts';
+
+const received = (ex: Exchange): string => (ex.response ? describeResponse(ex.response) : `no response (${ex.error?.kind}: ${ex.error?.message})`);
+
+/** 503 means the capability behind the call is not configured on this target. */
+function unlessUnavailable(ex: Exchange, what: string): void {
+  if (ex.response?.status === 503) throw new NotObservable(`${what} answered 503: the capability is not configured on this target`);
+}
+
+export const applyUpdateAccepted: CheckDef = {
+  id: 'operations/apply-update-accepted',
+  title: 'graph.apply_update with a person_field change on an account-membership record is accepted with a receipt',
+  clauses: ['OPS-006'],
+  needs: { control: true, mutation: true },
+  credits: 1,
+  async run(ctx) {
+    const fx = await makeAccount(ctx, 'ops-edit');
+    const ex = await submitOperation(ctx, ctx.key('owner'), applyUpdateBody(fx));
+    unlessUnavailable(ex, 'graph.apply_update');
+    if (!is2xx(ex)) {
+      throw new Finding({ clause: 'OPS-006', message: 'a graph.apply_update of the shape seed 4.8 shows, from a fully permitted key, was not accepted', expected: '2xx with a receipt', received: received(ex), exchange: ex });
+    }
+    // A receipt's fields are not shown: an object body, or a Location to poll, is one.
+    if (!isObject(ex.response?.json) && !ex.response?.headers['location']) {
+      throw new Finding({ clause: 'OPS-006', message: 'the accepted submission carries no receipt', expected: 'a JSON object (the receipt) or a Location header', received: received(ex), exchange: ex });
+    }
+  },
+};
+
+export const receiptPollable: CheckDef = {
+  id: 'operations/receipt-pollable',
+  title: 'The receipt of a submitted operation answers 2xx at GET /operations/{id}',
+  clauses: ['OPS-001'],
+  needs: { control: true, mutation: true },
+  credits: 1,
+  async run(ctx) {
+    const owner = ctx.key('owner');
+    const fx = await makeAccount(ctx, 'ops-poll');
+    const submitted = await submitOperation(ctx, owner, applyUpdateBody(fx));
+    if (!is2xx(submitted)) throw new NotObservable(`the submission was refused (${received(submitted)}), so there is no receipt to poll`);
+    if (receiptPath(submitted) === undefined) throw new NotObservable('the submission names no receipt id (id, receiptId, operationId, a wrapper or Location)');
+    const polled = (await pollReceipt(ctx, owner, submitted, { budgetMs: 3_000 }))!;
+    if (!polled.satisfied) {
+      throw new Finding({ clause: 'OPS-001', message: `the receipt never answered 2xx at ${receiptPath(submitted)} (${polled.polls.length} polls)`, expected: '2xx with the receipt', received: received(polled.last), exchange: polled.last, context: [submitted] });
+    }
+  },
+};
+
+export const receiptsListed: CheckDef = {
+  id: 'operations/receipts-listed',
+  title: 'GET /operations answers with the collection envelope',
+  clauses: ['ENV-002'],
+  credits: 0,
+  async run(ctx) {
+    const ex = await ctx.api.send({ method: 'GET', path: '/operations', key: ctx.key('owner') });
+    unlessUnavailable(ex, 'GET /operations');
+    pageOf('ENV-002', ex);
+  },
+};
+
+export const unknownReceipt: CheckDef = {
+  id: 'operations/unknown-receipt',
+  title: 'GET /operations/{id} of an id that names no receipt answers 404',
+  clauses: ['OPS-013'],
+  credits: 0,
+  async run(ctx) {
+    expectStatus('OPS-013', await ctx.api.send({ method: 'GET', path: `/operations/${randomUUID()}`, key: ctx.key('owner') }), 404);
+  },
+};
+
+export const unknownOperation: CheckDef = {
+  id: 'operations/unknown-operation',
+  title: 'An operation name outside the catalog is refused with 400 or 404 and an error body',
+  clauses: ['OPS-002'],
+  needs: { mutation: true },
+  credits: 0,
+  async run(ctx) {
+    const body = { operation: `wgc.no_such_operation_${randomUUID().slice(0, 8)}`, arguments: {}, reason: 'conformance check' };
+    const ex = await submitOperation(ctx, ctx.key('owner'), body);
+    const res = expectStatus('OPS-002', ex, [400, 404]);
+    // The envelope's fields are the errors suite's (ERR-001/002); a refusal needs an error body at all.
+    if (!res.isJson || !isObject(res.json)) {
+      throw new Finding({ clause: 'OPS-002', message: 'the refusal has no error envelope: the body is not a JSON object', expected: 'an error envelope', received: received(ex), exchange: ex });
+    }
+  },
+};
