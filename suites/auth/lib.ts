@@ -112,6 +112,16 @@ export function wrongPrefix(prefix: string): string {
   return `${out}_`;
 }
 
+/** Label under which forged credentials are redacted (see FORGED_LABEL users). */
+export const FORGED_LABEL = 'forged_credential';
+
+/**
+ * A key handle for a forged credential. Sending it through ApiRequest.key registers it for
+ * redaction like a real secret, so a forged value derived from a real secret never shows in
+ * clear in an exchange or a report.
+ */
+export const forged = (secret: string): KeyHandle => ({ name: FORGED_LABEL, secret, role: 'member', scopes: [] });
+
 /** A fresh random uuid for path parameters that name nothing. */
 export const freshId = (): string => randomUUID();
 

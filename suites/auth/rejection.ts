@@ -7,7 +7,7 @@ import type { ApiRequest, CheckContext, CheckDef } from '../../src/engine/check.
 import { NotObservable } from '../../src/engine/finding.ts';
 import { loadSpec } from '../../src/spec/load.ts';
 import { minimalCreateBody } from '../_shared/definitions.ts';
-import { availableKeys, freshId, learnPrefix, nearMiss, softStatus, unknownKey, wrongPrefix } from './lib.ts';
+import { availableKeys, forged, freshId, learnPrefix, nearMiss, softStatus, unknownKey, wrongPrefix } from './lib.ts';
 
 /** A plausible body per endpoint, so a server that validates before authenticating still has no excuse. */
 function bodyFor(ctx: CheckContext, operationId: string): unknown {
@@ -70,44 +70,53 @@ export const unknownKeyRejected: CheckDef = {
     const { prefix, secrets, sample } = prefixAndSecrets(ctx);
     // A random key, and real keys with their last or first character after the prefix changed
     // (a server that compares only part of the secret accepts those).
-    const forged: [string, string][] = [
+    const candidates: [string, string][] = [
       ['a random key with the learnt prefix', unknownKey(prefix, secrets)],
       ['a real key with its last character changed', nearMiss(sample, -1)],
       ['a real key with its first character after the prefix changed', nearMiss(sample, prefix.length)],
     ];
-    for (const [label, key] of forged) {
+    for (const [label, key] of candidates) {
       if (secrets.includes(key)) continue;
       for (const path of PROBES) {
-        for (const headers of [{ authorization: `Bearer ${key}` }, { 'x-api-key': key }] as Record<string, string>[]) {
-          const ex = await ctx.api.send({ method: 'GET', path, key: null, headers });
-          softStatus(ctx, 'AUTH-005', ex, 401, `${label} (${'authorization' in headers ? 'Bearer' : 'X-Api-Key'}) on GET ${path}`);
+        for (const auth of ['bearer', 'x-api-key'] as const) {
+          // Through the key field: a near-miss is almost a real secret and must be redacted too.
+          const ex = await ctx.api.send({ method: 'GET', path, key: forged(key), auth });
+          softStatus(ctx, 'AUTH-005', ex, 401, `${label} (${auth === 'bearer' ? 'Bearer' : 'X-Api-Key'}) on GET ${path}`);
         }
       }
     }
   },
 };
 
+/** How a credential goes out: through the client's key field (so it is redacted), or as raw headers. */
+type Credential = Pick<ApiRequest, 'key' | 'auth' | 'headers'>;
+
 /**
- * Malformed credentials, as (label, headers). Built from a real secret so that a server that
- * tolerates the malformation would accept them: that is what makes each case meaningful.
+ * Malformed credentials, as (label, credential). Built from a real secret so that a server
+ * that tolerates the malformation would accept them: that is what makes each case meaningful.
+ * Anything carrying secret material goes through the key field, which registers it for
+ * redaction, so an echo of it can never reach a report.
  */
-function malformedCases(prefix: string, secret: string): [string, Record<string, string>][] {
+function malformedCases(prefix: string, secret: string): [string, Credential][] {
   const rest = secret.slice(prefix.length);
   const mid = Math.max(1, Math.floor(secret.length / 2));
   const spaced = `${secret.slice(0, mid)} ${secret.slice(mid)}`;
-  const basic = Buffer.from(`${secret}:`, 'utf8').toString('base64');
+  // base64 of the secret itself: a form the redaction registry already knows.
+  const basic = Buffer.from(secret, 'utf8').toString('base64');
+  const viaKey = (value: string, auth: 'bearer' | 'x-api-key'): Credential => ({ key: forged(value), auth });
   return [
-    ['Bearer, wrong prefix', { authorization: `Bearer ${wrongPrefix(prefix)}${rest}` }],
-    ['Bearer, prefix without its underscore', { authorization: `Bearer ${prefix.slice(0, -1)}${rest}` }],
-    ['Bearer, key with inner whitespace', { authorization: `Bearer ${spaced}` }],
-    ['Bearer with no token', { authorization: 'Bearer' }],
-    ['empty Authorization header', { authorization: '' }],
-    ['Basic scheme with a valid key', { authorization: `Basic ${basic}` }],
-    ['X-Api-Key, wrong prefix', { 'x-api-key': `${wrongPrefix(prefix)}${rest}` }],
-    ['X-Api-Key, prefix without its underscore', { 'x-api-key': `${prefix.slice(0, -1)}${rest}` }],
-    ['X-Api-Key, key with inner whitespace', { 'x-api-key': spaced }],
-    ['X-Api-Key with a scheme before a valid key', { 'x-api-key': `Bearer ${secret}` }],
-    ['empty X-Api-Key header', { 'x-api-key': '' }],
+    ['Bearer, wrong prefix', viaKey(`${wrongPrefix(prefix)}${rest}`, 'bearer')],
+    ['Bearer, prefix without its underscore', viaKey(`${prefix.slice(0, -1)}${rest}`, 'bearer')],
+    ['Bearer, key with inner whitespace', viaKey(spaced, 'bearer')],
+    ['Bearer with no token', { key: null, headers: { authorization: 'Bearer' } }],
+    ['empty Authorization header', { key: null, headers: { authorization: '' } }],
+    ['Basic scheme with a valid key', { key: null, headers: { authorization: `Basic ${basic}` } }],
+    ['X-Api-Key, wrong prefix', viaKey(`${wrongPrefix(prefix)}${rest}`, 'x-api-key')],
+    ['X-Api-Key, prefix without its underscore', viaKey(`${prefix.slice(0, -1)}${rest}`, 'x-api-key')],
+    ['X-Api-Key, key with inner whitespace', viaKey(spaced, 'x-api-key')],
+    // Raw: it holds the whole real secret, which the registry already redacts under its own label.
+    ['X-Api-Key with a scheme before a valid key', { key: null, headers: { 'x-api-key': `Bearer ${secret}` } }],
+    ['empty X-Api-Key header', { key: null, headers: { 'x-api-key': '' } }],
   ];
 }
 
@@ -119,9 +128,9 @@ export const malformedKeyRejected: CheckDef = {
   credits: 0,
   async run(ctx) {
     const { prefix, sample } = prefixAndSecrets(ctx);
-    for (const [label, headers] of malformedCases(prefix, sample)) {
+    for (const [label, credential] of malformedCases(prefix, sample)) {
       for (const path of PROBES) {
-        const ex = await ctx.api.send({ method: 'GET', path, key: null, headers });
+        const ex = await ctx.api.send({ method: 'GET', path, ...credential });
         softStatus(ctx, 'AUTH-006', ex, 401, `${label} on GET ${path}`);
       }
     }
