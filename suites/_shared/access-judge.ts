@@ -1,0 +1,129 @@
+/**
+ * Judging a permission sweep: one request per key against one permission-table row, each key
+ * expected to be let through (it holds what the row requires), refused, or either (where the
+ * seed leaves room). Findings are recorded softly and grouped, one per clause and problem, so a
+ * row with ten offending keys gives one readable finding and the row's other clauses still
+ * get their verdict.
+ */
+import type { CheckContext, KeyHandle } from '../../src/engine/check.ts';
+import { describeResponse, expectErrorEnvelope, expectResponse } from '../../src/engine/expect.ts';
+import { Finding, type Evidence } from '../../src/engine/finding.ts';
+import type { Exchange } from '../../src/http/exchange.ts';
+import { is2xx } from './definitions.ts';
+
+/** What a key may get: "allow" 2xx, "refuse" a refusal, "either" one or the other. */
+export type Expectation = 'allow' | 'refuse' | 'either';
+
+/** One request of a sweep. */
+export interface Attempt {
+  key: KeyHandle;
+  expect: Expectation;
+  ex: Exchange;
+}
+
+/** Which clause each kind of deviation is attributed to. */
+export interface JudgeClauses {
+  /** The permission row: blamed when a permitted key is refused, and by default when a key is let through. */
+  row: string;
+  /** The clause blamed when this key, which should be refused, is let through (default: row). */
+  letThrough?: (key: KeyHandle) => string;
+  /** The 403 clause (ERR-007): a refusal's envelope, and (with the row) a refusal with another status. */
+  forbidden?: string;
+  /** Statuses that count as a refusal. Default [403]. */
+  refusal?: readonly number[];
+}
+
+const isFinding = (e: unknown): e is Finding => e instanceof Finding || (e instanceof Error && e.name === 'Finding' && 'evidence' in e);
+const MAX_CONTEXT = 5;
+
+/** Sends one request per key, in order (never in parallel: later checks read back what changed). */
+export async function sweep(keys: readonly KeyHandle[], expectOf: (key: KeyHandle) => Expectation, send: (key: KeyHandle) => Promise<Exchange>): Promise<Attempt[]> {
+  const out: Attempt[] = [];
+  for (const key of keys) out.push({ key, expect: expectOf(key), ex: await send(key) });
+  return out;
+}
+
+/** "only-admin (403), no-scope (200)": which keys got what, for messages. */
+function listed(attempts: readonly Attempt[]): string {
+  return attempts.map((a) => `${a.key.name} [${a.key.scopes.join(', ') || 'no scope'}] as ${a.key.role} (${a.ex.response?.status ?? a.ex.error?.kind ?? '?'})`).join('; ');
+}
+
+function grouped(clause: string, what: string, problem: string, expected: string, group: readonly Attempt[]): Evidence {
+  const [first, ...rest] = group;
+  const evidence: Evidence = {
+    clause,
+    message: `${what}: ${problem}: ${listed(group)}`,
+    expected,
+    received: first!.ex.response ? describeResponse(first!.ex.response) : `no response (${first!.ex.error?.kind})`,
+    exchange: first!.ex,
+  };
+  if (rest.length > 0) evidence.context = rest.slice(0, MAX_CONTEXT).map((a) => a.ex);
+  return evidence;
+}
+
+/**
+ * Records a finding for every deviation of the sweep from its expectations. `what` names the
+ * row in messages, e.g. "GET /definitions". Returns the attempts that were refused as expected.
+ */
+export function judgeSweep(ctx: CheckContext, attempts: readonly Attempt[], clauses: JudgeClauses, what: string): Attempt[] {
+  const refusal = clauses.refusal ?? [403];
+  const letThrough = new Map<string, Attempt[]>();
+  const wrongStatus: Attempt[] = [];
+  const permittedRefused: Attempt[] = [];
+  const refused: Attempt[] = [];
+  let envelope: Evidence | undefined;
+  let badEnvelopes = 0;
+
+  for (const a of attempts) {
+    try {
+      expectResponse(clauses.row, a.ex);
+    } catch (e) {
+      if (!isFinding(e)) throw e;
+      (a.expect === 'allow' ? permittedRefused : wrongStatus).push(a);
+      continue;
+    }
+    const ok = is2xx(a.ex);
+    if (a.expect === 'allow') {
+      if (!ok) permittedRefused.push(a);
+      continue;
+    }
+    if (ok) {
+      if (a.expect === 'refuse') {
+        const clause = clauses.letThrough?.(a.key) ?? clauses.row;
+        letThrough.set(clause, [...(letThrough.get(clause) ?? []), a]);
+      }
+      continue;
+    }
+    if (!refusal.includes(a.ex.response!.status)) {
+      wrongStatus.push(a);
+      continue;
+    }
+    refused.push(a);
+    if (clauses.forbidden && a.ex.response!.status === 403) {
+      try {
+        expectErrorEnvelope({ envelope: clauses.forbidden }, a.ex, 403);
+      } catch (e) {
+        if (!isFinding(e)) throw e;
+        badEnvelopes += 1;
+        envelope ??= e.evidence;
+      }
+    }
+  }
+
+  const refusalText = refusal.join(' or ');
+  for (const [clause, group] of letThrough) {
+    ctx.softFail(grouped(clause, what, 'keys without the required grant or role were let through', `a refusal (${refusalText})`, group));
+  }
+  if (permittedRefused.length > 0) {
+    ctx.softFail(grouped(clauses.row, what, 'keys holding everything the row requires were not let through', 'a 2xx answer', permittedRefused));
+  }
+  if (wrongStatus.length > 0) {
+    const problem = 'a missing grant or role was answered with another status than a refusal';
+    ctx.softFail(grouped(clauses.row, what, problem, `status ${refusalText}`, wrongStatus));
+    if (clauses.forbidden) ctx.softFail(grouped(clauses.forbidden, what, problem, 'status 403 FORBIDDEN with the error envelope', wrongStatus));
+  }
+  if (envelope) {
+    ctx.softFail({ ...envelope, message: `${what}: ${envelope.message}${badEnvelopes > 1 ? ` (and ${badEnvelopes - 1} more refusals alike)` : ''}` });
+  }
+  return refused;
+}

@@ -1,0 +1,4 @@
+import { defineSuite } from '../src/engine/vitest.ts';
+import { rolesSuite } from './roles/index.ts';
+
+defineSuite(rolesSuite);

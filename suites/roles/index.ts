@@ -1,0 +1,17 @@
+/**
+ * The roles suite: workspace roles on top of scopes (seed part 5 rule 6 and its table).
+ * Compute needs an owner or admin role besides the admin scope; agent operations need an
+ * owner, admin or analyst role and no admin scope; a role change counts from the next call.
+ */
+import type { SuiteDef } from '../../src/engine/check.ts';
+import { memberRefused, previewByRole } from './agent.ts';
+import { CAST } from './cast.ts';
+import { computeAllowsOwnerAndAdmin, computeRefusesAnalyst } from './compute.ts';
+import { roleChangeAgent, roleChangeCompute } from './role-change.ts';
+
+export const rolesSuite: SuiteDef = {
+  name: 'roles',
+  title: 'Roles: workspace roles gate compute and agent operations on top of scopes',
+  cast: CAST,
+  checks: [computeRefusesAnalyst, computeAllowsOwnerAndAdmin, previewByRole, memberRefused, roleChangeCompute, roleChangeAgent],
+};

@@ -1,0 +1,131 @@
+/**
+ * Permission rows "definition update, archive, merge-value" (admin), seed part 5 table and
+ * 4.5-4.7. Refused keys act first on a victim definition, which is then read back (it must be
+ * untouched); permitted keys act last, each where its write can succeed.
+ */
+import type { CheckContext, CheckDef, KeyHandle } from '../../src/engine/check.ts';
+import { NotObservable } from '../../src/engine/finding.ts';
+import type { Exchange } from '../../src/http/exchange.ts';
+import { judgeSweep, sweep, type Attempt } from '../_shared/access-judge.ts';
+import { readDefinition } from '../_shared/access-readback.ts';
+import { is2xx } from '../_shared/definitions.ts';
+import { byScopes, castHolding, endpointScopes, fullKey, split } from './matrix.ts';
+import { expectUntouched, markerFor, readVictim, setupDefinition } from './untouched.ts';
+
+const PERMITTED = castHolding(['admin']);
+// Two listings of the victim (before and after the refused calls), one or two pages each.
+const READBACKS = 4;
+
+interface RowRun {
+  operationId: string;
+  row: string;
+  what: string;
+  /** Sends one key's write; `victim` is the definition refused keys act on. */
+  write(ctx: CheckContext, key: KeyHandle, marker: string, target: { id: string; slugs: string[] }, index: number): Promise<Exchange>;
+  /** Where permitted key number `index` acts (default: the victim). */
+  permittedTarget?(ctx: CheckContext, reader: KeyHandle, victim: { id: string; slugs: string[] }, index: number): Promise<{ id: string; slugs: string[] }>;
+  createOverrides?: Record<string, unknown>;
+  /**
+   * After a key that should have been refused was let through, later refused keys act on a
+   * fresh definition: the first one may now be in another state (archived), and answers about
+   * that state (409) would blur what is observed about scopes.
+   */
+  freshAfterLetThrough?: boolean;
+}
+
+/** The common run of the three write rows. */
+async function runRow(ctx: CheckContext, r: RowRun): Promise<void> {
+  const required = await endpointScopes(r.operationId);
+  const { refused, permitted } = split(ctx, required, r.what);
+  const reader = fullKey(ctx);
+  const made = await setupDefinition(ctx, reader, r.createOverrides);
+  const victim = { id: made.id, slugs: made.enum_values.map((v) => v.slug) };
+  const before = await readVictim(ctx, reader, victim.id);
+  const markers = new Map<string, string>();
+  let current = victim;
+  const refusedAttempts = await sweep(refused, byScopes(required), async (key) => {
+    const m = markerFor(ctx, key, 'refused');
+    markers.set(key.name, m);
+    const ex = await r.write(ctx, key, m, current, 0);
+    if (r.freshAfterLetThrough && is2xx(ex)) {
+      const d = await setupDefinition(ctx, reader, r.createOverrides);
+      current = { id: d.id, slugs: d.enum_values.map((v) => v.slug) };
+    }
+    return ex;
+  });
+  const after = await readDefinition(ctx, reader, victim.id);
+  expectUntouched(ctx, refusedAttempts, markers, before, after, r.what);
+
+  const permittedAttempts: Attempt[] = [];
+  for (const [i, key] of permitted.entries()) {
+    const target = r.permittedTarget ? await r.permittedTarget(ctx, reader, victim, i) : victim;
+    permittedAttempts.push({ key, expect: 'allow', ex: await r.write(ctx, key, markerFor(ctx, key, 'permitted'), target, i) });
+  }
+  judgeSweep(ctx, [...refusedAttempts, ...permittedAttempts], { row: r.row, forbidden: 'ERR-007' }, r.what);
+}
+
+/** PATCH /definitions/{id}: each write renames the definition to its marker. */
+export const definitionUpdate: CheckDef = {
+  id: 'scopes/definition-update',
+  title: 'PATCH /definitions/{id} is let through with admin and refused with 403 without it, changing nothing',
+  clauses: ['SCOPE-003', 'SCOPE-012', 'ERR-007'],
+  needs: { mutation: true },
+  // The victim, its archiving at clean-up, read-backs, the permitted patches.
+  credits: 2 + READBACKS + PERMITTED,
+  run: (ctx) =>
+    runRow(ctx, {
+      operationId: 'updateDefinition',
+      row: 'SCOPE-003',
+      what: 'PATCH /definitions/{id}',
+      write: (ctx, key, marker, target) => ctx.api.send({ method: 'PATCH', path: `/definitions/${target.id}`, key, body: { reason: marker, name: marker, description: marker } }),
+    }),
+};
+
+/** POST /definitions/{id}/archive: refused keys try the victim; each permitted key archives a definition of its own. */
+export const definitionArchive: CheckDef = {
+  id: 'scopes/definition-archive',
+  title: 'POST /definitions/{id}/archive is let through with admin and refused with 403 without it, changing nothing',
+  clauses: ['SCOPE-004', 'SCOPE-012', 'ERR-007'],
+  needs: { mutation: true },
+  // The victim and one definition per permitted key, each archived (again) at clean-up; read-backs; the permitted archives.
+  credits: (1 + PERMITTED) * 2 + READBACKS + PERMITTED,
+  run: (ctx) =>
+    runRow(ctx, {
+      operationId: 'archiveDefinition',
+      row: 'SCOPE-004',
+      what: 'POST /definitions/{id}/archive',
+      write: (ctx, key, marker, target) => ctx.api.send({ method: 'POST', path: `/definitions/${target.id}/archive`, key, body: { reason: marker } }),
+      freshAfterLetThrough: true,
+      permittedTarget: async (ctx, reader) => {
+        const d = await setupDefinition(ctx, reader);
+        return { id: d.id, slugs: [] };
+      },
+    }),
+};
+
+/** Two enum values per merge: refused keys try the first pair, permitted key i merges pair i. */
+const pairs = Math.max(PERMITTED, 1);
+const ENUM_VALUES = Array.from({ length: pairs * 2 }, (_, i) => ({ label: `value ${String.fromCharCode(97 + i)}` }));
+
+/** POST /definitions/{id}/merge-value on a definition with two enum values per permitted key. */
+export const definitionMerge: CheckDef = {
+  id: 'scopes/definition-merge-value',
+  title: 'POST /definitions/{id}/merge-value is let through with admin and refused with 403 without it, changing nothing',
+  clauses: ['SCOPE-005', 'SCOPE-012', 'ERR-007'],
+  needs: { mutation: true },
+  // The victim, its archiving at clean-up, read-backs, the permitted merges.
+  credits: 2 + READBACKS + PERMITTED,
+  run: (ctx) =>
+    runRow(ctx, {
+      operationId: 'mergeDefinitionValue',
+      row: 'SCOPE-005',
+      what: 'POST /definitions/{id}/merge-value',
+      createOverrides: { valueType: 'enum', enumValues: ENUM_VALUES },
+      freshAfterLetThrough: true,
+      write: (ctx, key, marker, target, i) => {
+        const [fromSlug, intoSlug] = [target.slugs[2 * i], target.slugs[2 * i + 1]];
+        if (!fromSlug || !intoSlug) throw new NotObservable(`the definition made with ${ENUM_VALUES.length} enum values came back with ${target.slugs.length}; no pair to merge`);
+        return ctx.api.send({ method: 'POST', path: `/definitions/${target.id}/merge-value`, key, body: { fromSlug, intoSlug, reason: marker } });
+      },
+    }),
+};
