@@ -27,9 +27,6 @@ export function availableKeys(ctx: CheckContext, names: readonly string[] = CAST
   return out;
 }
 
-/** The status of an exchange, or undefined when no response came. */
-export const statusOf = (ex: Exchange): number | undefined => ex.response?.status;
-
 /** True for a complete 2xx response. */
 export const ok2xx = (ex: Exchange): boolean => !ex.error && ex.response !== undefined && ex.response.status >= 200 && ex.response.status < 300;
 
@@ -112,7 +109,7 @@ export function wrongPrefix(prefix: string): string {
   return `${out}_`;
 }
 
-/** Label under which forged credentials are redacted (see FORGED_LABEL users). */
+/** Label under which forged credentials are redacted; no-secret.ts does not count their echoes as key leaks. */
 export const FORGED_LABEL = 'forged_credential';
 
 /**
