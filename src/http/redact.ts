@@ -21,6 +21,24 @@ export function redactionMarker(label: string): string {
   return `[REDACTED:${normaliseLabel(label)}]`;
 }
 
+/** Shortest shifted-base64 form searched for: shorter ones would match unrelated base64 text. */
+const MIN_SHIFTED_FORM = 12;
+
+/** Base64 and base64url of `secret` preceded by 1 and 2 bytes, without the edge characters the neighbours decide. */
+function shiftedBase64(secret: string): string[] {
+  const bytes = Buffer.from(secret, 'utf8');
+  const forms: string[] = [];
+  for (const shift of [1, 2]) {
+    const shifted = Buffer.concat([Buffer.alloc(shift), bytes]);
+    const end = 4 * Math.floor((shift + bytes.length) / 3);
+    for (const enc of ['base64', 'base64url'] as const) {
+      const inner = shifted.toString(enc).slice(4, end);
+      if (inner.length >= MIN_SHIFTED_FORM) forms.push(inner);
+    }
+  }
+  return forms;
+}
+
 /** Matches any redaction marker; used by curl rendering to turn markers into env-var references. */
 export const REDACTION_MARKER_RE = /\[REDACTED:([A-Za-z0-9_-]+)\]/g;
 
@@ -57,6 +75,9 @@ export class SecretRegistry {
     forms.add(b64);
     forms.add(b64.replace(/=+$/, ''));
     forms.add(Buffer.from(secret, 'utf8').toString('base64url'));
+    // Inside a longer base64 value ("Bearer <secret>", "user:<secret>") the secret is shifted
+    // by one or two bytes: only the characters it fully determines are searchable.
+    for (const form of shiftedBase64(secret)) forms.add(form);
     forms.add(JSON.stringify(secret).slice(1, -1));
     this.#entries.set(secret, {
       label: normaliseLabel(label),
@@ -110,10 +131,27 @@ export class SecretRegistry {
     return scheme + redactionMarker(lower);
   }
 
-  /** Redacts every value of a header record (names are kept, lower-cased). */
+  /**
+   * Redacts every value of a header record. Names are lower-cased and redacted too (a server
+   * can send a header named after the key), matching secrets case-insensitively since header
+   * names arrive lower-cased.
+   */
   redactHeaders(headers: Record<string, string>): Record<string, string> {
     const out: Record<string, string> = {};
-    for (const [name, value] of Object.entries(headers)) out[name.toLowerCase()] = this.redactHeader(name, value);
+    for (const [name, value] of Object.entries(headers)) out[this.#redactName(name.toLowerCase())] = this.redactHeader(name, value);
+    return out;
+  }
+
+  /** Case-insensitive redaction of a (lower-cased) header name. */
+  #redactName(name: string): string {
+    let out = name;
+    for (const [secret, entry] of this.#entries) {
+      if (secret.length < MIN_SEARCHABLE_LENGTH) continue;
+      for (const form of entry.forms) {
+        const lower = form.toLowerCase();
+        if (out.includes(lower)) out = out.split(lower).join(entry.marker);
+      }
+    }
     return out;
   }
 }

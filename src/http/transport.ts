@@ -82,8 +82,39 @@ export function classifyError(e: unknown, timedOut: boolean, timeoutMs: number, 
   if (CONNECTION_CODES.has(code) || /^(ERR_TLS|CERT_|DEPTH_ZERO|UNABLE_TO_|SELF_SIGNED)/.test(code)) {
     return { kind: 'connection', message: `${code}: ${message}` };
   }
+  // A header flood is a size problem, like a body over the cap.
+  if (code === 'UND_ERR_HEADERS_OVERFLOW' || code === 'HPE_HEADER_OVERFLOW') return { kind: 'too-large', message: `response headers exceed the parser's limit (${message})` };
   if (code.startsWith('HPE_')) return { kind: 'connection', message: `invalid HTTP response (${code}): ${message}` };
+  // Not HTTP at all (a wrong port answering with another protocol): undici leaves the code unset.
+  if ((e as { name?: string })?.name === 'HTTPParserError') return { kind: 'connection', message: `invalid HTTP response: ${message}` };
   return { kind: 'other', message: code ? `${code}: ${message}` : message };
+}
+
+/**
+ * Characters of response text an exchange keeps. Exchanges travel into findings, worker
+ * messages and every report rendering: what a run holds must not grow with what a target
+ * sends, only with the number of exchanges. The JSON view is parsed from the whole text.
+ */
+export const MAX_CAPTURED_TEXT = 256 * 1024;
+
+/** Nesting beyond which a JSON body is not handed on as a value (no API shape comes close). */
+export const MAX_JSON_DEPTH = 512;
+
+/** The first MAX_CAPTURED_TEXT characters, as a fresh string (a slice would pin the whole body). */
+function capture(text: string): string {
+  return text.length > MAX_CAPTURED_TEXT ? Buffer.from(text.slice(0, MAX_CAPTURED_TEXT), 'utf8').toString('utf8') : text;
+}
+
+/** True when `value` nests deeper than `max` arrays/objects; iterative, so it cannot overflow. */
+export function jsonDepthExceeds(value: unknown, max: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    if (depth >= max) return true;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+  }
+  return false;
 }
 
 function captureRequest(req: OutgoingRequest, secrets: SecretRegistry): CapturedRequest {
@@ -159,27 +190,47 @@ export async function performRequest(
     const headers = joinHeaders(res.headers);
     const read = await readBody(res.body, headers['content-encoding'], opts);
     const text = new TextDecoder('utf-8').decode(read.data);
-    const redacted = opts.secrets.redact(text);
-    const response: CapturedResponse = {
-      status: res.statusCode,
-      headers: opts.secrets.redactHeaders(headers),
-      text: redacted,
-      isJson: false,
-      bytes: read.data.length,
-      truncated: read.truncated,
-    };
+    let redacted = opts.secrets.redact(text);
+    let json: unknown;
+    let isJson = false;
+    let jsonError: TransportError | undefined;
     if (redacted.trim().length > 0) {
       try {
         // Parsed from the redacted text, so the JSON view cannot hold a secret either.
-        response.json = JSON.parse(redacted);
-        response.isJson = true;
+        json = JSON.parse(redacted);
+        isJson = true;
       } catch {
         /* not JSON: isJson stays false */
       }
     }
+    if (isJson && jsonDepthExceeds(json, MAX_JSON_DEPTH)) {
+      // Every reader of the value (stringify, validators, evidence) would overflow the stack.
+      json = undefined;
+      isJson = false;
+      jsonError = { kind: 'too-large', message: `the JSON body nests deeper than ${MAX_JSON_DEPTH} levels; it is kept as text only` };
+    } else if (isJson && redacted.includes('\\u')) {
+      // A secret spelled with \u escapes is not in the text literally, but it is in the parsed
+      // value: redact the value and keep its serialisation as the text.
+      const again = JSON.stringify(json);
+      const clean = opts.secrets.redact(again);
+      if (clean !== again) {
+        json = JSON.parse(clean);
+        redacted = clean;
+      }
+    }
+    const response: CapturedResponse = {
+      status: res.statusCode,
+      headers: opts.secrets.redactHeaders(headers),
+      text: capture(redacted),
+      isJson,
+      bytes: read.data.length,
+      truncated: read.truncated,
+    };
+    if (isJson) response.json = json;
     exchange.response = response;
     if (read.streamError !== undefined) exchange.error = classifyError(read.streamError, timedOut, opts.timeoutMs, 'body');
     else if (read.error) exchange.error = read.error;
+    else if (jsonError) exchange.error = jsonError;
     const result = finish();
     if (keepRawText) result.rawText = text;
     return result;
