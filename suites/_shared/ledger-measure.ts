@@ -61,7 +61,7 @@ export async function measureCharges<T>(ctx: CheckContext, action: () => Promise
   let after = await settledCharged(ctx, opts.settleMs);
   const floor = opts.atLeast?.(result) ?? 0;
   if (after - before < floor) {
-    const deadline = Date.now() + (opts.lateMs ?? 1_500);
+    const deadline = Date.now() + (opts.lateMs ?? 1_000);
     for (let wait = 25; after - before < floor && Date.now() + wait <= deadline; wait = Math.min(wait * 2, 200)) {
       await sleep(wait);
       after = await ctx.ledger.charged();

@@ -15,6 +15,7 @@ import { callOf, chargeEvidence, measureCharges, pollCredits } from '../_shared/
 import { applyUpdateBody, idempotencyKey, makeAccount, pollReceipt, receiptPath, type AccountFixture } from '../_shared/ops-fixtures.ts';
 import { findResourceId } from '../_shared/receipts.ts';
 import { computePreviewShapes, computeRunShapes, decisionInputShapes, queryShapes, traceShapes, type Shape } from '../_shared/ops-shapes.ts';
+import { usableResponses } from '../_shared/ops-usable.ts';
 
 /** What the steps share: the account fixture and the definition the steps create. */
 interface State {
@@ -96,6 +97,7 @@ export const billedCallsCostOne: CheckDef = {
   // One accepted call per billed endpoint, plus the clean-up archive of the definition.
   credits: STEPS.length + 1,
   async run(ctx) {
+    ctx = usableResponses(ctx, 'BILL-001');
     const spec = await loadSpec();
     const billed = spec.operations.filter((o) => o.billing === 'billed').map((o) => o.operationId);
     const missing = billed.filter((id) => !STEPS.some((s) => s.operationId === id));

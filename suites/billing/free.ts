@@ -11,6 +11,7 @@ import { callOf, chargeEvidence, measureCharges, settledCharged } from '../_shar
 import { applyUpdateBody, makeAccount, pollReceipt, submitOperation } from '../_shared/ops-fixtures.ts';
 import { findResourceId } from '../_shared/receipts.ts';
 import { computeRunShapes, statusesOf, tryShapes } from '../_shared/ops-shapes.ts';
+import { usableResponses } from '../_shared/ops-usable.ts';
 
 /**
  * Measures one successful call of a free endpoint: a charge is a soft finding on `clause`.
@@ -30,6 +31,7 @@ export const meFree: CheckDef = {
   needs: { ledger: true },
   credits: 0,
   async run(ctx) {
+    ctx = usableResponses(ctx, 'BILL-002');
     await expectFreeSuccess(ctx, 'BILL-002', () => ctx.api.send({ method: 'GET', path: '/me', key: ctx.key('owner') }));
   },
 };
@@ -41,6 +43,7 @@ export const capabilitiesFree: CheckDef = {
   needs: { ledger: true },
   credits: 0,
   async run(ctx) {
+    ctx = usableResponses(ctx, 'BILL-003');
     await expectFreeSuccess(ctx, 'BILL-003', () => ctx.api.send({ method: 'GET', path: '/capabilities', key: ctx.key('owner') }));
   },
 };
@@ -60,6 +63,7 @@ export const operationsPollingFree: CheckDef = {
   needs: { ledger: true, control: true, mutation: true },
   credits: 1,
   async run(ctx) {
+    ctx = usableResponses(ctx, 'BILL-004');
     const owner = ctx.key('owner');
     const fx = await makeAccount(ctx, 'bill-poll');
     const submitted = await submitOperation(ctx, owner, applyUpdateBody(fx));
@@ -91,6 +95,7 @@ export const computePollingFree: CheckDef = {
   needs: { ledger: true, control: true, mutation: true },
   credits: 1,
   async run(ctx) {
+    ctx = usableResponses(ctx, 'BILL-005');
     const owner = ctx.key('owner');
     const { id, started } = await startComputeRun(ctx, owner);
     await settledCharged(ctx);

@@ -12,6 +12,7 @@ import { is2xx, minimalCreateBody } from '../_shared/definitions.ts';
 import { isObject } from '../_shared/json.ts';
 import { callOf, chargeEvidence, measureCharges } from '../_shared/ledger-measure.ts';
 import { archiveIfCreated, idempotencyKey } from '../_shared/ops-fixtures.ts';
+import { usableResponses } from '../_shared/ops-usable.ts';
 
 /**
  * Measures `send`; when the answer's status passes `judged`, a charge is a soft finding on
@@ -36,6 +37,7 @@ export const refusalsFree: CheckDef = {
   // The definition whose Idempotency-Key is reused, and its clean-up archive.
   credits: 2,
   async run(ctx) {
+    ctx = usableResponses(ctx, 'BILL-006');
     const owner = ctx.key('owner');
     const reader = ctx.key('reader');
     const seen: string[] = [];
@@ -69,6 +71,7 @@ export const unauthorizedFree: CheckDef = {
   needs: { ledger: true, control: true },
   credits: 0,
   async run(ctx) {
+    ctx = usableResponses(ctx, 'BILL-007');
     const owner = ctx.key('owner');
     if (!owner.userId) throw new NotObservable('the owner key has no known member id, so no extra key can be made for it');
     let judged = 0;
@@ -100,6 +103,7 @@ export const unavailableFree: CheckDef = {
   needs: { ledger: true, control: true },
   credits: 1,
   async run(ctx) {
+    ctx = usableResponses(ctx, 'BILL-009');
     const owner = ctx.key('owner');
     const was = await capabilitySwitch(ctx, owner, 'definitions');
     const restore = () => ctx.control.setCapabilities(ctx.workspaceId, { definitions: was });
@@ -122,6 +126,7 @@ export const rateLimitedFree: CheckDef = {
   // At most this many GET /definitions admitted before the first 429.
   credits: 6,
   async run(ctx) {
+    ctx = usableResponses(ctx, 'BILL-008');
     const owner = ctx.key('owner');
     const restore = () => ctx.control.setRateLimit(ctx.workspaceId, null);
     ctx.cleanup(restore);

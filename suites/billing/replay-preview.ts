@@ -7,6 +7,7 @@ import { Finding, NotObservable } from '../../src/engine/finding.ts';
 import { is2xx, minimalCreateBody } from '../_shared/definitions.ts';
 import { callOf, chargeEvidence, measureCharges, pollCredits, settledCharged } from '../_shared/ledger-measure.ts';
 import { archiveIfCreated, idempotencyKey, makeAccount, previewAndQuote, receiptPath } from '../_shared/ops-fixtures.ts';
+import { usableResponses } from '../_shared/ops-usable.ts';
 
 export const replayFree: CheckDef = {
   id: 'billing/replay-free',
@@ -16,6 +17,7 @@ export const replayFree: CheckDef = {
   // The original create and its clean-up archive.
   credits: 2,
   async run(ctx) {
+    ctx = usableResponses(ctx, 'BILL-010');
     const owner = ctx.key('owner');
     const idem = idempotencyKey(ctx);
     const body = minimalCreateBody(ctx);
@@ -35,6 +37,7 @@ export const previewFee: CheckDef = {
   needs: { ledger: true, control: true, mutation: true },
   credits: 1,
   async run(ctx) {
+    ctx = usableResponses(ctx, 'BILL-011');
     const owner = ctx.key('owner');
     const fx = await makeAccount(ctx, 'bill-preview');
     await settledCharged(ctx);

@@ -12,6 +12,7 @@ import { isObject } from '../_shared/json.ts';
 import { archiveIfCreated } from '../_shared/ops-fixtures.ts';
 import { scratchDefinition, sendRaw, unavailable, type BodyEndpoint } from './bodies.ts';
 import { ENVELOPE_CLAUSES, judgeEnvelope } from './envelope.ts';
+import { usableResponses } from '../_shared/ops-usable.ts';
 
 /** The body as an HTML form would send it (nested values as JSON text). */
 function formEncoded(body: Record<string, unknown>): string {
@@ -32,6 +33,7 @@ export const nonJsonContentType: CheckDef = {
   // The scratch definition for PATCH and its clean-up archive.
   credits: 2,
   async run(ctx) {
+    ctx = usableResponses(ctx, 'ERR-006');
     const owner = ctx.key('owner');
     const create = { method: 'POST' as const, path: '/definitions' };
     const body = minimalCreateBody(ctx);

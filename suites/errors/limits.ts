@@ -9,6 +9,7 @@ import { Finding } from '../../src/engine/finding.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 import { isObject } from '../_shared/json.ts';
 import { ENVELOPE_CLAUSES, judgeEnvelope } from './envelope.ts';
+import { usableResponses } from '../_shared/ops-usable.ts';
 
 /** Calls sent with a limit of one a minute: every call after the first is over it. */
 const CALLS_OVER_LIMIT = 5;
@@ -20,6 +21,7 @@ export const rateLimited: CheckDef = {
   needs: { control: true },
   credits: 0,
   async run(ctx) {
+    ctx = usableResponses(ctx, 'ERR-008');
     const owner = ctx.key('owner');
     const restore = () => ctx.control.setRateLimit(ctx.workspaceId, null);
     ctx.cleanup(restore);
@@ -58,6 +60,7 @@ export const capabilityOff: CheckDef = {
   // GET /definitions costs a credit only if the target ignores the switch.
   credits: 1,
   async run(ctx) {
+    ctx = usableResponses(ctx, 'ERR-009');
     const owner = ctx.key('owner');
     const me = await ctx.api.send({ method: 'GET', path: '/me', key: owner });
     const caps = isObject(me.response?.json) ? me.response.json.capabilities : undefined;

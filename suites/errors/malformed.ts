@@ -14,6 +14,7 @@ import { bodyArbitraries } from '../../src/generators/index.ts';
 import { loadSpec } from '../../src/spec/load.ts';
 import { jsonBodyEndpoints, scratchDefinition, sendRaw, unavailable, type BodyEndpoint } from './bodies.ts';
 import { ENVELOPE_CLAUSES, judgeEnvelope } from './envelope.ts';
+import { usableResponses } from '../_shared/ops-usable.ts';
 
 /** Texts that no JSON parser may accept, named by what is wrong with them. */
 const MALFORMED: readonly { scenario: string; text: string }[] = [
@@ -42,6 +43,7 @@ export const malformedJson: CheckDef = {
   // The scratch definition and its clean-up archive.
   credits: 2,
   async run(ctx) {
+    ctx = usableResponses(ctx, 'ERR-004');
     const owner = ctx.key('owner');
     const endpoints = await jsonBodyEndpoints(await scratchDefinition(ctx, owner));
     let judged = 0;

@@ -10,6 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { is2xx, minimalCreateBody } from '../_shared/definitions.ts';
 import { archiveIfCreated, idempotencyKey } from '../_shared/ops-fixtures.ts';
 import { ENVELOPE_CLAUSES, isError, judgeEnvelope } from './envelope.ts';
+import { usableResponses } from '../_shared/ops-usable.ts';
 
 /** A key no target issued: well-formed enough to be read, unknown to every workspace. */
 const UNKNOWN_KEY: KeyHandle = { name: 'unknown_key', secret: `wgc_${randomUUID().replace(/-/g, '')}`, role: 'analyst', scopes: [] };
@@ -37,6 +38,7 @@ export const envelopeOnReadRefusals: CheckDef = {
   clauses: [...ENVELOPE_CLAUSES],
   credits: 0,
   async run(ctx) {
+    ctx = usableResponses(ctx, 'ERR-001');
     const owner = ctx.key('owner');
     const noRead = optionalKey(ctx, 'noread');
     const sent: Exchange[] = [
@@ -58,6 +60,7 @@ export const envelopeOnWriteRefusals: CheckDef = {
   // The definition whose Idempotency-Key is reused, and its clean-up archive.
   credits: 2,
   async run(ctx) {
+    ctx = usableResponses(ctx, 'ERR-001');
     const owner = ctx.key('owner');
     const sent: Exchange[] = [
       await ctx.api.send({ method: 'POST', path: '/definitions', key: owner, body: { reason: 'conformance check: incomplete body' } }),

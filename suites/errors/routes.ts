@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { ApiRequest, CheckDef } from '../../src/engine/check.ts';
 import { describeResponse } from '../../src/engine/expect.ts';
 import { ENVELOPE_CLAUSES, judgeEnvelope } from './envelope.ts';
+import { usableResponses } from '../_shared/ops-usable.ts';
 
 /** Paths and methods no route of the seed serves. */
 function unknownRequests(): Pick<ApiRequest, 'method' | 'path'>[] {
@@ -29,6 +30,7 @@ export const unknownRoutes: CheckDef = {
   clauses: ['ERR-003', ...ENVELOPE_CLAUSES],
   credits: 0,
   async run(ctx) {
+    ctx = usableResponses(ctx, 'ERR-003');
     const owner = ctx.key('owner');
     for (const req of unknownRequests()) {
       const ex = await ctx.api.send({ ...req, key: owner });

@@ -17,6 +17,7 @@ import { isObject } from '../_shared/json.ts';
 import { archiveIfCreated } from '../_shared/ops-fixtures.ts';
 import { scratchDefinition, sendRaw, unavailable } from './bodies.ts';
 import { ENVELOPE_CLAUSES, judgeEnvelope } from './envelope.ts';
+import { usableResponses } from '../_shared/ops-usable.ts';
 
 /** One wrong-typed request: a JSON value sent as the whole body, and what is wrong with it. */
 interface Case {
@@ -79,6 +80,7 @@ export const wrongTypes: CheckDef = {
   // The scratch definition for PATCH and its clean-up archive.
   credits: 2,
   async run(ctx) {
+    ctx = usableResponses(ctx, 'ERR-005');
     const owner = ctx.key('owner');
     const create = { method: 'POST' as const, path: '/definitions' };
     let judged = 0;

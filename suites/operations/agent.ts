@@ -10,6 +10,7 @@ import type { Exchange } from '../../src/http/exchange.ts';
 import { is2xx } from '../_shared/definitions.ts';
 import { brief } from '../_shared/json.ts';
 import { agentPreviewBody, isQuoted, makeAccount, makeAccounts, previewAndQuote, QUOTE_FIELDS, QUOTE_NUMBERS, QUOTE_STRINGS, submitOperation } from '../_shared/ops-fixtures.ts';
+import { usableResponses } from '../_shared/ops-usable.ts';
 
 const received = (ex: Exchange): string => (ex.response ? describeResponse(ex.response) : `no response (${ex.error?.kind}: ${ex.error?.message})`);
 
@@ -23,6 +24,7 @@ export const previewQuotes: CheckDef = {
   needs: { control: true, mutation: true },
   credits: 1,
   async run(ctx) {
+    ctx = usableResponses(ctx, 'OPS-004');
     const fx = await makeAccount(ctx, 'ops-preview');
     const { submitted, polls, quote, receiptFound } = await previewAndQuote(ctx, ctx.key('agent'), [fx.accountId]);
     if (!is2xx(submitted)) throw new NotObservable(`the preview was refused (${received(submitted)}); the seed shows only the argument names, so no quote could be observed`);
@@ -53,6 +55,7 @@ export const oversizedPreviewNotQuoted: CheckDef = {
   // The preview at the limit, which shows the request shape is accepted.
   credits: 1,
   async run(ctx) {
+    ctx = usableResponses(ctx, 'OPS-005');
     const agent = ctx.key('agent');
     const ids = await makeAccounts(ctx, MAX_ACCOUNTS + 1);
     const atLimit = await submitOperation(ctx, agent, agentPreviewBody(ids.slice(0, MAX_ACCOUNTS)));

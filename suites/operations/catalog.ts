@@ -13,6 +13,7 @@ import { is2xx } from '../_shared/definitions.ts';
 import { brief, containsString } from '../_shared/json.ts';
 import { makeAccount, submitOperation } from '../_shared/ops-fixtures.ts';
 import { operationArgumentShapes, statusesOf } from '../_shared/ops-shapes.ts';
+import { usableResponses } from '../_shared/ops-usable.ts';
 
 export const acceptedOperationsListed: CheckDef = {
   id: 'operations/accepted-operations-listed',
@@ -22,6 +23,7 @@ export const acceptedOperationsListed: CheckDef = {
   // At most one accepted submission per operation named in 4.8.
   credits: 5,
   async run(ctx) {
+    ctx = usableResponses(ctx, 'OPS-003');
     const owner = ctx.key('owner');
     const spec = await loadSpec();
     const named = Object.entries(spec.catalogOperations).filter(([, rule]) => rule.via === 'POST /operations').map(([name]) => name);

@@ -9,6 +9,7 @@ import { Finding, NotObservable } from '../../src/engine/finding.ts';
 import { is2xx } from '../_shared/definitions.ts';
 import { computeRunShapes, statusesOf, tryShapes } from '../_shared/ops-shapes.ts';
 import { findResourceId, pollUntil } from '../_shared/receipts.ts';
+import { usableResponses } from '../_shared/ops-usable.ts';
 
 export const computeRunPollable: CheckDef = {
   id: 'operations/compute-run-pollable',
@@ -17,6 +18,7 @@ export const computeRunPollable: CheckDef = {
   needs: { mutation: true },
   credits: 1,
   async run(ctx) {
+    ctx = usableResponses(ctx, 'OPS-012');
     const computer = ctx.key('computer');
     const tried = await tryShapes(ctx, computer, computeRunShapes());
     if (!tried.accepted) {

@@ -12,6 +12,7 @@ import type { Exchange } from '../../src/http/exchange.ts';
 import { is2xx } from '../_shared/definitions.ts';
 import { brief, findObjects, isObject } from '../_shared/json.ts';
 import { makeAccount } from '../_shared/ops-fixtures.ts';
+import { usableResponses } from '../_shared/ops-usable.ts';
 
 const received = (ex: Exchange): string => (ex.response ? describeResponse(ex.response) : `no response (${ex.error?.kind}: ${ex.error?.message})`);
 
@@ -37,6 +38,7 @@ export const accountRead: CheckDef = {
   needs: { control: true },
   credits: 1,
   async run(ctx) {
+    ctx = usableResponses(ctx, 'DATA-001');
     const fx = await makeAccount(ctx, 'data-account');
     expectRelatedData('DATA-001', await ctx.api.send({ method: 'GET', path: `/data/accounts/${fx.accountId}`, key: ctx.key('owner') }), 'GET /data/accounts/{id}');
   },
@@ -49,6 +51,7 @@ export const personRead: CheckDef = {
   needs: { control: true },
   credits: 1,
   async run(ctx) {
+    ctx = usableResponses(ctx, 'DATA-002');
     const owner = ctx.key('owner');
     const fx = await makeAccount(ctx, 'data-person');
     // Which id /data/people takes is not shown: the account-membership record's, else the canonical person's.
@@ -65,6 +68,7 @@ export const relationshipsListed: CheckDef = {
   clauses: ['DATA-003', 'ENV-003'],
   credits: 1,
   async run(ctx) {
+    ctx = usableResponses(ctx, 'DATA-003');
     const ex = await ctx.api.send({ method: 'GET', path: '/data/relationships', key: ctx.key('owner') });
     const status = ex.response?.status;
     if (status !== undefined && NOT_SERVED.includes(status)) throw new NotObservable(`GET /data/relationships answered ${status} to a key with every scope`);
@@ -87,6 +91,7 @@ export const unknownRecords: CheckDef = {
   clauses: ['DATA-004'],
   credits: 0,
   async run(ctx) {
+    ctx = usableResponses(ctx, 'DATA-004');
     const owner = ctx.key('owner');
     expectStatus('DATA-004', await ctx.api.send({ method: 'GET', path: `/data/accounts/${randomUUID()}`, key: owner }), 404);
     expectStatus('DATA-004', await ctx.api.send({ method: 'GET', path: `/data/people/${randomUUID()}`, key: owner }), 404);

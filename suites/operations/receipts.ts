@@ -12,6 +12,7 @@ import { is2xx } from '../_shared/definitions.ts';
 import { isObject } from '../_shared/json.ts';
 import { applyUpdateBody, makeAccount, pollReceipt, receiptPath, submitOperation } from '../_shared/ops-fixtures.ts';
 import { pageOf } from '../_shared/paging.ts';
+import { usableResponses } from '../_shared/ops-usable.ts';
 
 const received = (ex: Exchange): string => (ex.response ? describeResponse(ex.response) : `no response (${ex.error?.kind}: ${ex.error?.message})`);
 
@@ -27,6 +28,7 @@ export const applyUpdateAccepted: CheckDef = {
   needs: { control: true, mutation: true },
   credits: 1,
   async run(ctx) {
+    ctx = usableResponses(ctx, 'OPS-006');
     const fx = await makeAccount(ctx, 'ops-edit');
     const ex = await submitOperation(ctx, ctx.key('owner'), applyUpdateBody(fx));
     unlessUnavailable(ex, 'graph.apply_update');
@@ -47,6 +49,7 @@ export const receiptPollable: CheckDef = {
   needs: { control: true, mutation: true },
   credits: 1,
   async run(ctx) {
+    ctx = usableResponses(ctx, 'OPS-001');
     const owner = ctx.key('owner');
     const fx = await makeAccount(ctx, 'ops-poll');
     const submitted = await submitOperation(ctx, owner, applyUpdateBody(fx));
@@ -65,6 +68,7 @@ export const receiptsListed: CheckDef = {
   clauses: ['ENV-002'],
   credits: 0,
   async run(ctx) {
+    ctx = usableResponses(ctx, 'ENV-002');
     const ex = await ctx.api.send({ method: 'GET', path: '/operations', key: ctx.key('owner') });
     unlessUnavailable(ex, 'GET /operations');
     pageOf('ENV-002', ex);
@@ -77,6 +81,7 @@ export const unknownReceipt: CheckDef = {
   clauses: ['OPS-013'],
   credits: 0,
   async run(ctx) {
+    ctx = usableResponses(ctx, 'OPS-013');
     expectStatus('OPS-013', await ctx.api.send({ method: 'GET', path: `/operations/${randomUUID()}`, key: ctx.key('owner') }), 404);
   },
 };
@@ -88,6 +93,7 @@ export const unknownOperation: CheckDef = {
   needs: { mutation: true },
   credits: 0,
   async run(ctx) {
+    ctx = usableResponses(ctx, 'OPS-002');
     const body = { operation: `wgc.no_such_operation_${randomUUID().slice(0, 8)}`, arguments: {}, reason: 'conformance check' };
     const ex = await submitOperation(ctx, ctx.key('owner'), body);
     const res = expectStatus('OPS-002', ex, [400, 404]);
