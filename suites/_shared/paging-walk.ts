@@ -50,6 +50,20 @@ export function listQuery(q: ListQuery, cursor: string | null = null): string {
 /** The id of a listed item, or undefined. */
 export const idOf = (item: Record<string, unknown>): string | undefined => (typeof item.id === 'string' ? item.id : undefined);
 
+/**
+ * pageOf, except that a body nested too deeply to render (its evidence text overflows the
+ * stack) is a finding on the clause too, not a harness error.
+ */
+function readPage(clause: string, ex: Exchange): Page {
+  try {
+    return pageOf(clause, ex);
+  } catch (e) {
+    if (!(e instanceof RangeError)) throw e;
+    const r = ex.response;
+    throw new Finding({ clause, message: 'the answer is not a collection envelope (a JSON value nested too deeply to show)', expected: '{ items: [...], nextCursor: uuid | null }', received: `${r?.status ?? ''} ${(r?.text ?? '').slice(0, 200)}…`, exchange: ex });
+  }
+}
+
 /** How a walk starts and where it stops. */
 export interface WalkOptions {
   /** Page cap; default WALK_MAX_PAGES. */
@@ -74,7 +88,7 @@ export async function walkDefinitions(ctx: CheckContext, key: KeyHandle, q: List
   const done = (end: Walk['end']): Walk => ({ pages, items: pages.flatMap((p) => p.items), end });
   for (;;) {
     const ex = await ctx.api.send({ method: 'GET', path: '/definitions', key, query: listQuery(q, cursor) });
-    const page: WalkPage = { ...pageOf(opts.envelopeClause ?? 'ENV-001', ex), cursor };
+    const page: WalkPage = { ...readPage(opts.envelopeClause ?? 'ENV-001', ex), cursor };
     pages.push(page);
     const next = page.nextCursor?.toLowerCase() ?? null;
     if (next === null) return done('complete');

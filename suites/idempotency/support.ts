@@ -20,18 +20,42 @@ export function freshKey(ctx: CheckContext, tag: string): string {
   return `${ctx.run.prefix}${tag}-${randomUUID()}`;
 }
 
-/** JSON with object keys sorted at every depth: two bodies are deep-equal when these match. */
-export function canonical(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
-  if (isObject(v)) return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical(v[k])}`).join(',')}}`;
+/** Nesting beyond which a body is compared as text (a hostile body must not overflow the stack). */
+const MAX_DEPTH = 200;
+
+/**
+ * JSON with object keys sorted at every depth: two bodies are deep-equal when these match.
+ * Undefined for values nested deeper than MAX_DEPTH.
+ */
+export function canonical(v: unknown, depth = 0): string | undefined {
+  if (depth > MAX_DEPTH) return undefined;
+  if (Array.isArray(v)) {
+    const parts = v.map((x) => canonical(x, depth + 1));
+    return parts.includes(undefined) ? undefined : `[${parts.join(',')}]`;
+  }
+  if (isObject(v)) {
+    const parts = Object.keys(v).sort().map((k) => {
+      const c = canonical(v[k], depth + 1);
+      return c === undefined ? undefined : `${JSON.stringify(k)}:${c}`;
+    });
+    return parts.includes(undefined) ? undefined : `{${parts.join(',')}}`;
+  }
   return JSON.stringify(v) ?? 'undefined';
+}
+
+/** Deep equality of two JSON values (as text when too deep to compare structurally). */
+export function sameJson(a: unknown, b: unknown, textA = '', textB = ''): boolean {
+  const x = canonical(a);
+  const y = canonical(b);
+  return x !== undefined && y !== undefined ? x === y : textA === textB;
 }
 
 /** The answer as evidence text: status and canonical JSON (or text). */
 export function answerOf(ex: Exchange): string {
   const r = ex.response;
   if (!r) return `no response (${ex.error?.kind ?? 'unknown'})`;
-  return `${r.status} ${r.isJson ? brief(JSON.parse(canonical(r.json)) as unknown, 400) : brief(r.text, 400)}`;
+  const c = r.isJson ? canonical(r.json) : undefined;
+  return `${r.status} ${c !== undefined ? brief(JSON.parse(c) as unknown, 400) : brief(r.text, 400)}`;
 }
 
 /** Same status and deep-equal JSON body. */
@@ -39,7 +63,7 @@ export function sameAnswer(a: Exchange, b: Exchange): boolean {
   const x = a.response;
   const y = b.response;
   if (!x || !y || x.status !== y.status || x.isJson !== y.isJson) return false;
-  return x.isJson ? canonical(x.json) === canonical(y.json) : x.text === y.text;
+  return x.isJson ? sameJson(x.json, y.json, x.text, y.text) : x.text === y.text;
 }
 
 /**
@@ -137,7 +161,7 @@ export async function changeAround(
     const found = await findDefinition(ctx, key, id, includeArchived);
     if (!found.item) throw new NotObservable(`definition ${id} is not listed${includeArchived ? ' with includeArchived=true' : ''}, so its state cannot be compared`);
     const kept = Object.fromEntries(Object.entries(found.item).filter(([k]) => !BACKGROUND_FIELDS.has(k)));
-    return { text: canonical(kept), ...(found.exchange ? { exchange: found.exchange } : {}) };
+    return { text: canonical(kept) ?? JSON.stringify(found.exchange?.response?.text ?? ''), ...(found.exchange ? { exchange: found.exchange } : {}) };
   };
   const unstable = 'two reads of the definition with nothing sent in between differ (the listing or the server changes it), so a change cannot be attributed';
   const first = await read();
