@@ -60,14 +60,20 @@ export const grantChange: CheckDef = {
     if (!start.me || !ok2xx(listed)) throw new NotObservable(`a fresh graph:read key could not call GET /me and GET /definitions (${shown(start.me ? listed : start.ex)})`);
     const before = { userId: start.me.userId, role: start.me.role };
 
+    // A key created with exactly the grants the change leaves must be refused the listing;
+    // if it is not, the target does not need graph:read there (SCOPE-001's finding) and the
+    // removal cannot be seen through this endpoint.
+    const baseline = await provisionKey(ctx, ctx.workspaceId, 'analyst', ['research:run'], 'baseline_key');
+    const needsScope = !ok2xx(await ctx.api.send({ method: 'GET', path: '/definitions', key: baseline }));
+
     // Remove graph:read (research:run keeps the key's grants non-empty).
     await ctx.control.setKeyScopes(key.keyId!, ['research:run']);
     const removed = await ctx.api.send({ method: 'GET', path: '/definitions', key });
     // Refused is what GRANT-002 asks; which refusal status is SCOPE-001's and ERR-007's
     // business, and a key that stopped working altogether shows in GET /me just after.
     const status = removed.response?.status;
-    if (status !== 403 && status !== 401) {
-      ctx.softFail({ clause: 'GRANT-002', message: 'the next call after graph:read was removed was not refused', expected: '403 for the missing graph:read', received: shown(removed), exchange: removed });
+    if (needsScope && status !== 403 && status !== 401) {
+      ctx.softFail({ clause: 'GRANT-002', message: 'the next call after graph:read was removed was not refused', expected: '403 for the missing graph:read, as for a key created without it', received: shown(removed), exchange: removed });
     }
     await afterChange(ctx, key, ['research:run'], before, 'after graph:read was removed');
 
