@@ -3,66 +3,85 @@
  * workspace of a definition; unknown body properties outside the decision trace.
  */
 import { randomUUID } from 'node:crypto';
-import type { CheckDef } from '../../src/engine/check.ts';
+import type { CheckContext, CheckDef } from '../../src/engine/check.ts';
 import { expectJson } from '../../src/engine/expect.ts';
-import { Finding, NotObservable } from '../../src/engine/finding.ts';
+import { Finding, NotObservable, type Evidence } from '../../src/engine/finding.ts';
+import type { LoadedSpec } from '../../src/spec/load.ts';
 import { bodyArbitraries } from '../../src/generators/index.ts';
 import { is2xx, minimalCreateBody, uniqueName } from '../_shared/definitions.ts';
 import { brief, isObject } from '../_shared/json.ts';
 import { WALK_CREDITS, listDefinitions } from './listing.ts';
 import { defaultEvidence, enumValueEvidence, reflectEvidence, shapeEvidence } from './shape.ts';
-import { ADMIN, FindingLog, apiSpec, archive, distinctEnumValues, forEachGenerated, optionalReader, refusalEvidence, replay, setupDefinition, shown, withoutTrace } from './support.ts';
+import { ADMIN, FindingLog, TWO_VALUES, apiSpec, archive, distinctEnumValues, forEachGenerated, optionalReader, refusalEvidence, replay, setupDefinition, shown, withoutTrace } from './support.ts';
+
+/** Replay data of one create body: the generated run's seed and path, or just the body for a fixed one. */
+type Replay = Pick<Evidence, 'seed' | 'path' | 'counterexample'>;
+
+/**
+ * Sends one valid create and judges the answer: status and body (DEF-012), shape (DEF-001,
+ * DEF-002, DEF-005), reflection (DEF-003), defaults (DEF-004), enum values (DEF-005).
+ * Returns the new id when there is one.
+ */
+async function judgeCreate(ctx: CheckContext, spec: LoadedSpec, body: Record<string, unknown>, at: Replay, log: FindingLog): Promise<string | undefined> {
+  const key = ctx.key(ADMIN);
+  const ex = await ctx.api.send({ method: 'POST', path: '/definitions', key, body });
+  if (!is2xx(ex)) {
+    log.add({ clause: 'DEF-012', message: 'a valid create was not accepted', expected: '200 or 201 with the Definition', received: shown(ex), exchange: ex, ...at });
+    return undefined;
+  }
+  const def = ex.response!.json;
+  let id: string | undefined;
+  if (isObject(def) && typeof def.id === 'string') {
+    const made = def.id;
+    id = made;
+    ctx.cleanup(async () => void (await archive(ctx, key, made, 'conformance run clean-up')));
+  }
+  if (ex.response!.status !== 200 && ex.response!.status !== 201) {
+    log.add({ clause: 'DEF-012', message: `a valid create answered ${ex.response!.status}`, expected: '200 or 201', received: shown(ex), exchange: ex, ...at });
+  }
+  if (!isObject(def)) {
+    log.add({ clause: 'DEF-012', message: 'a valid create did not return a Definition object', expected: 'the new Definition', received: shown(ex), exchange: ex, ...at });
+    return id;
+  }
+  const input = Array.isArray(body.enumValues) ? (body.enumValues as Record<string, unknown>[]) : [];
+  const evidence = [
+    ...shapeEvidence(spec, def, ex, 'the create answer'),
+    ...reflectEvidence(body, def, ex),
+    ...defaultEvidence(spec.operation('createDefinition').requestBodySchema ?? {}, body, def, ex),
+    ...enumValueEvidence('DEF-005', input, Array.isArray(def.enum_values) ? def.enum_values : [], ex, 'enum value'),
+  ];
+  for (const e of evidence) log.add({ ...e, ...at });
+  return id;
+}
 
 /** Generated valid creates: status, shape, reflection of the input, defaults, enum values; the listed copies' shape. */
 export const createProperty: CheckDef = {
   id: 'definitions/create-property',
-  title: 'generated valid creates succeed and return a complete Definition that reflects the request, with defaults and enum values as the seed says',
+  title: 'valid creates (two fixed, then generated) succeed and return a complete Definition that reflects the request, with defaults and enum values as the seed says',
   clauses: ['DEF-001', 'DEF-002', 'DEF-003', 'DEF-004', 'DEF-005', 'DEF-012'],
   needs: { mutation: true },
-  // Per run: the create and its clean-up archive; then one listing walk.
-  credits: (numRuns) => 2 * numRuns + WALK_CREDITS,
+  // Per create (two fixed, one per run): the create and its clean-up archive; one listing walk.
+  credits: (numRuns) => 2 * (numRuns + 2) + WALK_CREDITS,
   async run(ctx) {
     const spec = await apiSpec();
-    const key = ctx.key(ADMIN);
-    const { valid, schema } = bodyArbitraries(spec, 'createDefinition');
     const log = new FindingLog();
-    const created: string[] = [];
-    await forEachGenerated(ctx, 'DEF-012', valid, async (generated, path) => {
-      // The run prefix names every record the run creates.
+    const created: (string | undefined)[] = [];
+    // Generated bodies rarely leave an optional field out: these two always judge every default
+    // (required fields only) and enum values sent without an archived flag.
+    for (const fixed of [minimalCreateBody(ctx), minimalCreateBody(ctx, { ...TWO_VALUES })]) {
+      created.push(await judgeCreate(ctx, spec, fixed, { counterexample: JSON.stringify(fixed) }, log));
+    }
+    await forEachGenerated(ctx, 'DEF-012', bodyArbitraries(spec, 'createDefinition').valid, async (generated, path) => {
       const body = withoutTrace(distinctEnumValues(generated as Record<string, unknown>, 'enumValues'));
+      // The run prefix names every record the run creates.
       body.name = uniqueName(ctx, 'prop');
-      const ex = await ctx.api.send({ method: 'POST', path: '/definitions', key, body });
-      const at = replay(ctx, body, path);
-      if (!is2xx(ex)) {
-        log.add({ clause: 'DEF-012', message: 'a valid create was not accepted', expected: '200 or 201 with the Definition', received: shown(ex), exchange: ex, ...at });
-        return;
-      }
-      const def = ex.response!.json;
-      if (isObject(def) && typeof def.id === 'string') {
-        const id = def.id;
-        created.push(id);
-        ctx.cleanup(async () => void (await archive(ctx, key, id, 'conformance run clean-up')));
-      }
-      if (ex.response!.status !== 200 && ex.response!.status !== 201) {
-        log.add({ clause: 'DEF-012', message: `a valid create answered ${ex.response!.status}`, expected: '200 or 201', received: shown(ex), exchange: ex, ...at });
-      }
-      if (!isObject(def)) {
-        log.add({ clause: 'DEF-012', message: 'a valid create did not return a Definition object', expected: 'the new Definition', received: shown(ex), exchange: ex, ...at });
-        return;
-      }
-      const input = Array.isArray(body.enumValues) ? (body.enumValues as Record<string, unknown>[]) : [];
-      const evidence = [
-        ...shapeEvidence(spec, def, ex, 'the create answer'),
-        ...reflectEvidence(body, def, ex),
-        ...defaultEvidence(schema, body, def, ex),
-        ...enumValueEvidence('DEF-005', input, Array.isArray(def.enum_values) ? def.enum_values : [], ex, 'enum value'),
-      ];
-      for (const e of evidence) log.add({ ...e, ...at });
+      created.push(await judgeCreate(ctx, spec, body, replay(ctx, body, path), log));
     });
     // "Returned by list" as well: the listed copies of the created definitions have the same shape.
-    if (created.length > 0) {
-      const listing = await listDefinitions(ctx, key, 'true');
-      for (const id of created) {
+    const ids = created.filter((id): id is string => id !== undefined);
+    if (ids.length > 0) {
+      const listing = await listDefinitions(ctx, ctx.key(ADMIN), 'true');
+      for (const id of ids) {
         const item = listing.byId.get(id);
         if (item) for (const e of shapeEvidence(spec, item, listing.pageOf.get(id)!, `the listed definition ${id}`)) log.add(e);
       }

@@ -2,8 +2,8 @@
  * Updating definitions (generated PATCH bodies against a definition whose every field differs
  * from the PATCH, so an ignored field shows) and merging enum values.
  */
-import type { CheckDef } from '../../src/engine/check.ts';
-import { Finding, NotObservable } from '../../src/engine/finding.ts';
+import type { CheckContext, CheckDef } from '../../src/engine/check.ts';
+import { Finding, NotObservable, type Evidence } from '../../src/engine/finding.ts';
 import { bodyArbitraries } from '../../src/generators/index.ts';
 import { validateSchema } from '../../src/spec/validate.ts';
 import { is2xx, uniqueName } from '../_shared/definitions.ts';
@@ -29,53 +29,77 @@ function oppositeOf(patch: Record<string, unknown>, refreshPolicies: readonly un
   return out;
 }
 
+/**
+ * PATCHes a fresh definition whose every field differs from `patch` (so that an ignored field
+ * shows) and judges the answer: given fields (DEF-017), added values (DEF-018), archived slugs
+ * (DEF-019), updated_at (DEF-020).
+ */
+async function judgePatch(ctx: CheckContext, patch: Record<string, unknown>, policies: readonly unknown[], replayOf: (sent: unknown) => Pick<Evidence, 'seed' | 'path' | 'counterexample'>, log: FindingLog): Promise<void> {
+  const key = ctx.key(ADMIN);
+  const { definition: before, exchange: made } = await setupDefinition(ctx, key, { ...TWO_VALUES, ...oppositeOf(patch, policies) });
+  const slugs = slugsOf(before, 2, made);
+  // Generated slugs name no value of this definition: archive as many real ones instead.
+  if (Array.isArray(patch.archiveEnumValueSlugs)) patch.archiveEnumValueSlugs = slugs.slice(0, Math.min(2, patch.archiveEnumValueSlugs.length));
+  const ex = await ctx.api.send({ method: 'PATCH', path: `/definitions/${encodeURIComponent(before.id)}`, key, body: patch });
+  const at = { ...replayOf(patch), context: [made] };
+  const after = ex.response?.json;
+  if (!is2xx(ex) || !isObject(after)) {
+    log.add({ clause: 'DEF-017', message: 'a valid PATCH was not accepted with the Definition', expected: '2xx with the updated Definition', received: shown(ex), exchange: ex, ...at });
+    return;
+  }
+  for (const name of SIMPLE_FIELDS) {
+    if (patch[name] === undefined || sameValue(patch[name], after[snake(name)])) continue;
+    log.add({ clause: 'DEF-017', message: `${snake(name)} was not changed to the PATCHed ${name}`, expected: brief(patch[name]), received: brief(after[snake(name)]), exchange: ex, ...at });
+  }
+  const values = Array.isArray(after.enum_values) ? after.enum_values : [];
+  const fresh = values.filter((v) => !(isObject(v) && slugs.includes(v.slug as string)));
+  const added = Array.isArray(patch.addEnumValues) ? (patch.addEnumValues as Record<string, unknown>[]) : [];
+  for (const e of enumValueEvidence('DEF-018', added, fresh, ex, 'added enum value')) log.add({ ...e, ...at });
+  for (const slug of (patch.archiveEnumValueSlugs as string[] | undefined) ?? []) {
+    const v = values.find((x) => isObject(x) && x.slug === slug);
+    if (isObject(v) && v.archived === true) continue;
+    log.add({ clause: 'DEF-019', message: `the enum value ${JSON.stringify(slug)} is not archived after archiveEnumValueSlugs named it`, expected: 'archived true', received: brief(v ?? values), exchange: ex, ...at });
+  }
+  const [was, now, created] = [timeOf(before.updated_at), timeOf(after.updated_at), timeOf(after.created_at)];
+  if (was === undefined || now === undefined || created === undefined) {
+    throw new NotObservable(`updated_at cannot be compared: the timestamps do not parse (before ${brief(before.updated_at)}, after ${brief(after.updated_at)}, created ${brief(after.created_at)})`);
+  }
+  if (now < was || now < created) {
+    log.add({ clause: 'DEF-020', message: `updated_at went back to ${String(after.updated_at)}`, expected: `not before ${before.updated_at} (previous) nor ${String(after.created_at)} (created)`, received: String(after.updated_at), exchange: ex, ...at });
+  }
+}
+
 /** Generated PATCH bodies: given fields changed, enum values added and archived, updated_at moved forward. */
 export const patchProperty: CheckDef = {
   id: 'definitions/patch-property',
-  title: 'generated valid PATCHes change each given field, add and archive enum values, and never move updated_at back',
+  title: 'valid PATCHes (one fixed with every field, then generated) change each given field, add and archive enum values, and never move updated_at back',
   clauses: ['DEF-017', 'DEF-018', 'DEF-019', 'DEF-020'],
   needs: { mutation: true },
-  // Per run: a fresh definition, the PATCH, the clean-up archive.
-  credits: (numRuns) => 3 * numRuns,
+  // Per PATCH (one fixed, one per run): a fresh definition, the PATCH, the clean-up archive.
+  credits: (numRuns) => 3 * (numRuns + 1),
   async run(ctx) {
     const spec = await apiSpec();
-    const key = ctx.key(ADMIN);
     const policies = spec.operation('createDefinition').requestBodySchema?.properties?.refreshPolicy?.enum ?? [];
     const log = new FindingLog();
+    // Every field at once, whatever the generator happens to include.
+    const full = {
+      reason: 'conformance check: full patch',
+      name: uniqueName(ctx, 'patched'),
+      description: 'patched',
+      instruction: 'patched',
+      refreshPolicy: policies.at(-1),
+      captureEnabled: true,
+      autoApplyThreshold: 0.3,
+      reviewThreshold: 0.7,
+      chatVisible: false,
+      addEnumValues: [{ label: 'Gamma' }, { label: 'Delta', description: 'added', color: '#00aa11' }],
+      archiveEnumValueSlugs: ['(one of the definition\'s own slugs)'],
+    };
+    await judgePatch(ctx, full, policies, (sent) => ({ counterexample: JSON.stringify(sent) }), log);
     await forEachGenerated(ctx, 'DEF-017', bodyArbitraries(spec, 'updateDefinition').valid, async (generated, path) => {
       const patch = withoutTrace(distinctEnumValues(generated as Record<string, unknown>, 'addEnumValues'));
       if (patch.name !== undefined) patch.name = uniqueName(ctx, 'patched');
-      const { definition: before, exchange: made } = await setupDefinition(ctx, key, { ...TWO_VALUES, ...oppositeOf(patch, policies) });
-      const slugs = slugsOf(before, 2, made);
-      // Generated slugs name no value of this definition: archive as many real ones instead.
-      if (Array.isArray(patch.archiveEnumValueSlugs)) patch.archiveEnumValueSlugs = slugs.slice(0, Math.min(2, patch.archiveEnumValueSlugs.length));
-      const ex = await ctx.api.send({ method: 'PATCH', path: `/definitions/${encodeURIComponent(before.id)}`, key, body: patch });
-      const at = { ...replay(ctx, patch, path), context: [made] };
-      const after = ex.response?.json;
-      if (!is2xx(ex) || !isObject(after)) {
-        log.add({ clause: 'DEF-017', message: 'a valid PATCH was not accepted with the Definition', expected: '2xx with the updated Definition', received: shown(ex), exchange: ex, ...at });
-        return;
-      }
-      for (const name of SIMPLE_FIELDS) {
-        if (patch[name] === undefined || sameValue(patch[name], after[snake(name)])) continue;
-        log.add({ clause: 'DEF-017', message: `${snake(name)} was not changed to the PATCHed ${name}`, expected: brief(patch[name]), received: brief(after[snake(name)]), exchange: ex, ...at });
-      }
-      const values = Array.isArray(after.enum_values) ? after.enum_values : [];
-      const fresh = values.filter((v) => !(isObject(v) && slugs.includes(v.slug as string)));
-      const added = Array.isArray(patch.addEnumValues) ? (patch.addEnumValues as Record<string, unknown>[]) : [];
-      for (const e of enumValueEvidence('DEF-018', added, fresh, ex, 'added enum value')) log.add({ ...e, ...at });
-      for (const slug of (patch.archiveEnumValueSlugs as string[] | undefined) ?? []) {
-        const v = values.find((x) => isObject(x) && x.slug === slug);
-        if (isObject(v) && v.archived === true) continue;
-        log.add({ clause: 'DEF-019', message: `the enum value ${JSON.stringify(slug)} is not archived after archiveEnumValueSlugs named it`, expected: 'archived true', received: brief(v ?? values), exchange: ex, ...at });
-      }
-      const [was, now, created] = [timeOf(before.updated_at), timeOf(after.updated_at), timeOf(after.created_at)];
-      if (was === undefined || now === undefined || created === undefined) {
-        throw new NotObservable(`updated_at cannot be compared: the timestamps do not parse (before ${brief(before.updated_at)}, after ${brief(after.updated_at)}, created ${brief(after.created_at)})`);
-      }
-      if (now < was || now < created) {
-        log.add({ clause: 'DEF-020', message: `updated_at went back to ${String(after.updated_at)}`, expected: `not before ${before.updated_at} (previous) nor ${String(after.created_at)} (created)`, received: String(after.updated_at), exchange: ex, ...at });
-      }
+      await judgePatch(ctx, patch, policies, (sent) => replay(ctx, sent, path), log);
     });
     log.flush(ctx);
   },
