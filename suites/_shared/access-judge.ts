@@ -6,7 +6,7 @@
  * get their verdict.
  */
 import type { CheckContext, KeyHandle } from '../../src/engine/check.ts';
-import { describeResponse, expectErrorEnvelope, expectResponse } from '../../src/engine/expect.ts';
+import { describeResponse, expectResponse } from '../../src/engine/expect.ts';
 import { Finding, type Evidence } from '../../src/engine/finding.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 import { is2xx } from './definitions.ts';
@@ -27,7 +27,11 @@ export interface JudgeClauses {
   row: string;
   /** The clause blamed when this key, which should be refused, is let through (default: row). */
   letThrough?: (key: KeyHandle) => string;
-  /** The 403 clause (ERR-007): a refusal's envelope, and (with the row) a refusal with another status. */
+  /**
+   * The clause that a missing grant or role is answered 403 (ERR-007): blamed, with the row,
+   * for a refusal with another status. The body of a 403 is the errors suite's to judge
+   * (ERR-001, ERR-002 hold for every error body), so it is not judged again here.
+   */
   forbidden?: string;
   /** Statuses that count as a refusal. Default [403]. */
   refusal?: readonly number[];
@@ -71,8 +75,6 @@ export function judgeSweep(ctx: CheckContext, attempts: readonly Attempt[], clau
   const wrongStatus: Attempt[] = [];
   const permittedRefused: Attempt[] = [];
   const refused: Attempt[] = [];
-  let envelope: Evidence | undefined;
-  let badEnvelopes = 0;
 
   for (const a of attempts) {
     try {
@@ -99,15 +101,6 @@ export function judgeSweep(ctx: CheckContext, attempts: readonly Attempt[], clau
       continue;
     }
     refused.push(a);
-    if (clauses.forbidden && a.ex.response!.status === 403) {
-      try {
-        expectErrorEnvelope({ envelope: clauses.forbidden }, a.ex, 403);
-      } catch (e) {
-        if (!isFinding(e)) throw e;
-        badEnvelopes += 1;
-        envelope ??= e.evidence;
-      }
-    }
   }
 
   const refusalText = refusal.join(' or ');
@@ -120,10 +113,7 @@ export function judgeSweep(ctx: CheckContext, attempts: readonly Attempt[], clau
   if (wrongStatus.length > 0) {
     const problem = 'a missing grant or role was answered with another status than a refusal';
     ctx.softFail(grouped(clauses.row, what, problem, `status ${refusalText}`, wrongStatus));
-    if (clauses.forbidden) ctx.softFail(grouped(clauses.forbidden, what, problem, 'status 403 FORBIDDEN with the error envelope', wrongStatus));
-  }
-  if (envelope) {
-    ctx.softFail({ ...envelope, message: `${what}: ${envelope.message}${badEnvelopes > 1 ? ` (and ${badEnvelopes - 1} more refusals alike)` : ''}` });
+    if (clauses.forbidden) ctx.softFail(grouped(clauses.forbidden, what, problem, 'status 403 FORBIDDEN', wrongStatus));
   }
   return refused;
 }

@@ -1,17 +1,18 @@
 /**
- * "A refused call changes nothing" (SCOPE-012) for definition writes: a victim definition is
- * read back after the refused attempts, before any permitted write touches it. Every attempt
- * carries its own marker (in its reason, and its name where the write sets one), so a refused
- * write that took effect is caught even when another key was wrongly let through.
+ * "A call refused for a missing scope changes nothing" (SCOPE-012). Every call from a key
+ * lacking the row's scopes must be refused, so none may leave a trace, whatever the target
+ * answered: a 403 that still stored something, or a 2xx it should not have given (that key is
+ * also its row's finding). What is read back: a victim definition, before any permitted write
+ * touches it (each attempt carries its own marker, in its reason and, where the write sets one,
+ * its name), and the receipts GET /operations lists.
  */
 import type { CheckContext, KeyHandle } from '../../src/engine/check.ts';
 import { Finding, NotObservable } from '../../src/engine/finding.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 import { brief } from '../_shared/json.ts';
-import { createDefinition, is2xx, uniqueName, type DefinitionView } from '../_shared/definitions.ts';
+import { createDefinition, uniqueName, type DefinitionView } from '../_shared/definitions.ts';
 import type { Attempt } from '../_shared/access-judge.ts';
 import { readDefinition, writable } from '../_shared/access-readback.ts';
-import { findResourceId } from '../_shared/receipts.ts';
 
 const isFinding = (e: unknown): e is Finding => e instanceof Finding || (e instanceof Error && e.name === 'Finding' && 'evidence' in e);
 
@@ -42,53 +43,53 @@ export async function readVictim(ctx: CheckContext, key: KeyHandle, id: string):
   return d;
 }
 
+/** "only-admin (403), no-scope (200)": the attempts and what they were answered. */
+const answered = (attempts: readonly Attempt[]): string => attempts.map((a) => `${a.key.name} (${a.ex.response?.status ?? a.ex.error?.kind})`).join(', ');
+
 /**
- * Records SCOPE-012 findings: the writable fields of `before` and `after` must be equal when
- * every attempt that should have been refused was; and in any case no marker of a refused
- * attempt may show up in the definition.
+ * Records SCOPE-012 findings for calls that should all have been refused: no marker of theirs
+ * may show up in the definition, and its writable fields must be as they were before.
  */
 export function expectUntouched(ctx: CheckContext, attempts: readonly Attempt[], markers: ReadonlyMap<string, string>, before: DefinitionView, after: DefinitionView | undefined, what: string): void {
-  const refused = attempts.filter((a) => !is2xx(a.ex));
-  if (refused.length === 0) return;
-  const letThrough = attempts.some((a) => is2xx(a.ex));
-  const context = refused.map((a) => a.ex);
+  if (attempts.length === 0) return;
+  const context = attempts.slice(0, 6).map((a) => a.ex);
   if (!after) {
-    if (!letThrough) ctx.softFail({ clause: NO_TRACE, message: `${what}: the definition disappeared from the listing after refused calls`, expected: brief(writable(before)), received: 'not listed', context });
+    ctx.softFail({ clause: NO_TRACE, message: `${what}: the definition disappeared from the listing after calls lacking the scope (${answered(attempts)})`, expected: brief(writable(before)), received: 'not listed', context });
     return;
   }
   const shown = JSON.stringify(writable(after));
-  const leaked = refused.filter((a) => {
+  const leaked = attempts.filter((a) => {
     const m = markers.get(a.key.name);
-    return m !== undefined && shown.includes(m);
+    // Quoted: a marker is a whole field value, and one marker may be a prefix of another.
+    return m !== undefined && shown.includes(JSON.stringify(m));
   });
   if (leaked.length > 0) {
     ctx.softFail({
       clause: NO_TRACE,
-      message: `${what}: refused calls took effect (their markers are in the definition): ${leaked.map((a) => `${a.key.name} (${a.ex.response?.status})`).join(', ')}`,
-      expected: 'the definition as it was before the refused calls',
+      message: `${what}: calls lacking the scope took effect (their markers are in the definition): ${answered(leaked)}`,
+      expected: 'the definition as it was before those calls',
       received: brief(writable(after), 1000),
       exchange: leaked[0]!.ex,
       context,
     });
     return;
   }
-  if (!letThrough && JSON.stringify(writable(before)) !== shown) {
+  if (JSON.stringify(writable(before)) !== shown) {
     ctx.softFail({
       clause: NO_TRACE,
-      message: `${what}: the definition changed although every call was refused`,
+      message: `${what}: the definition changed after calls lacking the scope (${answered(attempts)})`,
       expected: brief(writable(before), 1000),
       received: brief(writable(after), 1000),
-      exchange: refused[0]!.ex,
+      exchange: attempts[0]!.ex,
       context,
     });
   }
 }
 
 /**
- * Records a SCOPE-012 finding when GET /operations lists a receipt after the refused attempts
- * that it did not list before. Receipts of attempts that were let through are set aside; when
- * one of those names no id, or the list cannot be read, nothing can be attributed and nothing
- * is recorded (other checks of SCOPE-012 still judge it).
+ * Records a SCOPE-012 finding when GET /operations lists a receipt after calls that should all
+ * have been refused that it did not list before. When the list cannot be read, nothing is
+ * compared (other checks of SCOPE-012 still judge it).
  */
 export function expectNoReceipt(
   ctx: CheckContext,
@@ -97,18 +98,15 @@ export function expectNoReceipt(
   after: { ids: Set<string>; exchanges: Exchange[] } | undefined,
   what: string,
 ): void {
-  const refused = attempts.filter((a) => !is2xx(a.ex));
-  if (!before || !after || refused.length === 0) return;
-  const letThrough = attempts.filter((a) => is2xx(a.ex)).map((a) => findResourceId(a.ex));
-  if (letThrough.some((id) => id === undefined)) return;
-  const fresh = [...after.ids].filter((id) => !before.ids.has(id) && !letThrough.includes(id));
+  if (!before || !after || attempts.length === 0) return;
+  const fresh = [...after.ids].filter((id) => !before.ids.has(id));
   if (fresh.length === 0) return;
   ctx.softFail({
     clause: NO_TRACE,
-    message: `${what}: GET /operations lists ${fresh.length} new receipt(s) after calls that were all refused: ${fresh.slice(0, 5).join(', ')}`,
-    expected: 'no receipt for a refused submission',
+    message: `${what}: GET /operations lists ${fresh.length} new receipt(s) after submissions lacking the scope (${answered(attempts)})`,
+    expected: 'no receipt for a submission that must be refused',
     received: `new receipt ids: ${fresh.slice(0, 5).join(', ')}`,
     exchange: after.exchanges[after.exchanges.length - 1]!,
-    context: [...before.exchanges.slice(-1), ...refused.slice(0, 5).map((a) => a.ex)],
+    context: [...before.exchanges.slice(-1), ...attempts.slice(0, 5).map((a) => a.ex)],
   });
 }
