@@ -7,6 +7,7 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import { createHttpClient, SecretRegistry, type Exchange, type HttpClient, type HttpClientOptions } from '../../src/http/index.ts';
 import type { KeyHandle } from '../../src/engine/check.ts';
+import { MAX_CAPTURED_TEXT } from '../../src/http/transport.ts';
 import { startHostile, type HostileMode, type HostileOptions, type HostileTarget } from '../../fixtures/hostile/server.ts';
 import { findLeaks } from './helpers/leaks.ts';
 import { measurePeak } from './helpers/memory.ts';
@@ -25,6 +26,8 @@ const CAP = 2 * 1024 * 1024;
  * (UTF-16 in V8) and its redacted copy, each at most CAP, plus 8 MiB of fixed overhead.
  */
 const MEMORY_BOUND = 6 * CAP + 8 * 1024 * 1024;
+/** What a target can have written into loopback socket buffers before the client stops reading. */
+const SOCKET_BUFFERS = 8 * 1024 * 1024;
 
 const SECRET = 'wgk_0f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c';
 const KEY: KeyHandle = { name: 'admin', secret: SECRET, role: 'owner', scopes: ['admin'] };
@@ -81,7 +84,17 @@ describe('every request ends within the timeout with a typed error', () => {
     // Header floods are a size problem, whatever undici calls them.
     expect(ex.error?.kind).toBe('too-large');
     expect(ms).toBeLessThan(TIMEOUT_MS + SLACK_MS);
-    expect(t.stats.streamedBytes).toBeLessThan(CAP);
+    // The parser stopped at its limit; what the target wrote beyond it sits in socket buffers.
+    expect(t.stats.streamedBytes).toBeLessThan(SOCKET_BUFFERS);
+  });
+
+  test('deep-json → too-large: the body is kept as text, never handed on as a value no reader can walk', async () => {
+    const { ex } = await send('deep-json');
+    expect(ex.error?.kind).toBe('too-large');
+    expect(ex.error?.message).toContain('nests deeper');
+    expect(ex.response?.status).toBe(200);
+    expect(ex.response?.isJson).toBe(false);
+    expect(ex.response?.json).toBeUndefined();
   });
 });
 
@@ -92,7 +105,6 @@ describe('answers that are complete but wrong are captured as they are', () => {
     ['wrong-content-type', 200, true],
     ['html-error-page', 502, false],
     ['status-999', 999, true],
-    ['deep-json', 200, true],
     ['endless-cursor', 200, true],
     ['cursor-loop', 200, true],
     ['control-broken', 503, true],
@@ -117,8 +129,10 @@ describe('size and decompression caps bound memory, whatever the target sends', 
     expect(ex.error?.kind).toBe(kind);
     expect(ex.response?.status).toBe(200);
     expect(ex.response?.bytes).toBeLessThanOrEqual(CAP);
-    // The reading stopped: the target put little more than the cap on the wire (socket buffers).
-    expect(t.stats.streamedBytes).toBeLessThan(CAP + 8 * 1024 * 1024);
+    // What the exchange keeps (and every report renders) is bounded apart from the cap.
+    expect(ex.response?.text.length).toBeLessThanOrEqual(MAX_CAPTURED_TEXT);
+    // The reading stopped: the target put little more than the cap on the wire.
+    expect(t.stats.streamedBytes).toBeLessThan(CAP + SOCKET_BUFFERS);
     expect(peak.heapGrowth).toBeLessThan(MEMORY_BOUND);
     expect(ms).toBeLessThan(5_000);
   });

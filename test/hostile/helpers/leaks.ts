@@ -37,11 +37,13 @@ export function leakForms(secret: string): LeakForm[] {
 /** Where a secret was found: "<where>: <form>". Empty when nowhere. */
 export function findLeaks(texts: Record<string, string>, secrets: readonly string[]): string[] {
   const hits: string[] = [];
+  // Lower-cased once: these texts can be megabytes, and the targets share this event loop.
+  const lowered = Object.entries(texts).map(([where, text]) => [where, text, text.toLowerCase()] as const);
   for (const secret of secrets) {
     for (const form of leakForms(secret)) {
-      for (const [where, text] of Object.entries(texts)) {
-        const found = form.caseInsensitive ? text.toLowerCase().includes(form.text.toLowerCase()) : text.includes(form.text);
-        if (found) hits.push(`${where}: ${form.name} form of a secret (…${secret.slice(-4)})`);
+      const needle = form.caseInsensitive ? form.text.toLowerCase() : form.text;
+      for (const [where, text, lower] of lowered) {
+        if ((form.caseInsensitive ? lower : text).includes(needle)) hits.push(`${where}: ${form.name} form of a secret (…${secret.slice(-4)})`);
       }
     }
   }

@@ -78,15 +78,29 @@ function hwm(pid: number): number {
   }
 }
 
+/** The command line of a process, shortened (for messages). */
+function command(pid: number): string {
+  try {
+    const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+    return argv.map((a) => a.split('/').slice(-2).join('/')).join(' ').slice(0, 120);
+  } catch {
+    return '';
+  }
+}
+
 /** Samples a process tree until stop(); `peak` is the largest RSS any single process of it reached. */
-export function watchTree(root: number, everyMs = 50): { stop(): { peak: number; processes: number } } {
+export function watchTree(root: number, everyMs = 50): { stop(): { peak: number; processes: number; byProcess: { pid: number; peak: number; command: string }[] } } {
   const seen = new Map<number, number>();
+  const commands = new Map<number, string>();
   const sample = (): void => {
     const stack = [root];
     while (stack.length > 0) {
       const pid = stack.pop()!;
       const h = hwm(pid);
-      if (h > 0) seen.set(pid, Math.max(seen.get(pid) ?? 0, h));
+      if (h > 0) {
+        seen.set(pid, Math.max(seen.get(pid) ?? 0, h));
+        if (!commands.has(pid)) commands.set(pid, command(pid));
+      }
       stack.push(...children(pid));
     }
   };
@@ -95,7 +109,8 @@ export function watchTree(root: number, everyMs = 50): { stop(): { peak: number;
   return {
     stop() {
       clearInterval(timer);
-      return { peak: Math.max(0, ...seen.values()), processes: seen.size };
+      const byProcess = [...seen].map(([pid, peak]) => ({ pid, peak, command: commands.get(pid) ?? '' }));
+      return { peak: Math.max(0, ...seen.values()), processes: seen.size, byProcess };
     },
   };
 }
