@@ -12,7 +12,7 @@ import { loadSpec } from '../../src/spec/load.ts';
 import { is2xx, minimalCreateBody } from '../_shared/definitions.ts';
 import { isObject } from '../_shared/json.ts';
 import { callOf, chargeEvidence, measureCharges, pollCredits } from '../_shared/ledger-measure.ts';
-import { applyUpdateBody, idempotencyKey, makeAccount, pollReceipt, receiptPath, type AccountFixture } from '../_shared/ops-fixtures.ts';
+import { applyUpdateBody, archiveIfCreated, idempotencyKey, makeAccount, pollReceipt, receiptPath, type AccountFixture } from '../_shared/ops-fixtures.ts';
 import { findResourceId } from '../_shared/receipts.ts';
 import { computePreviewShapes, computeRunShapes, decisionInputShapes, queryShapes, traceShapes, type Shape } from '../_shared/ops-shapes.ts';
 import { usableResponses } from '../_shared/ops-usable.ts';
@@ -118,10 +118,7 @@ export const billedCallsCostOne: CheckDef = {
         if (is2xx(ex)) {
           if (delta !== 1) ctx.softFail(chargeEvidence('BILL-001', ex, { ...m, delta }, [1]));
           step.accepted?.(st, ex);
-          if (step.operationId === 'createDefinition' && st.definitionId) {
-            const id = st.definitionId;
-            ctx.cleanup(async () => void (await ctx.api.send({ method: 'POST', path: `/definitions/${id}/archive`, key: owner, body: { reason: 'conformance run clean-up' } })));
-          }
+          archiveIfCreated(ctx, owner, ex);
           accepted = true;
           break;
         }
