@@ -9,7 +9,7 @@
 import type { CheckContext, KeyHandle } from '../../src/engine/check.ts';
 import { Finding, NotObservable } from '../../src/engine/finding.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
-import { brief, compareIds } from './json.ts';
+import { compareIds, isObject } from './json.ts';
 import { pageOf, type Page } from './paging.ts';
 
 /** Pages a bookkeeping walk may take: 5 pages of 200 is 1000 definitions (each page is billed). */
@@ -31,7 +31,7 @@ export interface WalkPage extends Page {
 
 export interface Walk {
   pages: WalkPage[];
-  /** Items of every page, in the order received. */
+  /** Items of every page that are objects, in the order received. */
   items: Record<string, unknown>[];
   /** complete: nextCursor became null; loop: a cursor came back; capped: maxPages reached. */
   end: 'complete' | 'loop' | 'capped';
@@ -48,7 +48,7 @@ export function listQuery(q: ListQuery, cursor: string | null = null): string {
 }
 
 /** The id of a listed item, or undefined. */
-export const idOf = (item: Record<string, unknown>): string | undefined => (typeof item.id === 'string' ? item.id : undefined);
+export const idOf = (item: unknown): string | undefined => (isObject(item) && typeof item.id === 'string' ? item.id : undefined);
 
 /**
  * pageOf, except that a body nested too deeply to render (its evidence text overflows the
@@ -85,7 +85,8 @@ export async function walkDefinitions(ctx: CheckContext, key: KeyHandle, q: List
   const pages: WalkPage[] = [];
   const seen = new Set<string>();
   let cursor: string | null = opts.from ?? null;
-  const done = (end: Walk['end']): Walk => ({ pages, items: pages.flatMap((p) => p.items), end });
+  // Items that are not objects are the envelope check's concern; walks only carry objects.
+  const done = (end: Walk['end']): Walk => ({ pages, items: pages.flatMap((p) => p.items).filter(isObject), end });
   for (;;) {
     const ex = await ctx.api.send({ method: 'GET', path: '/definitions', key, query: listQuery(q, cursor) });
     const page: WalkPage = { ...readPage(opts.envelopeClause ?? 'ENV-001', ex), cursor };
@@ -165,9 +166,4 @@ export async function findDefinition(
   const item = walk.items.find((i) => typeof i.id === 'string' && compareIds(i.id, id) === 0);
   const last = walk.pages.at(-1)?.exchange;
   return { item, ...(last ? { exchange: last } : {}) };
-}
-
-/** Evidence text for a set of ids. */
-export function idList(ids: readonly string[]): string {
-  return brief(ids, 400);
 }

@@ -46,7 +46,8 @@ export const createReplay: CheckDef = {
     const replay = await ctx.api.send(req);
     judgeReplay(ctx, original, replay);
 
-    const originalId = createdId(original)!;
+    const originalId = createdId(original);
+    if (originalId === undefined) throw new NotObservable('the create answered no Definition id, so the definitions it made cannot be counted');
     const ids = await liveIdsNamed(ctx, key, String(body.name));
     // Anything else under this name was created by the replay: archive it as well.
     archiveLater(ctx, key, ids.filter((id) => compareIds(id, originalId) !== 0));

@@ -5,11 +5,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { ApiRequest, CheckContext, KeyHandle } from '../../src/engine/check.ts';
-import { expectResponse, describeResponse } from '../../src/engine/expect.ts';
+import { expectResponse } from '../../src/engine/expect.ts';
 import { Finding, NotObservable, type Evidence } from '../../src/engine/finding.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 import { is2xx, minimalCreateBody, uniqueName } from '../_shared/definitions.ts';
-import { brief, isObject } from '../_shared/json.ts';
+import { isObject } from '../_shared/json.ts';
 import { findDefinition, idsWhere, walkOrNotObservable } from '../_shared/paging-walk.ts';
 
 /** The one cast member of the suite. */
@@ -54,9 +54,11 @@ export function sameJson(a: unknown, b: unknown, textA = '', textB = ''): boolea
 export function answerOf(ex: Exchange): string {
   const r = ex.response;
   if (!r) return `no response (${ex.error?.kind ?? 'unknown'})`;
-  const c = r.isJson ? canonical(r.json) : undefined;
-  return `${r.status} ${c !== undefined ? brief(JSON.parse(c) as unknown, 400) : brief(r.text, 400)}`;
+  const text = (r.isJson ? canonical(r.json) : undefined) ?? r.text;
+  return `${r.status} ${text.length > 400 ? `${text.slice(0, 400)}… (${text.length} chars)` : text}`;
 }
+
+const clip = (s: string, max = 1000): string => (s.length > max ? `${s.slice(0, max)}… (${s.length} chars)` : s);
 
 /** Same status and deep-equal JSON body. */
 export function sameAnswer(a: Exchange, b: Exchange): boolean {
@@ -91,7 +93,7 @@ export async function sendAccepted(
       clause: 'IDEM-001',
       message: `${req.method} ${req.path} with a valid Idempotency-Key was refused, and succeeded without it`,
       expected: 'the call succeeds as it would without the key',
-      received: describeResponse(ex.response!),
+      received: answerOf(ex),
       exchange: ex,
       context: [plain],
     });
@@ -175,7 +177,7 @@ export async function changeAround(
   const context = [before.exchange, after.exchange].filter((e): e is Exchange => e !== undefined);
   return {
     result,
-    change: { clause, message: 'the definition changed across the replay', expected: brief(JSON.parse(before.text) as unknown, 1000), received: brief(JSON.parse(after.text) as unknown, 1000), exchange: result, context },
+    change: { clause, message: 'the definition changed across the replay', expected: clip(before.text), received: clip(after.text), exchange: result, context },
   };
 }
 
@@ -184,7 +186,7 @@ export const CHANGE_AROUND_CREDITS = 3;
 
 /**
  * Creates, without an Idempotency-Key, a definition a check needs as its subject; archived at
- * clean-up unless `keep`. A target that refuses the create leaves the clause not observable
+ * clean-up unless `archiveAtEnd` is false. A target that refuses the create leaves the clause not observable
  * (creating definitions is the definitions suite's concern).
  */
 export async function setupDefinition(
