@@ -141,6 +141,16 @@ export interface CheckContext {
    * clauses: that clause fails, the check goes on, and the others can still pass.
    */
   softFail(evidence: import('./finding.ts').Evidence): void;
+  /**
+   * Existing records named by the target profile (for targets without control); empty with
+   * control, where checks create their own records.
+   */
+  readonly fixtures: { readonly accountId?: string; readonly accountPersonId?: string };
+  /**
+   * Registers a credential the check made up (a forged or altered key) so that it is redacted
+   * wherever it appears, exactly like a real secret.
+   */
+  registerSecret(secret: string, label: string): void;
 }
 
 /** What one check concluded, per clause. Serialisable (sent from vitest workers through task meta). */

@@ -135,7 +135,7 @@ export async function openSession(suite: SuiteDef, run: RunContext, deps: Sessio
   async function execute(check: CheckDef): Promise<Conclusion> {
     const cleanups: (() => Promise<void>)[] = [];
     const soft: Evidence[] = [];
-    const ctx = makeContext(run, api!, control, setup, cleanups, soft);
+    const ctx = makeContext(run, api!, control, setup, cleanups, soft, secrets);
     let thrown: unknown;
     try {
       await check.run(ctx);
@@ -194,6 +194,7 @@ function makeContext(
   setup: Setup,
   cleanups: (() => Promise<void>)[],
   soft: Evidence[],
+  secrets: SecretRegistry,
 ): CheckContext {
   const ledger: Ledger | undefined =
     control && setup.workspaceId
@@ -229,6 +230,10 @@ function makeContext(
     },
     softFail(evidence) {
       soft.push(evidence);
+    },
+    fixtures: run.fixtures ?? {},
+    registerSecret(secret, label) {
+      secrets.add(secret, label);
     },
   };
 }
