@@ -6,6 +6,7 @@
 import type { Dispatcher } from 'undici';
 import type { ApiClient, CheckContext, CheckDef, CheckResult, KeyHandle, Ledger, SuiteDef } from './check.ts';
 import { conclude, harnessReason, uniform, type Conclusion } from './conclude.ts';
+import { AmbientEnvelope } from './ambient.ts';
 import { hasControl, type RunContext } from './context.ts';
 import { idleReason, planCredits, plannedCredits } from './credits.ts';
 import { NotObservable, type Evidence } from './finding.ts';
@@ -135,14 +136,22 @@ export async function openSession(suite: SuiteDef, run: RunContext, deps: Sessio
   async function execute(check: CheckDef): Promise<Conclusion> {
     const cleanups: (() => Promise<void>)[] = [];
     const soft: Evidence[] = [];
-    const ctx = makeContext(run, api!, control, setup, cleanups, soft, secrets);
+    const ambient = new AmbientEnvelope(check);
+    const observed: ApiClient = {
+      async send(req) {
+        const ex = await api!.send(req);
+        ambient.observe(ex);
+        return ex;
+      },
+    };
+    const ctx = makeContext(run, observed, control, setup, cleanups, soft, secrets);
     let thrown: unknown;
     try {
       await check.run(ctx);
     } catch (e) {
       thrown = e ?? new Error('the check threw undefined');
     }
-    const conclusion = conclude(check, thrown, soft);
+    const conclusion = ambient.merge(conclude(check, thrown, soft));
     const failures: string[] = [];
     for (const fn of cleanups.reverse()) {
       try {
