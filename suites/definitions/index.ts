@@ -12,6 +12,7 @@ import { validTraces } from './traces.ts';
 import { mergeValue, patchProperty } from './update.ts';
 import { archiveViolations, createViolations, mergeViolations, updateViolations } from './violations.ts';
 
+/** The suite definition: its cast and its checks. */
 export const suite: SuiteDef = {
   name: 'definitions',
   title: 'Definitions and decision traces',
@@ -21,16 +22,15 @@ export const suite: SuiteDef = {
     // A read-only key: reads through it must change nothing either (used when supplied).
     reader: { role: ['analyst', 'owner', 'admin', 'member'], scopes: ['graph:read'] },
   },
+  // Order matters for cost only: the checks that walk the listing run while the workspace is
+  // small; the generated (large) definitions of the property checks come last.
   checks: [
-    createProperty,
     workspaceId,
     unknownProperties,
     createViolations,
     updateViolations,
     archiveViolations,
     mergeViolations,
-    validTraces,
-    patchProperty,
     mergeValue,
     archiveDefinition,
     archivedStaysArchived,
@@ -38,5 +38,8 @@ export const suite: SuiteDef = {
     malformedId,
     readsChangeNothing,
     traceReadsChangeNothing,
+    validTraces,
+    patchProperty,
+    createProperty,
   ],
 };

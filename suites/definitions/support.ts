@@ -139,19 +139,13 @@ export class FindingLog {
   private readonly first = new Map<string, Evidence>();
   private readonly counts = new Map<string, number>();
 
+  /** Records one deviation (kept when it is the first for its clause, else counted). */
   add(e: Evidence): void {
     if (!this.first.has(e.clause)) this.first.set(e.clause, e);
     this.counts.set(e.clause, (this.counts.get(e.clause) ?? 0) + 1);
   }
 
-  has(clause: string): boolean {
-    return this.first.has(clause);
-  }
-
-  get size(): number {
-    return this.first.size;
-  }
-
+  /** Records one soft finding per failed clause on the check's context, and empties the log. */
   flush(ctx: CheckContext): void {
     for (const [clause, e] of this.first) {
       const more = (this.counts.get(clause) ?? 1) - 1;

@@ -12,7 +12,7 @@ import type { Exchange } from '../../src/http/exchange.ts';
 import { is2xx, uniqueName } from '../_shared/definitions.ts';
 import { isObject } from '../_shared/json.ts';
 import { WALK_CREDITS, listDefinitions } from './listing.ts';
-import { ADMIN, FindingLog, TWO_VALUES, apiSpec, archive, canonical, refusalEvidence, setupDefinition, slugsOf, type Created } from './support.ts';
+import { ADMIN, FindingLog, TWO_VALUES, apiSpec, archive, canonical, distinctEnumValues, refusalEvidence, setupDefinition, slugsOf, withoutTrace, type Created } from './support.ts';
 import { TRACE_CLAUSES, WRITES, changedFields, scenariosFor, under, type Write } from './violation-map.ts';
 
 /** The request a scenario's body goes out with, against the current target definition. */
@@ -32,13 +32,16 @@ function send(ctx: CheckContext, write: Write, targetId: string | undefined, bod
 }
 
 /**
- * Makes a generated body fit this target while keeping its one broken bound: names carry the
- * run prefix; PATCH drops generated archiveEnumValueSlugs (unknown slugs could be refused for
- * that reason alone) and merge uses the target's real slugs, unless the bound is there.
+ * Makes a generated body fit this target while keeping its one broken bound, and leaves out
+ * what a server could refuse for another reason than that bound (which would hide a missed
+ * one): names carry the run prefix; the trace and duplicate enum values are dropped; PATCH
+ * drops generated archiveEnumValueSlugs (unknown slugs) and merge uses the target's real
+ * slugs. Nothing is touched where the broken bound sits.
  */
 function fit(write: Write, v: Violation, sample: unknown, ctx: CheckContext, slugs: readonly string[]): { body: unknown; name?: string } {
   if (!isObject(sample)) return { body: sample };
-  const body: Record<string, unknown> = { ...sample };
+  let body: Record<string, unknown> = under(v.path, 'decision_trace') ? { ...sample } : withoutTrace(sample);
+  for (const field of ['enumValues', 'addEnumValues']) if (!under(v.path, field)) body = distinctEnumValues(body, field);
   let name: string | undefined;
   if (write === 'create' && !under(v.path, 'name')) {
     name = uniqueName(ctx, 'bad');
