@@ -130,6 +130,21 @@ describe.concurrent('hostile targets end to end', () => {
     log('echo-key (profile keys)', out, after.formula, target, cal);
   }, TEST_MS);
 
+  test('always-429 on two suites: the retries of the whole run stay within the run-wide budget', async () => {
+    const cal = await full();
+    const two = { ...withControl, suites: ['idempotency', 'pagination'], concurrency: 2 };
+    // Retry-After of a day is never honoured: the same paths with no retry at all.
+    const never = await hostileRun('always-429', { ...withControl, settings: { retryAfter: 'day' } }, two);
+    const sessions = two.suites.length;
+    const b = bound(cal, { requests: never.target.stats.modeRequests, retries: { count: sessions * SESSION_RETRY_BUDGET, waitMs: 1_000 } });
+    const { out, target } = await hostileRun('always-429', { ...withControl, settings: { retryAfter: 'none' } }, { ...two, killAfterMs: killAfter(b.ms) });
+    expectCalmRun('always-429-two-suites', out, target, { boundMs: b.ms, formula: b.formula, baselineRss: cal.peakRss, cap: CAP, secrets: [TOKEN] });
+    const retries = target.stats.modeRequests - never.target.stats.modeRequests;
+    log(`always-429 none, 2 suites (${retries} retries)`, out, b.formula, target, cal);
+    // DEFAULT_RUN_RETRY.budget is documented as the run's (per process) budget; each session has its own.
+    expect(retries, 'retries spent by the run (each waited 1 s)').toBeLessThanOrEqual(SESSION_RETRY_BUDGET);
+  }, TEST_MS);
+
   test.each(MODE_CASES.map((c) => [c.mode, c] as const))('%s', async (_mode, c: ModeCase) => {
     const cal = await small();
     const retries = c.retryWaitMs !== undefined ? { retries: { count: SESSION_RETRY_BUDGET, waitMs: c.retryWaitMs } } : {};
