@@ -49,7 +49,8 @@ export function brief(v: unknown, max = 300): string {
   try {
     s = JSON.stringify(v) ?? String(v);
   } catch {
-    s = String(v);
+    // Too deep or cyclic for JSON; String() would recurse just as deep on nested arrays.
+    s = Array.isArray(v) ? `[array of ${v.length}, too deeply nested to show]` : typeof v === 'object' && v !== null ? '{object too deeply nested to show}' : String(v);
   }
   return s.length > max ? `${s.slice(0, max)}… (${s.length} chars)` : s;
 }
