@@ -11,18 +11,23 @@ import type { WgcRunOutcome } from './run-wgc.ts';
 
 /** Largest window a brotli decoder may allocate (RFC 7932: 2^24 - 16 bytes); zlib's is 32 KiB. */
 const DECODER_WINDOW = 16 * 1024 * 1024;
+/**
+ * Decoders run on libuv's threadpool (4 threads unless UV_THREADPOOL_SIZE says otherwise); each
+ * thread's malloc arena may keep a freed window, so peak RSS can hold one window per thread.
+ */
+const THREADPOOL = Number(process.env.UV_THREADPOOL_SIZE ?? 4);
 /** Run-to-run noise of a process's peak RSS (measured: calibration runs differ by up to ~30 MiB). */
 const RSS_NOISE = 48 * 1024 * 1024;
 
 /**
  * Peak RSS a run may add over the calibration run, for a --max-response-bytes `cap`. Per
  * request the client holds at most the wire chunks, their concatenation, the decoded text and
- * its redacted copy, each at most the cap, plus a decoder window; V8 and malloc let a few
- * requests' garbage pile up before it is collected, so 16 × cap. Nothing may grow with what
- * the target sends (200 MB bodies, 4 GiB bombs).
+ * its redacted copy, each at most the cap; V8 and malloc let a few requests' garbage pile up
+ * before it is collected, so 16 × cap; plus a decoder window per threadpool thread. Nothing
+ * may grow with what the target sends (200 MB bodies, 4 GiB bombs).
  */
 export function memoryBound(cap: number): number {
-  return 16 * cap + DECODER_WINDOW + RSS_NOISE;
+  return 16 * cap + THREADPOOL * DECODER_WINDOW + RSS_NOISE;
 }
 
 /** report.json may not grow with what the target sends either (captured texts are bounded). */
