@@ -12,7 +12,7 @@ import type { SuiteDef } from '../engine/check.ts';
 import { DEFAULT_RUN_RETRY, hasControl, makePrefix, type RunContext } from '../engine/context.ts';
 import { describeCreditPlan, planCredits } from '../engine/credits.ts';
 import { discoverSuites, loadSuiteDefs, SuiteLoadError } from '../engine/discover.ts';
-import { runSuitesWithVitest } from '../engine/launch.ts';
+import { runSuitesWithVitest, type VitestRun } from '../engine/launch.ts';
 import { insecureReason } from '../http/transport.ts';
 import { prepareRun } from '../engine/run.ts';
 import { buildRunResult } from '../report/build.ts';
@@ -37,7 +37,19 @@ ${renderConfigReference()}
 Exit codes: 0 conformant · 1 not conformant (a MUST clause failed) · 2 usage or harness error.
 `;
 
-interface Target {
+/** Milestones of a run, in order, for `wgc bench` (where the time goes). */
+export type RunPhase = 'configured' | 'suitesLoaded' | 'targetOpen' | 'vitestStart' | 'vitestDone' | 'reported';
+
+/** Optional observer of a run (used by `wgc bench`); it sees figures, never changes the run. */
+export interface RunObserver {
+  /** Called as each milestone is reached. */
+  phase?(name: RunPhase): void;
+  /** Called once vitest has finished, with its raw results (sessions, per-file timings). */
+  vitest?(run: VitestRun): void;
+}
+
+/** Where a run sends its requests. */
+export interface Target {
   baseUrl: string;
   controlUrl?: string;
   controlToken?: string;
@@ -57,8 +69,25 @@ async function openTarget(config: Config): Promise<Target> {
   return { baseUrl: ref.baseUrl, controlUrl: ref.controlUrl, controlToken: ref.controlToken, close: () => ref.close(), label: `embedded reference target at ${ref.baseUrl}` };
 }
 
+/** The run context of a resolved config against a target (secrets included: never log it). */
+export function runContextFor(config: Config, target: Pick<Target, 'baseUrl' | 'controlUrl' | 'controlToken'>): RunContext {
+  return {
+    baseUrl: target.baseUrl,
+    keys: config.keys.map((k) => ({ name: k.name, secret: k.secret })),
+    seed: config.seed,
+    numRuns: config.runs,
+    prefix: makePrefix(config.seed),
+    readOnly: config.readOnly,
+    suites: config.suites,
+    http: { timeoutMs: config.timeoutMs, maxResponseBytes: config.maxResponseBytes, allowInsecureHttp: config.allowInsecureHttp, retry429: DEFAULT_RUN_RETRY },
+    ...(target.controlUrl ? { controlUrl: target.controlUrl, controlToken: target.controlToken! } : {}),
+    ...(config.fixtures ? { fixtures: config.fixtures } : {}),
+    ...(config.maxCredits !== undefined ? { maxCredits: config.maxCredits } : {}),
+  };
+}
+
 /** Runs `wgc run`; returns the exit code. Only this module and main.ts see env and argv. */
-export async function runCommand(argv: string[], env: NodeJS.ProcessEnv, io: CliIo & { isTTY?: boolean }): Promise<number> {
+export async function runCommand(argv: string[], env: NodeJS.ProcessEnv, io: CliIo & { isTTY?: boolean }, observer: RunObserver = {}): Promise<number> {
   if (argv.includes('--help') || argv.includes('-h')) {
     io.out(RUN_USAGE);
     return 0;
@@ -81,6 +110,7 @@ export async function runCommand(argv: string[], env: NodeJS.ProcessEnv, io: Cli
       return 2;
     }
   }
+  observer.phase?.('configured');
 
   let catalog;
   let suites: SuiteDef[];
@@ -103,29 +133,20 @@ export async function runCommand(argv: string[], env: NodeJS.ProcessEnv, io: Cli
     io.err(`wgc run: --suite: unknown suite ${unknown.map((s) => `"${s}"`).join(', ')}; available: ${suites.map((s) => s.name).join(', ')}\n`);
     return 2;
   }
+  observer.phase?.('suitesLoaded');
 
   io.out(`seed ${config.seed}${seedWasRandom ? ` (random; replay with --seed ${config.seed})` : ''}\n`);
   const target = await openTarget(config);
+  observer.phase?.('targetOpen');
   try {
-    const run: RunContext = {
-      baseUrl: target.baseUrl,
-      keys: config.keys.map((k) => ({ name: k.name, secret: k.secret })),
-      seed: config.seed,
-      numRuns: config.runs,
-      prefix: makePrefix(config.seed),
-      readOnly: config.readOnly,
-      suites: config.suites,
-      http: { timeoutMs: config.timeoutMs, maxResponseBytes: config.maxResponseBytes, allowInsecureHttp: config.allowInsecureHttp, retry429: DEFAULT_RUN_RETRY },
-      ...(target.controlUrl ? { controlUrl: target.controlUrl, controlToken: target.controlToken! } : {}),
-      ...(config.fixtures ? { fixtures: config.fixtures } : {}),
-      ...(config.maxCredits !== undefined ? { maxCredits: config.maxCredits } : {}),
-    };
+    const run = runContextFor(config, target);
     // The plan is printed before anything is sent (introspection included).
     const plan = planCredits(suites, run);
     io.out(`target ${target.label}${hasControl(run) ? ' (with test-control protocol)' : ' (no test-control protocol)'}\n${describeCreditPlan(plan)}\n`);
     const prepared = await prepareRun(suites, run);
 
     const selected = config.suites.length === 0 ? files : files.filter((f) => config.suites.includes(f.name));
+    observer.phase?.('vitestStart');
     const vt = await runSuitesWithVitest({
       root: PACKAGE_ROOT,
       suitesDir,
@@ -135,6 +156,8 @@ export async function runCommand(argv: string[], env: NodeJS.ProcessEnv, io: Cli
       ...(config.shard ? { shard: config.shard } : {}),
       onProgress: (line) => io.err(`${line}\n`),
     });
+    observer.vitest?.(vt);
+    observer.phase?.('vitestDone');
 
     // Clauses only unselected suites speak of are "disabled by --suite", not "no check ran".
     const ran = new Set(suites.filter((s) => config.suites.length === 0 || config.suites.includes(s.name)).flatMap((s) => s.checks.flatMap((c) => c.clauses)));
@@ -171,6 +194,7 @@ export async function runCommand(argv: string[], env: NodeJS.ProcessEnv, io: Cli
       listed.push(bundle);
     }
     io.out(renderTerminalSummary(result, { color: io.isTTY ?? false, files: listed }));
+    observer.phase?.('reported');
     return result.summary.exitCode;
   } finally {
     await target.close?.();

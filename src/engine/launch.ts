@@ -46,12 +46,39 @@ export interface VitestRun {
   creditsCharged: number | null;
   /** The collecting reporter (for shard partials). */
   reporter: WgcReporter;
+  /** What every suite session reported when it closed (requests, ledger total), in finishing order. */
+  sessions: SessionSummary[];
+  /** Where each file's time went, per vitest's diagnostic, in finishing order (for `wgc bench`). */
+  files: FileTiming[];
+}
+
+/** Vitest's time accounting of one suite file (milliseconds). */
+export interface FileTiming {
+  /** Path relative to the project root, e.g. "suites/auth.test.ts". */
+  file: string;
+  /** Tests and hooks (session open and close included). */
+  durationMs: number;
+  /** Importing the file and everything it imports, and declaring its tests. */
+  collectMs: number;
+  /** Vitest's own harness set-up in the worker. */
+  prepareMs: number;
+  /** Environment set-up. */
+  environmentMs: number;
+  /** Wall clock (epoch ms, main process) when vitest queued the file and when it ended. */
+  queuedAt: number;
+  endedAt: number;
 }
 
 /** Progress per file, and the session summaries the suites attach to their describe block. */
 class ProgressReporter implements Reporter {
   readonly sessions: SessionSummary[] = [];
+  readonly files: FileTiming[] = [];
+  private readonly queued = new Map<string, number>();
   constructor(private readonly root: string, private readonly print?: (line: string) => void) {}
+
+  onTestModuleQueued(testModule: TestModule): void {
+    this.queued.set(testModule.moduleId, Date.now());
+  }
 
   onTestSuiteResult(testSuite: TestSuite): void {
     const s = testSuite.meta().wgcSession;
@@ -59,6 +86,11 @@ class ProgressReporter implements Reporter {
   }
 
   onTestModuleEnd(testModule: TestModule): void {
+    const d = testModule.diagnostic();
+    const file = relative(this.root, testModule.moduleId).split('\\').join('/');
+    const endedAt = Date.now();
+    const queuedAt = this.queued.get(testModule.moduleId) ?? endedAt;
+    this.files.push({ file, durationMs: d.duration, collectMs: d.collectDuration, prepareMs: d.prepareDuration, environmentMs: d.environmentSetupDuration, queuedAt, endedAt });
     if (!this.print) return;
     const counts = new Map<Outcome, number>();
     let unknown = 0;
@@ -69,7 +101,7 @@ class ProgressReporter implements Reporter {
     }
     const parts = [...OUTCOMES].reverse().filter((o) => counts.get(o)).map((o) => `${counts.get(o)} ${OUTCOME_LABEL[o]}`);
     if (unknown) parts.push(`${unknown} without result`);
-    const ms = testModule.diagnostic().duration;
+    const ms = d.duration;
     const mark = counts.get('failed') ? '✗' : counts.get('harnessError') || unknown || testModule.errors().length ? '!' : '✓';
     this.print(`${mark} ${relative(this.root, testModule.moduleId)}  ${parts.join(' · ') || 'no checks'}  ${(ms / 1000).toFixed(1)} s`);
   }
@@ -106,5 +138,7 @@ export async function runSuitesWithVitest(opts: VitestLaunch): Promise<VitestRun
     requests: progress.sessions.reduce((n, s) => n + s.requests, 0),
     creditsCharged: charged.length > 0 ? charged.reduce((a, b) => a + b, 0) : null,
     reporter,
+    sessions: progress.sessions,
+    files: progress.files,
   };
 }

@@ -1,0 +1,216 @@
+/**
+ * The benchmark's recording pass: the same suites, sessions and checks as a run, in-process,
+ * one suite and one check at a time, against an embedded reference target, through a
+ * RecordingDispatcher. Because nothing overlaps, every request and every usage-ledger entry
+ * belongs to the check that was running: after each check the ledgers of every workspace
+ * seen so far are read (once they have stopped moving), and a workspace about to be deleted
+ * is read just before its DELETE goes out. The result is each check's real charge next to
+ * the credits it declares, and the list of requests to replay for the raw limit.
+ */
+import type { CheckDef, SuiteDef } from '../engine/check.ts';
+import type { RunContext } from '../engine/context.ts';
+import { plannedCredits, planCredits } from '../engine/credits.ts';
+import { prepareRun } from '../engine/run.ts';
+import { openSession } from '../engine/session.ts';
+import { createDispatcher } from '../http/client.ts';
+import { RetryBudget } from '../http/retry.ts';
+import { createControlClient, type ControlClient } from '../control/client.ts';
+import type { Outcome } from '../engine/outcome.ts';
+import { RecordingDispatcher, type RecordedRequest } from './recording.ts';
+
+/** A ledger entry as the control protocol returns it. */
+export interface ChargedEntry {
+  method: string;
+  path: string;
+  status: number;
+  credits: number;
+}
+
+/** What one check declared and what the ledgers say it cost. */
+export interface CheckCharge {
+  checkId: string;
+  suite: string;
+  outcome: Outcome;
+  /** Declared credits for the run's property-run count (the plan's figure). */
+  planned: number;
+  /** Credits the usage ledgers recorded while the check ran (every workspace). */
+  charged: number;
+  /** Of `charged`, what landed in workspaces other than the suite's own (ones the check created). */
+  chargedElsewhere: number;
+  requests: number;
+  durationMs: number;
+  /** The charged entries, in ledger order. */
+  entries: ChargedEntry[];
+}
+
+export interface AttributedRun {
+  checks: CheckCharge[];
+  /** Charges while no check ran (set-up and teardown), per suite; a conformant target charges nothing here. */
+  outsideChecks: Record<string, number>;
+  /** Sum of the plan (admitted checks). */
+  planned: number;
+  /** Credits over the suites' own workspaces, as a run reports them. */
+  chargedSuiteWorkspaces: number;
+  /** Credits over every workspace any request touched. */
+  chargedAll: number;
+  /** Every request, in order; `group` names the suite. */
+  records: RecordedRequest[];
+  durationMs: number;
+}
+
+const WORKSPACE_IN_PATH = /\/__control\/v1\/workspaces\/([^/?#]+)/;
+const DELETE_WORKSPACE = /\/__control\/v1\/workspaces\/([^/?#]+)\/?$/;
+
+/** The ledgers of every workspace the run has touched, read in increments. */
+class LedgerWatch {
+  private readonly lastSeq = new Map<string, number>();
+  private readonly gone = new Set<string>();
+  /** Workspace id → charged credits attributed so far. */
+  readonly totals = new Map<string, number>();
+
+  constructor(
+    private readonly control: ControlClient,
+    private readonly attribute: (ws: string, entries: ChargedEntry[]) => void,
+  ) {}
+
+  /** Notes the workspaces named in recorded control paths. */
+  discover(records: readonly RecordedRequest[]): void {
+    for (const r of records) {
+      const raw = WORKSPACE_IN_PATH.exec(r.path)?.[1];
+      const ws = raw === undefined ? undefined : decodeURIComponent(raw);
+      if (ws && !this.gone.has(ws) && !this.lastSeq.has(ws)) this.lastSeq.set(ws, 0);
+    }
+  }
+
+  /** Reads every live workspace's ledger once it has settled and attributes the new entries. */
+  async collect(): Promise<void> {
+    await Promise.all([...this.lastSeq.keys()].map((ws) => this.read(ws, true)));
+  }
+
+  /** Reads one workspace's ledger (settled or as is) and attributes what is new. */
+  async read(ws: string, settle: boolean): Promise<void> {
+    let usage = await this.control.usage(ws).catch(() => undefined);
+    if (!usage) {
+      // Deleted by something this watch did not see: nothing more will land there.
+      this.forget(ws);
+      return;
+    }
+    // A target may record a charge after answering: wait until two reads agree (bounded).
+    for (let wait = 10, spent = 0; settle && spent < 1_000; spent += wait, wait = Math.min(wait * 2, 80)) {
+      await new Promise((r) => setTimeout(r, wait));
+      const again = await this.control.usage(ws).catch(() => undefined);
+      if (!again || again.entries.length === usage.entries.length) break;
+      usage = again;
+    }
+    const last = this.lastSeq.get(ws) ?? 0;
+    const fresh = usage.entries.filter((e) => e.seq > last);
+    if (fresh.length === 0) return;
+    this.lastSeq.set(ws, Math.max(last, ...fresh.map((e) => e.seq)));
+    const entries = fresh.filter((e) => e.credits !== 0).map((e) => ({ method: e.method, path: e.path, status: e.status, credits: e.credits }));
+    this.totals.set(ws, (this.totals.get(ws) ?? 0) + entries.reduce((s, e) => s + e.credits, 0));
+    if (entries.length > 0) this.attribute(ws, entries);
+  }
+
+  forget(ws: string): void {
+    this.lastSeq.delete(ws);
+    this.gone.add(ws);
+  }
+
+  isLive(ws: string): boolean {
+    return this.lastSeq.has(ws);
+  }
+}
+
+/**
+ * Runs the suites one check at a time against the target in `run` (which must have the
+ * test-control protocol) and attributes every ledger entry to the check that caused it.
+ */
+export async function attributeCharges(suites: readonly SuiteDef[], run: RunContext): Promise<AttributedRun> {
+  if (!run.controlUrl || !run.controlToken) throw new Error('the recording pass needs the test-control protocol (ledgers)');
+  const started = Date.now();
+  const plan = planCredits(suites, run);
+  const prepared = await prepareRun(suites, run);
+  const agent = createDispatcher({ connectTimeoutMs: run.http.timeoutMs });
+  // The watch's own ledger reads go through their own client: they are not part of the run.
+  const ledgerClient = createControlClient({ controlUrl: run.controlUrl, token: run.controlToken, http: { timeoutMs: run.http.timeoutMs } });
+
+  let current: { charge?: CheckCharge; suite: string; suiteWorkspace?: string } = { suite: '' };
+  const outsideChecks: Record<string, number> = {};
+  const watch = new LedgerWatch(ledgerClient, (ws, entries) => {
+    const credits = entries.reduce((s, e) => s + e.credits, 0);
+    const c = current.charge;
+    if (!c) {
+      outsideChecks[current.suite] = (outsideChecks[current.suite] ?? 0) + credits;
+      return;
+    }
+    c.charged += credits;
+    if (ws !== current.suiteWorkspace) c.chargedElsewhere += credits;
+    c.entries.push(...entries);
+  });
+  let seen = 0;
+  const discover = (): void => {
+    watch.discover(recorder.records.slice(seen));
+    seen = recorder.records.length;
+  };
+  const recorder: RecordingDispatcher = new RecordingDispatcher(agent, {
+    // Read a workspace's ledger before it goes: its entries leave with it.
+    before: (req) => {
+      const ws = req.method === 'DELETE' ? DELETE_WORKSPACE.exec(req.path)?.[1] : undefined;
+      if (!ws) return undefined;
+      const id = decodeURIComponent(ws);
+      discover();
+      if (!watch.isLive(id)) return undefined;
+      return watch.read(id, true).finally(() => watch.forget(id));
+    },
+  });
+  const retryBudget = new RetryBudget(run.http.retry429.budget);
+  const checks: CheckCharge[] = [];
+  const suiteWorkspaces = new Set<string>();
+
+  try {
+    for (const suite of suites) {
+      current = { suite: suite.name };
+      recorder.group = suite.name;
+      recorder.label = `${suite.name}: set-up`;
+      const session = await openSession(suite, prepared.run, { dispatcher: recorder, retryBudget });
+      const firstRecord = recorder.records.find((r) => r.group === suite.name && WORKSPACE_IN_PATH.test(r.path));
+      const suiteWs = firstRecord ? decodeURIComponent(WORKSPACE_IN_PATH.exec(firstRecord.path)![1]!) : undefined;
+      if (suiteWs) {
+        suiteWorkspaces.add(suiteWs);
+        current.suiteWorkspace = suiteWs;
+      }
+      discover();
+      await watch.collect();
+      for (const check of suite.checks) {
+        const charge = emptyCharge(suite, check, run.numRuns);
+        current.charge = charge;
+        recorder.label = check.id;
+        const result = await session.run(check);
+        discover();
+        await watch.collect();
+        Object.assign(charge, { outcome: result.outcome, requests: result.requests, durationMs: result.durationMs });
+        checks.push(charge);
+        current.charge = undefined;
+      }
+      recorder.label = `${suite.name}: teardown`;
+      await session.close();
+      discover();
+      await watch.collect();
+    }
+  } finally {
+    await recorder.close();
+    await ledgerClient.close();
+  }
+  const chargedAll = [...watch.totals.values()].reduce((a, b) => a + b, 0);
+  const chargedSuiteWorkspaces = [...watch.totals].filter(([ws]) => suiteWorkspaces.has(ws)).reduce((a, [, c]) => a + c, 0);
+  return { checks, outsideChecks, planned: plan.planned, chargedSuiteWorkspaces, chargedAll, records: recorder.records, durationMs: Date.now() - started };
+}
+
+function emptyCharge(suite: SuiteDef, check: CheckDef, numRuns: number): CheckCharge {
+  return { checkId: check.id, suite: suite.name, outcome: 'harnessError', planned: plannedCredits(check, numRuns), charged: 0, chargedElsewhere: 0, requests: 0, durationMs: 0, entries: [] };
+}
+
+/** Checks whose declared credits differ from what they were charged. */
+export function creditMismatches(checks: readonly CheckCharge[]): CheckCharge[] {
+  return checks.filter((c) => c.planned !== c.charged);
+}

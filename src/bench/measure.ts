@@ -1,0 +1,157 @@
+/**
+ * The benchmark: one recording pass (each check's real charge, the request list), then per
+ * iteration a timed `wgc run` against the embedded reference and a raw replay of the recorded
+ * requests against a fresh reference, interleaved so both see the same machine load. The
+ * figures are medians over the iterations.
+ */
+import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
+import type { Config } from '../config/index.ts';
+import type { SuiteDef } from '../engine/check.ts';
+import { createDispatcher } from '../http/client.ts';
+import { attributeCharges, creditMismatches, type CheckCharge } from './attribute.ts';
+import { replayRecording, type ReplayResult } from './replay.ts';
+import { benchControlToken, serveReference } from './server.ts';
+import { timedRun, type TimedRun } from './timed-run.ts';
+
+export interface Machine {
+  nproc: number;
+  cpuModel: string;
+  memTotalBytes: number;
+  node: string;
+  platform: string;
+}
+
+/** One iteration's figures for one suite. */
+export interface SuiteFigures {
+  suite: string;
+  /** Vitest's tests-and-hooks time of the suite file (session set-up and teardown included). */
+  timeMs: number;
+  /** Importing the suite file (vitest's collect time). */
+  collectMs: number;
+  requests: number;
+  credits: number | null;
+  /** Replaying the suite's recorded requests back to back. */
+  rawMs: number;
+  rawRequests: number;
+}
+
+export interface Iteration {
+  run: TimedRun;
+  raw: ReplayResult;
+  suites: SuiteFigures[];
+}
+
+export interface BenchResult {
+  machine: Machine;
+  seed: number;
+  concurrency: number;
+  iterations: Iteration[];
+  recording: {
+    durationMs: number;
+    requests: number;
+    planned: number;
+    chargedSuiteWorkspaces: number;
+    chargedAll: number;
+    outsideChecks: Record<string, number>;
+    checks: CheckCharge[];
+    mismatches: CheckCharge[];
+  };
+  /** 1-minute load average before the benchmark and after it. */
+  load: [number, number];
+}
+
+export interface BenchOptions {
+  iterations: number;
+  /** Arguments of every timed `wgc run` (seed included; --out is added). */
+  runArgs: string[];
+  /** The resolved config of those arguments (the recording pass uses it). */
+  config: Config;
+  suites: readonly SuiteDef[];
+  /** Progress lines (no newline). */
+  progress?: (line: string) => void;
+}
+
+export function machineInfo(): Machine {
+  return { nproc: availableParallelism(), cpuModel: cpus()[0]?.model ?? 'unknown', memTotalBytes: totalmem(), node: process.version, platform: `${process.platform} ${process.arch}` };
+}
+
+/** Runs the benchmark. Throws when a timed run leaves no report. */
+export async function runBench(opts: BenchOptions): Promise<BenchResult> {
+  const say = opts.progress ?? (() => {});
+  const loadStart = loadavg()[0]!;
+  const token = benchControlToken();
+  const selected = opts.config.suites.length === 0 ? opts.suites : opts.suites.filter((s) => opts.config.suites.includes(s.name));
+
+  say('recording pass: every check alone, ledgers read between checks');
+  const { startReference } = await import('../reference/index.ts');
+  const { runContextFor } = await import('../cli/run.ts');
+  const ref = await startReference({ controlToken: token });
+  let recording;
+  try {
+    recording = await attributeCharges(selected, runContextFor(opts.config, ref));
+  } finally {
+    await ref.close();
+  }
+  say(`  ${recording.records.length} requests, ${recording.chargedSuiteWorkspaces} credits charged, ${(recording.durationMs / 1000).toFixed(1)} s`);
+
+  const iterations: Iteration[] = [];
+  for (let i = 1; i <= opts.iterations; i++) {
+    say(`iteration ${i}/${opts.iterations}: wgc run ${opts.runArgs.join(' ')}`);
+    const run = await timedRun(opts.runArgs);
+    say(`  ${(run.wallMs / 1000).toFixed(1)} s, ${run.report.meta.requests} requests, exit ${run.exitCode}, load ${run.load.map((l) => l.toFixed(1)).join('→')}`);
+    const served = await serveReference({ controlToken: token });
+    const dispatcher = createDispatcher({ connectTimeoutMs: opts.config.timeoutMs });
+    let raw: ReplayResult;
+    try {
+      raw = await replayRecording(recording.records, { origin: served.origin, dispatcher, timeoutMs: opts.config.timeoutMs, maxResponseBytes: opts.config.maxResponseBytes }, opts.config.concurrency);
+    } finally {
+      await dispatcher.close();
+      await served.close();
+    }
+    say(`  raw replay: ${raw.requests} requests in ${(raw.durationMs / 1000).toFixed(2)} s (${raw.sameStatus} answered as recorded)`);
+    iterations.push({ run, raw, suites: suiteFigures(run, raw) });
+  }
+  return {
+    machine: machineInfo(),
+    seed: opts.config.seed,
+    concurrency: opts.config.concurrency,
+    iterations,
+    recording: {
+      durationMs: recording.durationMs,
+      requests: recording.records.length,
+      planned: recording.planned,
+      chargedSuiteWorkspaces: recording.chargedSuiteWorkspaces,
+      chargedAll: recording.chargedAll,
+      outsideChecks: recording.outsideChecks,
+      checks: recording.checks,
+      mismatches: creditMismatches(recording.checks),
+    },
+    load: [loadStart, loadavg()[0]!],
+  };
+}
+
+function suiteFigures(run: TimedRun, raw: ReplayResult): SuiteFigures[] {
+  const names = new Set([...run.child.sessions.map((s) => s.suite), ...raw.streams.map((s) => s.group)]);
+  return [...names].sort().map((suite) => {
+    const file = run.child.files.find((f) => f.file.endsWith(`/${suite}.test.ts`) || f.file === `${suite}.test.ts`);
+    const session = run.child.sessions.find((s) => s.suite === suite);
+    const stream = raw.streams.find((s) => s.group === suite);
+    return {
+      suite,
+      timeMs: file?.durationMs ?? 0,
+      collectMs: file?.collectMs ?? 0,
+      requests: session?.requests ?? 0,
+      credits: session?.creditsCharged ?? null,
+      rawMs: stream?.durationMs ?? 0,
+      rawRequests: stream?.requests ?? 0,
+    };
+  });
+}
+
+/** The median of a non-empty list (the mean of the middle two for an even count). */
+export function median(values: readonly number[]): number {
+  if (values.length === 0) return Number.NaN;
+  const s = [...values].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 === 1 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+}

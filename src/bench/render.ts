@@ -1,0 +1,141 @@
+/**
+ * The benchmark's figures as text: medians first, then where the time went, the raw limit,
+ * per suite, and the credit plan against the ledgers with every check whose declaration is off.
+ */
+import type { CheckCharge } from './attribute.ts';
+import { median, type BenchResult, type Iteration } from './measure.ts';
+
+const s = (ms: number): string => `${(ms / 1000).toFixed(2)} s`;
+const mib = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
+const x = (ratio: number): string => (Number.isFinite(ratio) ? `${ratio.toFixed(2)}x` : 'n/a');
+
+/** Phases of a run in order, with the label of the time that ends at each. */
+const PHASES: [string, string][] = [
+  ['commandStart', 'node start-up, tsx, CLI import'],
+  ['configured', 'run.ts import, config'],
+  ['suitesLoaded', 'catalog and suite definitions'],
+  ['targetOpen', 'embedded reference started'],
+  ['vitestStart', 'credit plan, run preparation'],
+  ['vitestDone', 'vitest: workers, suites, checks'],
+  ['reported', 'report files written'],
+  ['exit', 'process exit'],
+];
+
+/** Figures derived from one iteration. */
+export function derived(it: Iteration) {
+  const vitestMs = (it.run.phases['vitestDone'] ?? Number.NaN) - (it.run.phases['vitestStart'] ?? Number.NaN);
+  const requests = it.run.report.meta.requests;
+  const perRequestSuite = vitestMs / requests;
+  const perRequestRaw = it.raw.durationMs / it.raw.requests;
+  return {
+    wallMs: it.run.wallMs,
+    requests,
+    reqPerSec: requests / (it.run.wallMs / 1000),
+    peakRss: it.run.peakRssBytes,
+    cpuMs: it.run.cpuMs,
+    credits: it.run.report.meta.creditsCharged,
+    vitestMs,
+    rawMs: it.raw.durationMs,
+    rawReqPerSec: it.raw.requests / (it.raw.durationMs / 1000),
+    /** Vitest phase per request over raw per request. */
+    ratio: perRequestSuite / perRequestRaw,
+    /** Whole run per request over raw per request. */
+    ratioWall: it.run.wallMs / requests / perRequestRaw,
+  };
+}
+
+function row(cells: (string | number)[], widths: number[]): string {
+  return cells.map((c, i) => (i === 0 ? String(c).padEnd(widths[i]!) : String(c).padStart(widths[i]!))).join('  ');
+}
+
+/** The whole report. */
+export function renderBench(r: BenchResult): string {
+  const its = r.iterations;
+  const d = its.map(derived);
+  const m = <K extends keyof ReturnType<typeof derived>>(k: K): number => median(d.map((v) => Number(v[k])));
+  const all = <K extends keyof ReturnType<typeof derived>>(k: K, f: (n: number) => string): string => d.map((v) => f(Number(v[k]))).join(', ');
+  const loads = its.flatMap((i) => i.run.load);
+  const out: string[] = [];
+  out.push(`wgc bench: ${its.length} iteration${its.length === 1 ? '' : 's'}, seed ${r.seed}, ${r.concurrency} vitest worker${r.concurrency === 1 ? '' : 's'}, embedded reference target`);
+  out.push(`machine: ${r.machine.nproc} CPUs (${r.machine.cpuModel}), ${(r.machine.memTotalBytes / 2 ** 30).toFixed(1)} GiB, node ${r.machine.node}, ${r.machine.platform}`);
+  out.push(`load average (1 min): ${r.load[0].toFixed(1)} at start, ${r.load[1].toFixed(1)} at end; during the timed runs ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)}`);
+  out.push('');
+  out.push(`full run (wgc run: vitest workers + embedded reference), median of ${its.length}`);
+  const credits = d.map((v) => v.credits);
+  const verdicts = [...new Set(its.map((i) => i.run.report.summary.verdict))].join(', ');
+  const exits = its.map((i) => i.run.exitCode).join(', ');
+  const lines: [string, string, string][] = [
+    ['wall time', s(m('wallMs')), `spawn to exit; runs: ${all('wallMs', s)}`],
+    ['requests sent', String(m('requests')), `API and control; runs: ${all('requests', String)}`],
+    ['requests/s', m('reqPerSec').toFixed(0), `over the wall time; runs: ${all('reqPerSec', (n) => n.toFixed(0))}`],
+    ['peak RSS', mib(m('peakRss')), `process tree (main + vitest workers), sampled every 50 ms; runs: ${all('peakRss', mib)}`],
+    ['CPU time', s(m('cpuMs')), `user + system, all threads of the run process; runs: ${all('cpuMs', s)}`],
+    ['credits charged', credits.every((c) => c === null) ? 'n/a' : String(median(credits.filter((c): c is number => c !== null))), `usage ledgers of the suite workspaces; runs: ${credits.join(', ')}`],
+    ['verdict', verdicts, `exit codes: ${exits}`],
+  ];
+  for (const [k, v, note] of lines) out.push(`  ${k.padEnd(18)}${v.padStart(12)}   ${note}`.trimEnd());
+  out.push('');
+  out.push('where the time goes (median, from spawning the process)');
+  let prev = 0;
+  for (const [phase, label] of PHASES) {
+    const at = median(its.map((i) => i.run.phases[phase] ?? Number.NaN));
+    if (!Number.isFinite(at)) continue;
+    out.push(`  ${label.padEnd(36)}${s(at - prev).padStart(9)}   (at ${s(at)})`);
+    prev = at;
+  }
+  out.push('');
+  out.push(`raw limit: the ${its[0]?.raw.requests ?? 0} recorded requests replayed back to back through src/http against a fresh reference`);
+  out.push(`(its own process), ${r.concurrency} stream${r.concurrency === 1 ? '' : 's'} at a time (one per suite), no test logic, no waits`);
+  const same = its[0] ? (100 * its[0].raw.sameStatus) / its[0].raw.requests : 0;
+  out.push(`  ${'raw wall'.padEnd(18)}${s(m('rawMs')).padStart(12)}   ${same.toFixed(1)}% answered with the recorded status; runs: ${all('rawMs', s)}`);
+  out.push(`  ${'raw requests/s'.padEnd(18)}${m('rawReqPerSec').toFixed(0).padStart(12)}`);
+  out.push(`  ${'suite/raw'.padEnd(18)}${x(m('ratio')).padStart(12)}   vitest phase per request / raw per request (goal: within 2x); runs: ${all('ratio', x)}`);
+  out.push(`  ${'wall/raw'.padEnd(18)}${x(m('ratioWall')).padStart(12)}   whole run per request / raw per request`);
+  out.push('');
+  out.push(renderSuites(its));
+  out.push('');
+  out.push(renderCredits(r, credits));
+  return `${out.join('\n')}\n`;
+}
+
+function renderSuites(its: Iteration[]): string {
+  const names = [...new Set(its.flatMap((i) => i.suites.map((s) => s.suite)))];
+  const w = [14, 9, 9, 9, 8, 9, 10];
+  const out = ['per suite (median): vitest time of the file (tests and hooks), its import time, requests and credits of its session, raw replay of its requests', `  ${row(['suite', 'time', 'import', 'requests', 'credits', 'raw', 'suite/raw'], w)}`];
+  for (const name of names) {
+    const rows = its.map((i) => i.suites.find((s) => s.suite === name)).filter((v) => v !== undefined);
+    const med = (f: (v: (typeof rows)[number]) => number): number => median(rows.map(f));
+    const credits = rows.map((v) => v.credits).filter((c): c is number => c !== null);
+    const ratio = med((v) => v.timeMs / Math.max(1, v.requests) / (v.rawMs / Math.max(1, v.rawRequests)));
+    out.push(`  ${row([name, s(med((v) => v.timeMs)), s(med((v) => v.collectMs)), med((v) => v.requests), credits.length ? median(credits) : 'n/a', s(med((v) => v.rawMs)), x(ratio)], w)}`);
+  }
+  return out.join('\n');
+}
+
+function renderCredits(r: BenchResult, charged: (number | null)[]): string {
+  const planned = r.recording.planned;
+  const runCharged = charged.filter((c): c is number => c !== null);
+  const c = runCharged.length ? median(runCharged) : null;
+  const out: string[] = [];
+  const verdict = c === null ? 'no ledger' : c === planned ? 'they match exactly' : `they do not match: the plan is ${planned - c > 0 ? `${planned - c} over` : `${c - planned} under`}`;
+  out.push(`credits: plan ${planned} (sum of the checks' declared credits) vs charged ${c ?? 'n/a'} (ledgers): ${verdict}`);
+  const rec = r.recording;
+  out.push(`per check, from the recording pass (one check at a time, ledgers read between checks): ${rec.chargedSuiteWorkspaces} charged in the suite workspaces${rec.chargedAll !== rec.chargedSuiteWorkspaces ? `, ${rec.chargedAll} counting workspaces the checks created` : ''}`);
+  const outside = Object.entries(rec.outsideChecks).filter(([, v]) => v !== 0);
+  if (outside.length > 0) out.push(`  charged outside any check (set-up, teardown): ${outside.map(([k, v]) => `${k} ${v}`).join(', ')}`);
+  const mism = rec.mismatches;
+  const under = mism.filter((m) => m.charged > m.planned);
+  if (mism.length === 0) {
+    out.push(`  every check's declared credits equal its charge (${rec.checks.length} checks)`);
+    return out.join('\n');
+  }
+  out.push(`  ${mism.length} of ${rec.checks.length} checks declare other credits than they were charged: ${mism.length - under.length} over (the plan stays an upper bound), ${under.length} under (the plan is exceeded)`);
+  const w = [44, 8, 8, 7];
+  out.push(`  ${row(['check', 'planned', 'charged', 'diff'], w)}`);
+  const order = (a: CheckCharge, b: CheckCharge): number => b.charged - b.planned - (a.charged - a.planned) || a.checkId.localeCompare(b.checkId);
+  for (const m of [...mism].sort(order)) {
+    const note = m.chargedElsewhere ? `  (${m.chargedElsewhere} in a workspace the check created)` : '';
+    out.push(`  ${row([m.checkId, m.planned, m.charged, `${m.charged - m.planned > 0 ? '+' : ''}${m.charged - m.planned}`], w)}${note}`);
+  }
+  return out.join('\n');
+}
