@@ -166,7 +166,7 @@ export class Server {
           return sendJson(res, this.faults.has('replay-status-200') ? 200 : stored.status, stored.body, { 'idempotent-replayed': 'true' });
         }
         // ...except under this fault, which lets concurrent same-key requests interleave here.
-        if (this.faults.has('idempotency-race')) await new Promise<void>((r) => setTimeout(r, 5));
+        if (this.faults.has('idempotency-race')) await new Promise<void>((r) => setTimeout(r, 50));
       }
       inHandler = true;
       const reply = route.handle(ctx);

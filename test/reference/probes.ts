@@ -186,7 +186,7 @@ export const PROBES: Record<string, Probe> = {
     expect((await ws.api('POST', '/definitions', { body: validCreate(), idem: 'y' })).status).toBe(201);
   },
   'IDEM-008': async (_r, ws) => {
-    await Promise.all(Array.from({ length: 10 }, () => ws.api('POST', '/definitions', { body: validCreate(), idem: 'race' })));
+    await Promise.all(Array.from({ length: 20 }, () => ws.api('POST', '/definitions', { body: validCreate(), idem: 'race' })));
     expect(await defs(ws)).toHaveLength(1);
   },
   'IDEM-009': async (_r, ws) => {
