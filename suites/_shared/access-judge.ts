@@ -33,8 +33,6 @@ export interface JudgeClauses {
    * (ERR-001, ERR-002 hold for every error body), so it is not judged again here.
    */
   forbidden?: string;
-  /** Statuses that count as a refusal. Default [403]. */
-  refusal?: readonly number[];
 }
 
 const isFinding = (e: unknown): e is Finding => e instanceof Finding || (e instanceof Error && e.name === 'Finding' && 'evidence' in e);
@@ -47,7 +45,7 @@ export async function sweep(keys: readonly KeyHandle[], expectOf: (key: KeyHandl
   return out;
 }
 
-/** "only-admin (403), no-scope (200)": which keys got what, for messages. */
+/** "only-admin [admin] as owner (403); no-scope [no scope] as owner (200)": which keys got what. */
 function listed(attempts: readonly Attempt[]): string {
   return attempts.map((a) => `${a.key.name} [${a.key.scopes.join(', ') || 'no scope'}] as ${a.key.role} (${a.ex.response?.status ?? a.ex.error?.kind ?? '?'})`).join('; ');
 }
@@ -70,8 +68,8 @@ function grouped(clause: string, what: string, problem: string, expected: string
  * row in messages, e.g. "GET /definitions". Returns the attempts that were refused as expected.
  */
 export function judgeSweep(ctx: CheckContext, attempts: readonly Attempt[], clauses: JudgeClauses, what: string): Attempt[] {
-  const refusal = clauses.refusal ?? [403];
   const letThrough = new Map<string, Attempt[]>();
+  const noResponse: Attempt[] = [];
   const wrongStatus: Attempt[] = [];
   const permittedRefused: Attempt[] = [];
   const refused: Attempt[] = [];
@@ -81,7 +79,7 @@ export function judgeSweep(ctx: CheckContext, attempts: readonly Attempt[], clau
       expectResponse(clauses.row, a.ex);
     } catch (e) {
       if (!isFinding(e)) throw e;
-      (a.expect === 'allow' ? permittedRefused : wrongStatus).push(a);
+      (a.expect === 'allow' ? permittedRefused : noResponse).push(a);
       continue;
     }
     const ok = is2xx(a.ex);
@@ -96,23 +94,25 @@ export function judgeSweep(ctx: CheckContext, attempts: readonly Attempt[], clau
       }
       continue;
     }
-    if (!refusal.includes(a.ex.response!.status)) {
+    if (a.ex.response!.status !== 403) {
       wrongStatus.push(a);
       continue;
     }
     refused.push(a);
   }
 
-  const refusalText = refusal.join(' or ');
   for (const [clause, group] of letThrough) {
-    ctx.softFail(grouped(clause, what, 'keys without the required grant or role were let through', `a refusal (${refusalText})`, group));
+    ctx.softFail(grouped(clause, what, 'keys without the required grant or role were let through', 'a refusal (403)', group));
+  }
+  if (noResponse.length > 0) {
+    ctx.softFail(grouped(clauses.row, what, 'calls that must be refused got no usable response', 'a refusal (403)', noResponse));
   }
   if (permittedRefused.length > 0) {
     ctx.softFail(grouped(clauses.row, what, 'keys holding everything the row requires were not let through', 'a 2xx answer', permittedRefused));
   }
   if (wrongStatus.length > 0) {
     const problem = 'a missing grant or role was answered with another status than a refusal';
-    ctx.softFail(grouped(clauses.row, what, problem, `status ${refusalText}`, wrongStatus));
+    ctx.softFail(grouped(clauses.row, what, problem, 'status 403', wrongStatus));
     if (clauses.forbidden) ctx.softFail(grouped(clauses.forbidden, what, problem, 'status 403 FORBIDDEN', wrongStatus));
   }
   return refused;

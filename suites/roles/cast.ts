@@ -23,6 +23,7 @@ export const CAST: Record<string, CastMember> = Object.fromEntries(
   ]),
 );
 
-/** The cast key of a role (not observable when the target cannot supply it). */
+/** The role's cast key holding exactly [admin] (not observable when the target cannot supply it). */
 export const adminKey = (ctx: CheckContext, role: (typeof KEY_ROLES)[number]): KeyHandle => ctx.key(withAdmin(role));
+/** The role's cast key holding exactly the agent scopes (not observable when the target cannot supply it). */
 export const agentKey = (ctx: CheckContext, role: (typeof KEY_ROLES)[number]): KeyHandle => ctx.key(withAgent(role));

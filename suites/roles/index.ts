@@ -9,6 +9,7 @@ import { CAST } from './cast.ts';
 import { computeAllowsOwnerAndAdmin, computeRefusesAnalyst } from './compute.ts';
 import { roleChangeAgent, roleChangeCompute } from './role-change.ts';
 
+/** The roles suite definition (found by src/engine/discover.ts through suites/roles.test.ts). */
 export const rolesSuite: SuiteDef = {
   name: 'roles',
   title: 'Roles: workspace roles gate compute and agent operations on top of scopes',

@@ -11,6 +11,7 @@ import { CAST } from './matrix.ts';
 import { agentPreview, agentRun, applyUpdate } from './operations.ts';
 import { compute, query } from './query-compute.ts';
 
+/** The scopes suite definition (found by src/engine/discover.ts through suites/scopes.test.ts). */
 export const scopesSuite: SuiteDef = {
   name: 'scopes',
   title: 'Scopes: each permission row lets through exactly the keys holding its scopes',

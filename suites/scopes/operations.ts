@@ -2,7 +2,8 @@
  * Permission rows of catalog operations submitted through POST /operations (seed 4.8 and the
  * part 5 table): graph.agent_preview and graph.agent_run (graph:read, graph:write,
  * research:run) and graph.apply_update (graph:write). The fully permitted key establishes the
- * request first; refused submissions must leave no receipt and, for the edit, no changed value.
+ * request first; submissions from keys lacking a scope must leave no receipt and, for the edit,
+ * no changed value.
  */
 import type { CheckContext, CheckDef, KeyHandle, Scope } from '../../src/engine/check.ts';
 import { judgeSweep, sweep, type Attempt, type Expectation } from '../_shared/access-judge.ts';
