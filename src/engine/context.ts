@@ -37,7 +37,10 @@ export interface RunContext {
     timeoutMs: number;
     maxResponseBytes: number;
     allowInsecureHttp: boolean;
-    /** Retry bounds; `budget` is per process (each vitest worker gets this many). */
+    /**
+     * Retry bounds. `budget` is what one runner may spend: the in-process runner shares it
+     * across its sessions; `wgc run` gives each vitest session an equal share of the run's budget.
+     */
     retry429: { maxRetries: number; maxWaitMs: number; budget: number };
   };
   /** Usage balance of each provisioned workspace; default: the control protocol's default. */

@@ -13,8 +13,8 @@ export interface PropertyOptions<T> {
   arbitrary: fc.Arbitrary<T>;
   /**
    * Sends the request(s) for one value and judges them: return false or throw a Finding to
-   * fail. NotObservable, Disabled and any other error stop the property at once (no shrinking)
-   * and are rethrown as they are.
+   * fail. NotObservable, Disabled, any other error, and a Finding about a request that got no
+   * answer (timeout, connection) stop the property at once (no shrinking) and are rethrown.
    */
   predicate: (value: T) => Promise<boolean | void>;
   /** Default: the run's --runs. */
@@ -56,6 +56,9 @@ export function scenarioOf(value: unknown): string | undefined {
 
 const isFinding = (e: unknown): e is Finding => e instanceof Finding || (e instanceof Error && e.name === 'Finding' && 'evidence' in e);
 
+/** A finding about a request that got no (complete) answer, as opposed to a wrong answer. */
+const isTransportFailure = (e: Finding): boolean => e.evidence.exchange?.error !== undefined && e.evidence.exchange.response === undefined;
+
 /** Runs the property; resolves when it holds, throws a Finding with replay data when not. */
 export async function checkProperty<T>(ctx: CheckContext, opts: PropertyOptions<T>): Promise<void> {
   const maxShrinkCalls = opts.maxShrinkCalls ?? 30;
@@ -73,6 +76,11 @@ export async function checkProperty<T>(ctx: CheckContext, opts: PropertyOptions<
       if (verdict === false) failures++;
       return verdict !== false;
     } catch (e) {
+      if (isFinding(e) && isTransportFailure(e)) {
+        // The target did not answer: shrinking would only pay more timeouts for the same news.
+        aborted = { error: new Finding({ ...e.evidence, seed: ctx.run.seed, counterexample: counterexampleJson(value) }) };
+        return true;
+      }
       if (isFinding(e)) {
         failures++;
         throw e;

@@ -76,6 +76,7 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
   const idPrefix = opts.idPrefix ?? `p${process.pid}c${++clientCount}`;
   let seq = 0;
   let requests = 0;
+  const breaker = new DeadTargetBreaker();
 
   function build(req: ApiRequest): OutgoingRequest {
     const path = req.path.startsWith('/') ? req.path : `/${req.path}`;
@@ -115,11 +116,18 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
     }
     // Capture the URL exactly as it goes on the wire (WHATWG-normalised), so curl replays it.
     if (target) out.url = target.href;
+    if (breaker.shouldSkip()) {
+      return notSent(out, id, opts.secrets, {
+        kind: 'budget',
+        message: `not sent: the target did not answer the last ${breaker.threshold} requests (timeouts or connection failures); one request in ${breaker.probeEvery} probes whether it is back`,
+      });
+    }
     const started = Date.now();
     let attempt = 0;
     for (;;) {
       const { exchange, sent } = await performRequest(out, transport, id);
       if (sent) requests++;
+      breaker.record(exchange);
       exchange.retries = attempt;
       exchange.startedAt = new Date(started).toISOString();
       exchange.durationMs = Date.now() - started;
@@ -147,12 +155,53 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
 }
 
 function originRefused(out: OutgoingRequest, id: string, origin: string, secrets: SecretRegistry): Exchange {
+  return notSent(out, id, secrets, { kind: 'other', message: `refused: the request URL leaves the target origin ${origin}; credentials are only sent there` });
+}
+
+/** An exchange for a request the client decided not to put on the wire. */
+function notSent(out: OutgoingRequest, id: string, secrets: SecretRegistry, error: Exchange['error']): Exchange {
   return {
     id,
     request: { method: out.method, url: secrets.redact(out.url), headers: secrets.redactHeaders(out.headers) },
-    error: { kind: 'other', message: `refused: the request URL leaves the target origin ${origin}; credentials are only sent there` },
+    error,
     startedAt: new Date().toISOString(),
     durationMs: 0,
     retries: 0,
   };
+}
+
+/**
+ * Stops a run from paying a full timeout on every request to a target that has stopped
+ * answering: after `threshold` consecutive timeouts or connection failures, requests are not
+ * sent (error kind "budget", which checks report as not observable), except one probe in every
+ * `probeEvery`; any answer closes the breaker again.
+ */
+export class DeadTargetBreaker {
+  private failures = 0;
+  private skipped = 0;
+  constructor(
+    readonly threshold = 5,
+    readonly probeEvery = 20,
+  ) {}
+
+  /** True when the next request should not be sent. */
+  shouldSkip(): boolean {
+    if (this.failures < this.threshold) return false;
+    this.skipped += 1;
+    return this.skipped % this.probeEvery !== 0;
+  }
+
+  /** Records how a sent request ended. */
+  record(ex: Exchange): void {
+    if (ex.response) {
+      this.failures = 0;
+      this.skipped = 0;
+    } else if (ex.error?.kind === 'timeout' || ex.error?.kind === 'connection') {
+      this.failures += 1;
+    }
+  }
+
+  get open(): boolean {
+    return this.failures >= this.threshold;
+  }
 }

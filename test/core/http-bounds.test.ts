@@ -231,3 +231,24 @@ describe('requests', () => {
     expect(ex.error?.kind).toBe('connection');
   });
 });
+
+describe('dead-target breaker', () => {
+  test('after five requests without an answer, later requests are not sent (kind budget) except periodic probes; an answer closes it', async () => {
+    const { DeadTargetBreaker } = await import('../../src/http/client.ts');
+    const b = new DeadTargetBreaker(5, 20);
+    const dead = { error: { kind: 'timeout' } } as never;
+    const alive = { response: { status: 200 } } as never;
+    for (let i = 0; i < 4; i++) {
+      expect(b.shouldSkip()).toBe(false);
+      b.record(dead);
+    }
+    expect(b.shouldSkip()).toBe(false);
+    b.record(dead);
+    expect(b.open).toBe(true);
+    const decisions = Array.from({ length: 40 }, () => b.shouldSkip());
+    expect(decisions.filter((skip) => !skip)).toHaveLength(2); // one probe in twenty
+    b.record(alive);
+    expect(b.open).toBe(false);
+    expect(b.shouldSkip()).toBe(false);
+  });
+});

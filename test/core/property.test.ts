@@ -80,6 +80,31 @@ describe('checkProperty', () => {
     await expect(checkProperty(ctxWith(3), { clause: 'X-001', arbitrary, predicate: async () => { throw new TypeError('bug'); } })).rejects.toThrow(TypeError);
   });
 
+  test('a finding about a request that got no answer stops at once: no shrinking over timeouts', async () => {
+    let calls = 0;
+    const timedOut = {
+      id: 'x-1',
+      request: { method: 'GET', url: 'http://127.0.0.1:1/api/v1/definitions', headers: {} },
+      error: { kind: 'timeout' as const, message: 'no answer within 500 ms' },
+      startedAt: new Date(0).toISOString(),
+      durationMs: 500,
+      retries: 0,
+    };
+    const f = await findingOf(
+      checkProperty(ctxWith(11), {
+        clause: 'PAGE-002',
+        arbitrary,
+        predicate: async () => {
+          calls++;
+          throw new Finding({ clause: 'PAGE-002', message: 'no usable response: timeout', exchange: timedOut });
+        },
+      }),
+    );
+    expect(calls).toBe(1);
+    expect(f.evidence).toMatchObject({ clause: 'PAGE-002', seed: 11 });
+    expect(f.evidence.counterexample).toContain('limit above maximum');
+  });
+
   test('a holding property resolves after numRuns runs', async () => {
     let calls = 0;
     await checkProperty(ctxWith(1, 17), { clause: 'X-001', arbitrary, predicate: async () => void calls++ });

@@ -141,7 +141,7 @@ describe.concurrent('hostile targets end to end', () => {
     expectCalmRun('always-429-two-suites', out, target, { boundMs: b.ms, formula: b.formula, baselineRss: cal.peakRss, cap: CAP, secrets: [TOKEN] });
     const retries = target.stats.modeRequests - never.target.stats.modeRequests;
     log(`always-429 none, 2 suites (${retries} retries)`, out, b.formula, target, cal);
-    // DEFAULT_RUN_RETRY.budget is documented as the run's (per process) budget; each session has its own.
+    // DEFAULT_RUN_RETRY.budget is the run's budget: wgc run gives each vitest session an equal share.
     expect(retries, 'retries spent by the run (each waited 1 s)').toBeLessThanOrEqual(SESSION_RETRY_BUDGET);
   }, TEST_MS);
 
