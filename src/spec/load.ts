@@ -2,8 +2,11 @@
  * Loads the OpenAPI documents of specs/ once per process: parse (with line numbers), check
  * local $refs, validate against the OpenAPI 3.1 meta-schema (swagger-parser), dereference,
  * check the structure and x-wgc extensions, and freeze. Every failure is an Error whose
- * message starts with "file:line:col".
+ * message starts with "file:line:col". A successful load of the documents in specs/ is also
+ * kept on disk (disk-cache.ts), so other processes with the same bytes skip the work.
  */
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import SwaggerParser from '@apidevtools/swagger-parser';
@@ -11,7 +14,8 @@ import { CatalogOperationsSchema, parseExtension } from './extensions.ts';
 import { checkLocalRefs, extractOperations, withExtensions } from './operations.ts';
 import { routeMatcher } from './route.ts';
 import { readSource, SpecError, type SourceFile } from './source.ts';
-import type { BaseOperationInfo, JsonSchema, LoadedControlSpec, LoadedDocument, LoadedSpec } from './types.ts';
+import { readCached, writeCached } from './disk-cache.ts';
+import type { BaseOperationInfo, CatalogOperationRule, JsonSchema, LoadedControlSpec, LoadedDocument, LoadedSpec, OperationInfo } from './types.ts';
 
 export { SpecError } from './source.ts';
 export type * from './types.ts';
@@ -32,10 +36,14 @@ const controlCache = new Map<string, Promise<LoadedControlSpec>>();
  */
 export function loadSpec(path: string = DEFAULT_SPEC_PATH): Promise<LoadedSpec> {
   return cached(specCache, resolve(path), async (file) => {
+    const hit = await fromDisk<SpecParts>('api', file);
+    if (hit) return Object.freeze({ ...view(hit.source, hit.parts.document, hit.parts.operations), catalogOperations: deepFreeze(hit.parts.catalogOperations) });
     const { source, document } = await loadDocument(file);
     const operations = withExtensions(source, document, extractOperations(source, document));
     const catalog = parseExtension(CatalogOperationsSchema, document['x-wgc-operations'] ?? {});
     if (!catalog.ok) throw new SpecError(`${source.locate('/x-wgc-operations')}: x-wgc-operations: ${catalog.problem}`);
+    const parts: SpecParts = { data: source.data, document, operations, catalogOperations: catalog.value };
+    writeCached('api', file, source.hash, parts);
     return Object.freeze({ ...view(source, document, operations), catalogOperations: deepFreeze(catalog.value) });
   });
 }
@@ -46,9 +54,41 @@ export function loadSpec(path: string = DEFAULT_SPEC_PATH): Promise<LoadedSpec> 
  */
 export function loadControlSpec(path: string = DEFAULT_CONTROL_SPEC_PATH): Promise<LoadedControlSpec> {
   return cached(controlCache, resolve(path), async (file) => {
+    const hit = await fromDisk<DocumentParts<BaseOperationInfo>>('control', file);
+    if (hit) return Object.freeze(view(hit.source, hit.parts.document, hit.parts.operations));
     const { source, document } = await loadDocument(file);
-    return Object.freeze(view(source, document, extractOperations(source, document)));
+    const operations = extractOperations(source, document);
+    writeCached('control', file, source.hash, { data: source.data, document, operations } satisfies DocumentParts<BaseOperationInfo>);
+    return Object.freeze(view(source, document, operations));
   });
+}
+
+/** What a load produces before its view is built: kept whole in the disk cache (disk-cache.ts). */
+interface DocumentParts<Op extends BaseOperationInfo> {
+  data: Record<string, unknown>;
+  document: Record<string, unknown>;
+  operations: Op[];
+}
+interface SpecParts extends DocumentParts<OperationInfo> {
+  catalogOperations: Record<string, CatalogOperationRule>;
+}
+
+/**
+ * The parts of an earlier successful load of this file's current bytes, from the disk cache;
+ * undefined on a miss or any problem (the full load then runs and reports it).
+ */
+async function fromDisk<P extends DocumentParts<BaseOperationInfo>>(kind: string, file: string): Promise<{ source: SourceFile; parts: P } | undefined> {
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(file);
+  } catch {
+    return undefined;
+  }
+  const hash = createHash('sha256').update(bytes).digest('hex');
+  const parts = readCached<P>(kind, file, hash);
+  if (!parts) return undefined;
+  // Places are only needed to report a bad document, and a cached document was a good one.
+  return { source: { file, hash, data: parts.data, locate: () => file }, parts };
 }
 
 function cached<T>(cache: Map<string, Promise<T>>, file: string, load: (file: string) => Promise<T>): Promise<T> {
