@@ -34,6 +34,7 @@ const EXTENSIONS: Record<string, [string, string]> = {
   diff: ['./diff.ts', 'diffCommand'],
   merge: ['./merge.ts', 'mergeCommand'],
   bench: ['./bench.ts', 'benchCommand'],
+  docs: ['./docs.ts', 'docsCommand'],
   'verify-bundle': ['./verify-bundle.ts', 'verifyBundleCommand'],
 };
 
