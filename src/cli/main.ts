@@ -20,7 +20,9 @@ commands:
   diff            compare two reports
   merge           merge shard partials into one report
   verify-bundle   check a certification bundle against its manifest
-  bench           benchmark the suite
+  bench           benchmark the suite against the embedded reference target
+  selftest        run the suite against every named fault of the reference target (kill matrix)
+  docs            regenerate the generated documentation (--check: fail when it is stale)
   help            this text (also: wgc <command> --help)
 
 exit codes:
@@ -36,6 +38,7 @@ const EXTENSIONS: Record<string, [string, string]> = {
   bench: ['./bench.ts', 'benchCommand'],
   docs: ['./docs.ts', 'docsCommand'],
   'verify-bundle': ['./verify-bundle.ts', 'verifyBundleCommand'],
+  selftest: ['./selftest.ts', 'selfTestCommand'],
 };
 
 type Command = (argv: string[], ...rest: never[]) => Promise<number>;
@@ -56,6 +59,10 @@ async function loadCommand(file: string, exportName: string): Promise<Command | 
 
 /** `wgc clauses [--json]`. */
 export function clausesCommand(argv: string[], io: CliIo): number {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    io.out('usage: wgc clauses [--json]\n\nLists the clause catalog (specs/clauses.yaml): id, level, seed reference, what observing\nit needs, statement. --json prints every field of every clause.\n');
+    return EXIT.conformant;
+  }
   const json = argv.includes('--json');
   const unknown = argv.filter((a) => a !== '--json');
   if (unknown.length > 0) {

@@ -3,7 +3,7 @@
  * plan credits, run the suites through vitest, and hand the results to src/report. Exit code:
  * 0 conformant, 1 a MUST clause failed, 2 usage or harness error (the report's verdict).
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadCatalog, CatalogError } from '../catalog/load.ts';
@@ -20,6 +20,7 @@ import { hashFile, DEFAULT_SPEC_PATH, type RunMetaInput } from '../report/meta.t
 import { writeReports } from '../report/write.ts';
 import { renderTerminalSummary } from '../report/terminal.ts';
 import { writeCertificationBundle } from '../report/certify.ts';
+import { createControlClient } from '../control/client.ts';
 import { exitCodeOf } from '../report/verdict.ts';
 import type { CliIo } from '../report/io.ts';
 
@@ -55,18 +56,20 @@ export interface Target {
   controlToken?: string;
   close?: () => Promise<void>;
   label: string;
+  /** What the report names as the target: the base URL, or "embedded reference target" (its port changes every run, so shards of one run still merge). */
+  identity: string;
 }
 
 async function openTarget(config: Config): Promise<Target> {
   if (config.baseUrl) {
-    const t: Target = { baseUrl: config.baseUrl, label: config.baseUrl };
+    const t: Target = { baseUrl: config.baseUrl, label: config.baseUrl, identity: config.baseUrl };
     if (config.controlUrl && config.controlToken) Object.assign(t, { controlUrl: config.controlUrl, controlToken: config.controlToken });
     return t;
   }
   // Imported lazily: a run against a real target never loads the reference implementation.
   const { startReference } = await import('../reference/index.ts');
   const ref = await startReference();
-  return { baseUrl: ref.baseUrl, controlUrl: ref.controlUrl, controlToken: ref.controlToken, close: () => ref.close(), label: `embedded reference target at ${ref.baseUrl}` };
+  return { baseUrl: ref.baseUrl, controlUrl: ref.controlUrl, controlToken: ref.controlToken, close: () => ref.close(), label: `embedded reference target at ${ref.baseUrl}`, identity: 'embedded reference target' };
 }
 
 /** The run context of a resolved config against a target (secrets included: never log it). */
@@ -110,6 +113,15 @@ export async function runCommand(argv: string[], env: NodeJS.ProcessEnv, io: Cli
       return 2;
     }
   }
+  // Refuse what can only fail after the whole run, before anything is sent.
+  if (config.certify && config.shard) {
+    io.err('wgc run: --certify with --shard: a bundle certifies one complete run; run unsharded to certify\n');
+    return 2;
+  }
+  if (config.certify && existsSync(join(resolve(config.out), 'certification'))) {
+    io.err(`wgc run: --certify: ${join(resolve(config.out), 'certification')} already exists; a bundle is never overwritten (choose another --out or remove it)\n`);
+    return 2;
+  }
   observer.phase?.('configured');
 
   let catalog;
@@ -139,6 +151,11 @@ export async function runCommand(argv: string[], env: NodeJS.ProcessEnv, io: Cli
   const target = await openTarget(config);
   observer.phase?.('targetOpen');
   try {
+    const controlProblem = await checkControlProtocol(target, config);
+    if (controlProblem) {
+      io.err(`wgc run: --control-url: ${controlProblem}\n`);
+      return 2;
+    }
     const run = runContextFor(config, target);
     // The plan is printed before anything is sent (introspection included).
     const plan = planCredits(suites, run);
@@ -169,7 +186,7 @@ export async function runCommand(argv: string[], env: NodeJS.ProcessEnv, io: Cli
 
     const meta: RunMetaInput = {
       specHash: hashFile(DEFAULT_SPEC_PATH),
-      targetBaseUrl: target.baseUrl,
+      targetBaseUrl: target.identity,
       control: hasControl(run),
       config: { ...redactConfig(config), target: target.label },
       seed: config.seed,
@@ -201,5 +218,25 @@ export async function runCommand(argv: string[], env: NodeJS.ProcessEnv, io: Cli
     return result.summary.exitCode;
   } finally {
     await target.close?.();
+  }
+}
+
+/**
+ * Asks the control URL which protocol it speaks (GET {control_url}/) before the run, so a wrong
+ * URL or token is one clear usage error instead of provisioning failures in every suite.
+ */
+async function checkControlProtocol(target: Target, config: Config): Promise<string | undefined> {
+  if (!target.controlUrl || !target.controlToken) return undefined;
+  const control = createControlClient({ controlUrl: target.controlUrl, token: target.controlToken, http: { timeoutMs: config.timeoutMs, allowInsecureHttp: config.allowInsecureHttp } });
+  try {
+    const info = await control.info();
+    if (info.protocol !== 'wg-control' || info.version !== 1) {
+      return `${target.controlUrl} speaks ${JSON.stringify(info.protocol)} version ${JSON.stringify(info.version)}; this suite needs wg-control version 1`;
+    }
+    return undefined;
+  } catch (e) {
+    return `${target.controlUrl} does not answer GET / as the wg-control protocol (${(e as Error).message})`;
+  } finally {
+    await control.close();
   }
 }

@@ -99,3 +99,60 @@ describe('wgc run', () => {
     }
   });
 });
+
+describe('wgc run refuses up front what could only fail after the run', () => {
+  test('--certify with --shard, and --certify into an existing bundle, are usage errors', async () => {
+    const a = captureIo();
+    expect(await runCommand([...SUITES, '--certify', '--shard', '1/2'], {}, a.io)).toBe(2);
+    expect(a.err.join('')).toMatch(/--certify with --shard/);
+    const out = await outDir();
+    await (await import('node:fs/promises')).mkdir(join(out, 'certification'));
+    const b = captureIo();
+    expect(await runCommand([...SUITES, '--certify', '--out', out], {}, b.io)).toBe(2);
+    expect(b.err.join('')).toMatch(/already exists; a bundle is never overwritten/);
+  });
+
+  test('a control URL that does not speak wg-control version 1 is a usage error before any suite runs', async () => {
+    const ref = await startReference();
+    try {
+      const a = captureIo();
+      const code = await runCommand([...SUITES, '--base-url', ref.baseUrl, '--control-url', `${ref.baseUrl}/api/v1`, '--out', await outDir()], { WGC_CONTROL_TOKEN: ref.controlToken }, a.io);
+      expect(code).toBe(2);
+      expect(a.err.join('')).toMatch(/--control-url: .* does not answer GET \/ as the wg-control protocol/);
+      const b = captureIo();
+      expect(await runCommand([...SUITES, '--base-url', ref.baseUrl, '--control-url', ref.controlUrl, '--out', await outDir()], { WGC_CONTROL_TOKEN: 'wrong-token' }, b.io)).toBe(2);
+      expect(b.err.join('')).toMatch(/--control-url: .*401/);
+      expect(b.err.join('')).not.toContain('wrong-token');
+    } finally {
+      await ref.close();
+    }
+  });
+
+  test('`wgc clauses --help` documents the command', async () => {
+    const c = captureIo();
+    expect(await main(['clauses', '--help'], c.io)).toBe(0);
+    expect(c.out.join('')).toMatch(/usage: wgc clauses \[--json\]/);
+  });
+});
+
+describe('sharded runs against the embedded reference', () => {
+  test('two shards of one seed merge into one report (the ephemeral port is not the target identity)', async () => {
+    const out = await outDir();
+    for (const shard of ['1/2', '2/2']) {
+      const a = captureIo();
+      // A shard's own verdict covers only its files (a shard without files verifies nothing: 2).
+      // Two real, quick suites: vitest shards by test file, so a shard needs at least one file.
+      await runCommand(['--suite', 'roles', '--suite', 'operations', '--seed', '7', '--runs', '2', '--shard', shard, '--out', join(out, shard.replace('/', '-'))], {}, a.io);
+      expect(a.out.join('')).toMatch(new RegExp(`shard ${shard}: wrote`));
+    }
+    const partials: string[] = [];
+    for (const d of ['1-2', '2-2']) for (const f of await readdir(join(out, d))) if (f.endsWith('.json')) partials.push(join(out, d, f));
+    expect(partials.length).toBeGreaterThanOrEqual(2);
+    const { mergeCommand } = await import('../../src/cli/merge.ts');
+    const m = captureIo();
+    const code = await mergeCommand(['--out', join(out, 'merged'), ...partials], m.io);
+    expect(code, m.err.join('')).toBe(0);
+    const report = JSON.parse(await readFile(join(out, 'merged', 'report.json'), 'utf8')) as { meta: { target: { baseUrl: string } } };
+    expect(report.meta.target.baseUrl).toBe('embedded reference target');
+  }, 120_000);
+});
