@@ -20,7 +20,7 @@ interface RowRun {
   operationId: string;
   row: string;
   what: string;
-  /** Sends one key's write; `victim` is the definition refused keys act on. */
+  /** Sends one key's write to `target` (the victim, for refused keys); `index` numbers the permitted keys, 0 for refused ones. */
   write(ctx: CheckContext, key: KeyHandle, marker: string, target: { id: string; slugs: string[] }, index: number): Promise<Exchange>;
   /** Where permitted key number `index` acts (default: the victim). */
   permittedTarget?(ctx: CheckContext, reader: KeyHandle, victim: { id: string; slugs: string[] }, index: number): Promise<{ id: string; slugs: string[] }>;
