@@ -23,7 +23,7 @@ const f = (name: string, clauses: readonly string[], description: string): Fault
 /** Every fault the reference target knows, by area. */
 export const FAULTS: readonly FaultDef[] = [
   // Service-wide rules and decision traces
-  f('list-touches-definitions', ['SVC-005', 'TRACE-017'], 'GET /definitions advances updated_at of the definitions it lists.'),
+  f('list-touches-definitions', ['SVC-005'], 'GET /definitions advances updated_at of the definitions it lists.'),
   f('trace-read-touches-definitions', ['TRACE-017'], 'GET /graph/traces advances updated_at of every definition of the workspace.'),
   f('trace-refused-on-merge', ['TRACE-001'], 'merge-value refuses any decision_trace with 400.'),
   f('trace-reason-unchecked', ['TRACE-002'], 'The trace reason is neither required nor bounded.'),
@@ -183,7 +183,7 @@ export const FAULTS: readonly FaultDef[] = [
 
   // Versioning
   f('api-prefix-moved', ['VER-001'], 'The API answers under /api/v1beta instead of /api/v1. Every API check fails too.'),
-  f('capabilities-as-array', ['VER-003', 'OPS-003'], 'GET /capabilities answers a bare array of operations.'),
+  f('capabilities-as-array', ['VER-003'], 'GET /capabilities answers a bare array of operations.'),
 ];
 
 /** Validation issues a fault lets through: the surface (route), the issue path and message. */
