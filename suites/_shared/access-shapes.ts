@@ -9,7 +9,7 @@ import { describeResponse } from '../../src/engine/expect.ts';
 import { Finding, NotObservable } from '../../src/engine/finding.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 import { is2xx } from './definitions.ts';
-import { findObjects } from './json.ts';
+import { findObjects, isObject } from './json.ts';
 import { computePreviewShapes, computeRunShapes, operationArgumentShapes, queryShapes, statusesOf, type Shape } from './ops-shapes.ts';
 import { agentPreviewBody, applyUpdateBody, submitOperation, type AccountFixture } from './ops-fixtures.ts';
 
@@ -67,12 +67,17 @@ export const QUERY_OPERATIONS = ['crm.read_partner_company_properties', 'crm.rea
 /**
  * Field keys GET /capabilities lists next to this operation name (the seed: "exact field keys
  * come from the field catalog"): a string array under a key naming fields or properties, in an
- * object that mentions the operation. Searched, since the catalog's shape is not shown.
+ * object that mentions the operation, or in the object filed under the operation's name (a
+ * catalog keyed by name). Searched, since the catalog's shape is not shown.
  */
 export async function catalogFields(ctx: CheckContext, key: KeyHandle, operation: string): Promise<string[]> {
   const ex = await ctx.api.send({ method: 'GET', path: '/capabilities', key });
   if (!is2xx(ex)) return [];
-  const holders = findObjects(ex.response?.json, (o) => Object.values(o).includes(operation));
+  const body = ex.response?.json;
+  const holders = [
+    ...findObjects(body, (o) => Object.values(o).includes(operation)),
+    ...findObjects(body, (o) => isObject(o[operation])).map((o) => o[operation] as Record<string, unknown>),
+  ];
   for (const h of holders) {
     for (const [k, v] of Object.entries(h)) {
       if (/field|propert/i.test(k) && Array.isArray(v) && v.length > 0 && v.every((x) => typeof x === 'string')) return (v as string[]).slice(0, 2);
