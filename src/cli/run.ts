@@ -153,7 +153,22 @@ export async function runCommand(argv: string[], env: NodeJS.ProcessEnv, io: Cli
   try {
     const controlProblem = await checkControlProtocol(target, config);
     if (controlProblem) {
+      // Nothing can be provisioned: no suite runs, but CI still gets a report saying why.
       io.err(`wgc run: --control-url: ${controlProblem}\n`);
+      const meta: RunMetaInput = {
+        specHash: hashFile(DEFAULT_SPEC_PATH),
+        targetBaseUrl: target.identity,
+        control: false,
+        config: { ...redactConfig(config), target: target.label },
+        seed: config.seed,
+        startedAt: new Date(started).toISOString(),
+        durationMs: Date.now() - started,
+        creditsCharged: null,
+        runErrors: [`the test-control protocol at --control-url is unusable, so no suite ran: ${controlProblem}`],
+      };
+      const result = buildRunResult([], catalog, meta);
+      const written = await writeReports(result, resolve(config.out));
+      io.out(renderTerminalSummary(result, { color: io.isTTY ?? false, files: written }));
       return 2;
     }
     const run = runContextFor(config, target);

@@ -193,11 +193,12 @@ export class DeadTargetBreaker {
 
   /** Records how a sent request ended. */
   record(ex: Exchange): void {
-    if (ex.response) {
+    // Headers followed by a stalled body is no answer either: only the error kind decides.
+    if (ex.error?.kind === 'timeout' || ex.error?.kind === 'connection') {
+      this.failures += 1;
+    } else if (ex.response) {
       this.failures = 0;
       this.skipped = 0;
-    } else if (ex.error?.kind === 'timeout' || ex.error?.kind === 'connection') {
-      this.failures += 1;
     }
   }
 

@@ -119,6 +119,7 @@ describe('wgc run refuses up front what could only fail after the run', () => {
       const code = await runCommand([...SUITES, '--base-url', ref.baseUrl, '--control-url', `${ref.baseUrl}/api/v1`, '--out', await outDir()], { WGC_CONTROL_TOKEN: ref.controlToken }, a.io);
       expect(code).toBe(2);
       expect(a.err.join('')).toMatch(/--control-url: .* does not answer GET \/ as the wg-control protocol/);
+      expect(a.out.join('')).toMatch(/INCONCLUSIVE[\s\S]*test-control protocol at --control-url is unusable/);
       const b = captureIo();
       expect(await runCommand([...SUITES, '--base-url', ref.baseUrl, '--control-url', ref.controlUrl, '--out', await outDir()], { WGC_CONTROL_TOKEN: 'wrong-token' }, b.io)).toBe(2);
       expect(b.err.join('')).toMatch(/--control-url: .*401/);

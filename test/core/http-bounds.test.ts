@@ -247,6 +247,8 @@ describe('dead-target breaker', () => {
     expect(b.open).toBe(true);
     const decisions = Array.from({ length: 40 }, () => b.shouldSkip());
     expect(decisions.filter((skip) => !skip)).toHaveLength(2); // one probe in twenty
+    b.record({ response: { status: 200 }, error: { kind: 'timeout' } } as never); // headers, then a stalled body
+    expect(b.open).toBe(true);
     b.record(alive);
     expect(b.open).toBe(false);
     expect(b.shouldSkip()).toBe(false);
