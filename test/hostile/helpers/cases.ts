@@ -50,7 +50,7 @@ export const MODE_CASES: readonly ModeCase[] = [
   { mode: 'echo-key', evidence: /"code":"ECHO"|\\"code\\":\\"ECHO\\"/, waits: false },
   // Retry-After rotates: none and garbage are retried after 1 s, zero at once, a day and a far date never.
   { mode: 'always-429', evidence: status('429'), waits: false, retryWaitMs: 1_000, options: { settings: { retryAfter: 'mixed' } } },
-  { mode: 'control-broken', evidence: /provisioning suite/, waits: false, harness: true },
+  { mode: 'control-broken', evidence: /provisioning suite|test-control protocol at --control-url is unusable/, waits: false, harness: true },
 ];
 
 /** The modes the calibration stands for: every request fails at once with a connection reset. */

@@ -56,13 +56,14 @@ export function expectCalmRun(label: string, run: WgcRunOutcome, target: Hostile
   expect(report.summary.exitCode, where).toBe(run.exitCode);
   // A crash in main() prints "harness error:" with a stack; the report is then missing anyway.
   expect(run.stderr, where).not.toMatch(/harness error:|Unhandled|FATAL|out of memory/i);
-  expect(report.meta.runErrors, where).toEqual([]);
   if (e.harness) {
-    // A broken control endpoint is the harness's problem: inconclusive, never "not conformant".
+    // A broken control endpoint is the harness's problem: inconclusive, never "not conformant",
+    // reported either per check (provisioning failed) or for the run (refused up front).
     expect(run.exitCode, where).toBe(2);
     expect(report.summary.mustFailed, where).toEqual([]);
-    expect(report.summary.harnessErrors.length, where).toBeGreaterThan(0);
+    expect(report.summary.harnessErrors.length + report.meta.runErrors.length, where).toBeGreaterThan(0);
   } else {
+    expect(report.meta.runErrors, where).toEqual([]);
     const broken = report.checks.filter((c) => c.outcome === 'harnessError').map((c) => `${c.checkId}: ${c.reason}`);
     expect(broken, `${where}\nthe harness broke on target data`).toEqual([]);
   }
