@@ -121,6 +121,8 @@ function renderCredits(r: BenchResult, charged: (number | null)[]): string {
   out.push(`credits: plan ${planned} (sum of the checks' declared credits) vs charged ${c ?? 'n/a'} (ledgers): ${verdict}`);
   const rec = r.recording;
   out.push(`per check, from the recording pass (one check at a time, ledgers read between checks): ${rec.chargedSuiteWorkspaces} charged in the suite workspaces${rec.chargedAll !== rec.chargedSuiteWorkspaces ? `, ${rec.chargedAll} counting workspaces the checks created` : ''}`);
+  const varying = unstableChecks(r);
+  if (varying.length > 0) out.push(`  checks whose request count differed between runs (their charge may differ too): ${varying.join('; ')}`);
   const outside = Object.entries(rec.outsideChecks).filter(([, v]) => v !== 0);
   if (outside.length > 0) out.push(`  charged outside any check (set-up, teardown): ${outside.map(([k, v]) => `${k} ${v}`).join(', ')}`);
   const mism = rec.mismatches;
@@ -132,10 +134,32 @@ function renderCredits(r: BenchResult, charged: (number | null)[]): string {
   out.push(`  ${mism.length} of ${rec.checks.length} checks declare other credits than they were charged: ${mism.length - under.length} over (the plan stays an upper bound), ${under.length} under (the plan is exceeded)`);
   const w = [44, 8, 8, 7];
   out.push(`  ${row(['check', 'planned', 'charged', 'diff'], w)}`);
-  const order = (a: CheckCharge, b: CheckCharge): number => b.charged - b.planned - (a.charged - a.planned) || a.checkId.localeCompare(b.checkId);
+  // Under-declared first (they break --max-credits), then the largest over-declarations.
+  const order = (a: CheckCharge, b: CheckCharge): number => {
+    const da = a.charged - a.planned;
+    const db = b.charged - b.planned;
+    if (da > 0 !== db > 0) return da > 0 ? -1 : 1;
+    return (da > 0 ? db - da : da - db) || a.checkId.localeCompare(b.checkId);
+  };
   for (const m of [...mism].sort(order)) {
     const note = m.chargedElsewhere ? `  (${m.chargedElsewhere} in a workspace the check created)` : '';
     out.push(`  ${row([m.checkId, m.planned, m.charged, `${m.charged - m.planned > 0 ? '+' : ''}${m.charged - m.planned}`], w)}${note}`);
   }
   return out.join('\n');
+}
+
+/** Checks that sent a different number of requests in some timed run than in the recording pass. */
+function unstableChecks(r: BenchResult): string[] {
+  const recorded = new Map(r.recording.checks.map((c) => [c.checkId, c.requests]));
+  const seen = new Map<string, Set<number>>();
+  for (const it of r.iterations) {
+    for (const c of it.run.report.checks) {
+      const base = recorded.get(c.checkId);
+      if (base === undefined || base === c.requests) continue;
+      let counts = seen.get(c.checkId);
+      if (!counts) seen.set(c.checkId, (counts = new Set([base])));
+      counts.add(c.requests);
+    }
+  }
+  return [...seen].map(([id, counts]) => `${id} (${[...counts].join(', ')} requests)`);
 }
