@@ -36,7 +36,7 @@ export function findResourceId(ex: Exchange): string | undefined {
 
 /**
  * Polls `path` until `done(exchange)` holds or the time budget runs out; returns every poll.
- * Backoff starts at 5 ms and doubles up to 200 ms.
+ * Backoff starts at 5 ms and doubles up to `maxWaitMs` (200 ms unless given).
  */
 export async function pollUntil(
   ctx: CheckContext,
@@ -44,6 +44,7 @@ export async function pollUntil(
   path: string,
   done: (ex: Exchange) => boolean,
   budgetMs = 3_000,
+  maxWaitMs = 200,
 ): Promise<{ last: Exchange; polls: Exchange[]; satisfied: boolean }> {
   const polls: Exchange[] = [];
   const deadline = Date.now() + budgetMs;
@@ -54,6 +55,6 @@ export async function pollUntil(
     if (done(ex)) return { last: ex, polls, satisfied: true };
     if (Date.now() + wait > deadline || ex.error) return { last: ex, polls, satisfied: false };
     await new Promise((r) => setTimeout(r, wait));
-    wait = Math.min(wait * 2, 200);
+    wait = Math.min(wait * 2, maxWaitMs);
   }
 }

@@ -6,7 +6,7 @@ import type { CheckDef } from '../../src/engine/check.ts';
 import { Finding, NotObservable } from '../../src/engine/finding.ts';
 import { is2xx, minimalCreateBody } from '../_shared/definitions.ts';
 import { callOf, chargeEvidence, measureCharges, pollCredits, settledCharged } from '../_shared/ledger-measure.ts';
-import { archiveIfCreated, idempotencyKey, makeAccount, previewAndQuote, receiptPath } from '../_shared/ops-fixtures.ts';
+import { archiveIfCreated, idempotencyKey, makeAccount, previewAndQuote, QUOTE_PATIENCE_MS, receiptPath } from '../_shared/ops-fixtures.ts';
 import { usableResponses } from '../_shared/ops-usable.ts';
 
 export const replayFree: CheckDef = {
@@ -42,7 +42,7 @@ export const previewFee: CheckDef = {
     const fx = await makeAccount(ctx, 'bill-preview');
     await settledCharged(ctx);
     // The receipt is polled inside the window: the fee may be charged when the preview runs.
-    const m = await measureCharges(ctx, () => previewAndQuote(ctx, owner, [fx.accountId]), {
+    const m = await measureCharges(ctx, () => previewAndQuote(ctx, owner, [fx.accountId], { patienceMs: QUOTE_PATIENCE_MS }), {
       entries: true,
       atLeast: (r) => (is2xx(r.submitted) && typeof r.quote.apiPreviewCredits === 'number' ? r.quote.apiPreviewCredits : 0),
     });

@@ -9,7 +9,7 @@ import { Finding, NotObservable } from '../../src/engine/finding.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 import { is2xx } from '../_shared/definitions.ts';
 import { brief } from '../_shared/json.ts';
-import { agentPreviewBody, isQuoted, makeAccount, makeAccounts, previewAndQuote, QUOTE_FIELDS, QUOTE_NUMBERS, QUOTE_STRINGS, submitOperation } from '../_shared/ops-fixtures.ts';
+import { agentPreviewBody, isQuoted, makeAccount, makeAccounts, previewAndQuote, QUOTE_FIELDS, QUOTE_NUMBERS, QUOTE_PATIENCE_MS, QUOTE_STRINGS, submitOperation } from '../_shared/ops-fixtures.ts';
 import { usableResponses } from '../_shared/ops-usable.ts';
 
 const received = (ex: Exchange): string => (ex.response ? describeResponse(ex.response) : `no response (${ex.error?.kind}: ${ex.error?.message})`);
@@ -26,7 +26,7 @@ export const previewQuotes: CheckDef = {
   async run(ctx) {
     ctx = usableResponses(ctx, 'OPS-004');
     const fx = await makeAccount(ctx, 'ops-preview');
-    const { submitted, polls, quote, receiptFound } = await previewAndQuote(ctx, ctx.key('agent'), [fx.accountId]);
+    const { submitted, polls, quote, receiptFound, waitedMs } = await previewAndQuote(ctx, ctx.key('agent'), [fx.accountId], { patienceMs: QUOTE_PATIENCE_MS });
     if (!is2xx(submitted)) throw new NotObservable(`the preview was refused (${received(submitted)}); the seed shows only the argument names, so no quote could be observed`);
     const last = polls[polls.length - 1] ?? submitted;
     const missing = QUOTE_FIELDS.filter((f) => !(f in quote));
@@ -35,7 +35,7 @@ export const previewQuotes: CheckDef = {
       ...QUOTE_STRINGS.filter((f) => f in quote && typeof quote[f] !== 'string'),
     ];
     if (missing.length === 0 && mistyped.length === 0) return;
-    const where = receiptFound ? `the answer and ${polls.length} polls of the receipt` : 'the answer (it names no receipt to poll)';
+    const where = receiptFound ? `the answer and ${polls.length} polls of the receipt over ${(waitedMs / 1000).toFixed(1)} s` : 'the answer (it names no receipt to poll)';
     throw new Finding({
       clause: 'OPS-004',
       message: [missing.length ? `${missing.join(', ')} not found in ${where}` : '', mistyped.length ? `${mistyped.join(', ')} of the wrong type` : ''].filter(Boolean).join('; '),
