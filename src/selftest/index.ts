@@ -1,0 +1,132 @@
+/**
+ * The fault self-test: runs every suite against the conformant reference and against the
+ * reference with each named fault (one fresh server per run), and builds the kill matrix:
+ * which faults the suites catch, what they fail besides, and what nothing can catch.
+ * See docs/self-test.md.
+ */
+import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { loadCatalog } from '../catalog/load.ts';
+import { FAULTS, resolveFaults, type FaultDef } from '../reference/faults.ts';
+import { buildKillMatrix } from './matrix.ts';
+import type { KillMatrix, TargetRunSummary } from './model.ts';
+import { runPool, WORKER_MODE_DEFAULT, type Job, type WorkerMode } from './pool.ts';
+
+export { SelfTestSetupError, WORKER_MODES, type WorkerMode } from './pool.ts';
+export type * from './model.ts';
+
+/** The fixed seed: the self-test must give the same matrix run after run. */
+export const SELFTEST_SEED = 20_240_611;
+
+/**
+ * Generated cases per property (`wgc run` uses 25). Measured on one snapshot of the suites
+ * (docs/self-test.md): 25, 10 and 5 runs catch the same faults; 10 costs 14% less CPU than 25
+ * and finds the same failures except two side effects (extras), 5 loses four. Raise it if a
+ * fault is ever caught only with more runs.
+ */
+export const SELFTEST_NUM_RUNS = 10;
+
+/**
+ * Suites run one after the other within one fault run. Side by side they would share the
+ * worker's event loop, and a suite's CPU-heavy step could eat another's time budgets (polls,
+ * ledger settling, request timeouts): a false finding. The waits are filled by the other workers.
+ */
+export const SELFTEST_SUITE_CONCURRENCY = 1;
+
+/**
+ * Per-request time limit. The reference is local and answers at once; a slow answer only
+ * means a loaded host, which must not turn into a finding.
+ */
+export const SELFTEST_REQUEST_TIMEOUT_MS = 30_000;
+
+/** A single run taking longer than this is killed and reported as a harness error. */
+export const SELFTEST_JOB_TIMEOUT_MS = 240_000;
+
+/**
+ * Default workers: one more than the cores. A run waits part of the time (receipt polls,
+ * ledger settling) and the extra worker fills those gaps; see docs/self-test.md.
+ */
+export function defaultWorkers(): number {
+  return availableParallelism() + 1;
+}
+
+const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export const DEFAULT_SUITES_DIR = fileURLToPath(new URL('../../suites/', import.meta.url));
+
+/** One finished run, for progress output. */
+export interface SelfTestProgress {
+  /** Fault name, or null for the conformant run. */
+  fault: string | null;
+  /** caught / escaped for faults; clean / unclean for the conformant run. */
+  status: 'caught' | 'escaped' | 'clean' | 'unclean';
+  done: number;
+  total: number;
+  durationMs: number;
+}
+
+export interface SelfTestOptions {
+  /** Fault names to run (default: every fault). Unknown names reject. */
+  faults?: readonly string[];
+  /** Workers (processes) running faults side by side. Default: defaultWorkers(). */
+  concurrency?: number;
+  numRuns?: number;
+  seed?: number;
+  onProgress?: (p: SelfTestProgress) => void;
+  /** Default: suites/ of this checkout. */
+  suitesDir?: string;
+  /** Default: WORKER_MODE_DEFAULT. */
+  mode?: WorkerMode;
+  suiteConcurrency?: number;
+  jobTimeoutMs?: number;
+}
+
+/** Runs the self-test and returns its kill matrix. Rejects on unknown fault names or unloadable suites. */
+export async function runSelfTest(opts: SelfTestOptions = {}): Promise<KillMatrix> {
+  const started = Date.now();
+  const catalog = loadCatalog();
+  const selected = selectFaults(opts.faults);
+  const seed = opts.seed ?? SELFTEST_SEED;
+  const numRuns = opts.numRuns ?? SELFTEST_NUM_RUNS;
+  const concurrency = Math.max(1, opts.concurrency ?? defaultWorkers());
+  // The conformant run goes first: every row is judged against it.
+  const jobs: Job[] = [{ faults: [] }, ...selected.map((f) => ({ faults: [f.name] }))];
+  let done = 0;
+  const { summaries, suites } = await runPool(jobs, {
+    workers: concurrency,
+    mode: opts.mode ?? WORKER_MODE_DEFAULT,
+    jobTimeoutMs: opts.jobTimeoutMs ?? SELFTEST_JOB_TIMEOUT_MS,
+    init: { suitesDir: opts.suitesDir ?? DEFAULT_SUITES_DIR, root: PACKAGE_ROOT, seed, numRuns, suiteConcurrency: opts.suiteConcurrency ?? SELFTEST_SUITE_CONCURRENCY, timeoutMs: SELFTEST_REQUEST_TIMEOUT_MS },
+    onResult: (job, summary) => opts.onProgress?.(progressOf(job, summary, selected, ++done, jobs.length)),
+  });
+  return buildKillMatrix({
+    catalog,
+    allFaults: FAULTS,
+    runs: selected.map((fault, i) => ({ fault, summary: summaries[i + 1]! })),
+    conformant: summaries[0]!,
+    suites,
+    seed,
+    numRuns,
+    concurrency,
+    totalMs: Date.now() - started,
+    generatedAt: new Date(started).toISOString(),
+  });
+}
+
+/** The named faults in FAULTS order; every fault when none are named. */
+export function selectFaults(names?: readonly string[]): FaultDef[] {
+  if (!names || names.length === 0) return [...FAULTS];
+  resolveFaults(names); // throws naming the unknown ones and listing the valid ones
+  const wanted = new Set(names);
+  return FAULTS.filter((f) => wanted.has(f.name));
+}
+
+function progressOf(job: Job, summary: TargetRunSummary, selected: readonly FaultDef[], done: number, total: number): SelfTestProgress {
+  const name = job.faults[0];
+  if (name === undefined) {
+    const clean = summary.failures.length === 0 && summary.harnessErrors.length === 0 && summary.runErrors.length === 0;
+    return { fault: null, status: clean ? 'clean' : 'unclean', done, total, durationMs: summary.durationMs };
+  }
+  const declared = selected.find((f) => f.name === name)?.clauses ?? [];
+  const failed = new Set(summary.failures.map((f) => f.clause));
+  return { fault: name, status: declared.every((c) => failed.has(c)) ? 'caught' : 'escaped', done, total, durationMs: summary.durationMs };
+}
