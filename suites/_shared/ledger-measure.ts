@@ -23,20 +23,80 @@ export interface Measured<T> {
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 /**
- * The charged total once it has stopped moving: two reads `wait` apart agree (wait doubles from
- * 10 ms to 80 ms), or the budget is spent (then the last read).
+ * How long after its answer a charge may still be recorded: the suite's bound on a lagging
+ * ledger (a target may bill asynchronous work when it runs, or record usage through a queue).
+ * Measurements wait up to this long for the charges they expect.
  */
-export async function settledCharged(ctx: CheckContext, budgetMs = 600): Promise<number> {
-  const deadline = Date.now() + budgetMs;
+export const LATE_CHARGE_MS = 1_000;
+
+/**
+ * The least time the ledger must stand still before a check starts measuring, once it has been
+ * seen to lag: charges of the previous check (its clean-up archives, say) recorded late must
+ * not land in this check's first measurement. A ledger never seen lagging costs no wait.
+ */
+export const QUIET_MS = 300;
+
+/**
+ * The longest delay seen per workspace between a billed answer and its charge showing in the
+ * ledger (absent: every expected charge was there at once). Module state on purpose: the
+ * checks of a suite share their workspace and run one after another.
+ */
+const lagSeen = new Map<string, number>();
+
+function noteLag(ctx: CheckContext, ms: number): void {
+  lagSeen.set(ctx.workspaceId, Math.max(lagSeen.get(ctx.workspaceId) ?? 0, ms));
+}
+
+/**
+ * The charged total once it has stopped moving: two reads `wait` apart agree (wait doubles from
+ * 10 ms to 80 ms) and, with `quietMs`, it has not moved for that long; or the budget is spent
+ * (then the last read).
+ */
+export async function settledCharged(ctx: CheckContext, budgetMs = 600, quietMs = 0): Promise<number> {
+  const deadline = Date.now() + Math.max(budgetMs, quietMs * 2);
   let last = await ctx.ledger.charged();
+  let since = Date.now();
   let wait = 10;
   for (;;) {
     await sleep(wait);
     const now = await ctx.ledger.charged();
-    if (now === last || Date.now() + wait > deadline) return now;
+    if ((now === last && Date.now() - since >= quietMs) || Date.now() + wait > deadline) return now;
+    if (now !== last) since = Date.now();
     last = now;
     wait = Math.min(wait * 2, 80);
   }
+}
+
+/**
+ * The ledger before a check's first measurement. Once the ledger has been seen to lag, it must
+ * stand still for twice the longest lag seen (at least {@link QUIET_MS}, at most
+ * {@link LATE_CHARGE_MS}), so that late charges of earlier work are in; otherwise it is only
+ * settled. Call at the start of a check that measures.
+ */
+export function quietLedger(ctx: CheckContext): Promise<number> {
+  const lag = lagSeen.get(ctx.workspaceId);
+  if (lag === undefined) return settledCharged(ctx);
+  const quiet = Math.min(LATE_CHARGE_MS, Math.max(QUIET_MS, 2 * lag));
+  return settledCharged(ctx, 2 * quiet, quiet);
+}
+
+/**
+ * Waits until the ledger shows at least `expected` credits more than `base` (for up to
+ * `lateMs`: the charges of set-up calls that may be recorded late), then until it settles.
+ * Returns the settled total. Call between billed set-up calls and a measurement.
+ */
+export async function chargesLanded(ctx: CheckContext, base: number, expected: number, lateMs = LATE_CHARGE_MS): Promise<number> {
+  const started = Date.now();
+  const deadline = started + lateMs;
+  let now = await ctx.ledger.charged();
+  const late = now - base < expected;
+  for (let wait = 25; now - base < expected && Date.now() + wait <= deadline; wait = Math.min(wait * 2, 200)) {
+    await sleep(wait);
+    now = await ctx.ledger.charged();
+  }
+  // A charge that came, but not at once: the ledger lags (at least this long).
+  if (late && now - base >= expected) noteLag(ctx, Date.now() - started);
+  return settledCharged(ctx);
 }
 
 /** Options of a measurement. */
@@ -46,8 +106,9 @@ export interface MeasureOptions<T> {
   settleMs?: number;
   /**
    * The least the action should cost given its result (e.g. 1 for a 2xx of a billed endpoint).
-   * While the ledger shows less, it is read again for up to `lateMs`: a target may record a
-   * charge well after answering, and a slow ledger must not read as a free call.
+   * While the ledger shows less, it is read again for up to `lateMs` (default
+   * {@link LATE_CHARGE_MS}): a target may record a charge well after answering, and a slow
+   * ledger must not read as a free call.
    */
   atLeast?: (result: T) => number;
   lateMs?: number;
@@ -60,15 +121,8 @@ export async function measureCharges<T>(ctx: CheckContext, action: () => Promise
   const result = await action();
   let after = await settledCharged(ctx, opts.settleMs);
   const floor = opts.atLeast?.(result) ?? 0;
-  if (after - before < floor) {
-    const deadline = Date.now() + (opts.lateMs ?? 1_000);
-    for (let wait = 25; after - before < floor && Date.now() + wait <= deadline; wait = Math.min(wait * 2, 200)) {
-      await sleep(wait);
-      after = await ctx.ledger.charged();
-    }
-    // Whatever came late may still be followed by more: settle once more.
-    after = await settledCharged(ctx, opts.settleMs);
-  }
+  // Whatever came late may still be followed by more: chargesLanded settles once more.
+  if (after - before < floor) after = await chargesLanded(ctx, before, floor, opts.lateMs);
   const entries = opts.entries ? (await ctx.ledger.entries()).filter((e) => e.seq > lastSeq) : [];
   return { result, delta: after - before, before, after, entries };
 }

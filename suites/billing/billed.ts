@@ -11,7 +11,7 @@ import type { Exchange } from '../../src/http/exchange.ts';
 import { loadSpec } from '../../src/spec/load.ts';
 import { is2xx, minimalCreateBody } from '../_shared/definitions.ts';
 import { isObject } from '../_shared/json.ts';
-import { callOf, chargeEvidence, measureCharges, pollCredits } from '../_shared/ledger-measure.ts';
+import { callOf, chargeEvidence, measureCharges, pollCredits, quietLedger } from '../_shared/ledger-measure.ts';
 import { applyUpdateBody, archiveIfCreated, idempotencyKey, makeAccount, pollReceipt, receiptPath, type AccountFixture } from '../_shared/ops-fixtures.ts';
 import { findResourceId } from '../_shared/receipts.ts';
 import { computePreviewShapes, computeRunShapes, decisionInputShapes, queryShapes, traceShapes, type Shape } from '../_shared/ops-shapes.ts';
@@ -107,6 +107,7 @@ export const billedCallsCostOne: CheckDef = {
     const st: State = { fx: await makeAccount(ctx, 'bill-each'), createBody: minimalCreateBody(ctx, { enumValues: [{ label: 'Alpha' }, { label: 'Beta' }] }) };
     const priced: string[] = [];
     const unpriced: string[] = [];
+    await quietLedger(ctx);
 
     for (const step of STEPS.filter((s) => billed.includes(s.operationId))) {
       const shapes = step.shapes(st);

@@ -7,7 +7,7 @@ import { Finding, NotObservable } from '../../src/engine/finding.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 import { is2xx } from '../_shared/definitions.ts';
 import { isObject } from '../_shared/json.ts';
-import { callOf, chargeEvidence, measureCharges, settledCharged } from '../_shared/ledger-measure.ts';
+import { callOf, chargeEvidence, chargesLanded, measureCharges, quietLedger } from '../_shared/ledger-measure.ts';
 import { applyUpdateBody, makeAccount, pollReceipt, submitOperation } from '../_shared/ops-fixtures.ts';
 import { findResourceId } from '../_shared/receipts.ts';
 import { computeRunShapes, statusesOf, tryShapes } from '../_shared/ops-shapes.ts';
@@ -32,6 +32,7 @@ export const meFree: CheckDef = {
   credits: 0,
   async run(ctx) {
     ctx = usableResponses(ctx, 'BILL-002');
+    await quietLedger(ctx);
     await expectFreeSuccess(ctx, 'BILL-002', () => ctx.api.send({ method: 'GET', path: '/me', key: ctx.key('owner') }));
   },
 };
@@ -44,6 +45,7 @@ export const capabilitiesFree: CheckDef = {
   credits: 0,
   async run(ctx) {
     ctx = usableResponses(ctx, 'BILL-003');
+    await quietLedger(ctx);
     await expectFreeSuccess(ctx, 'BILL-003', () => ctx.api.send({ method: 'GET', path: '/capabilities', key: ctx.key('owner') }));
   },
 };
@@ -66,10 +68,11 @@ export const operationsPollingFree: CheckDef = {
     ctx = usableResponses(ctx, 'BILL-004');
     const owner = ctx.key('owner');
     const fx = await makeAccount(ctx, 'bill-poll');
+    const base = await quietLedger(ctx);
     const submitted = await submitOperation(ctx, owner, applyUpdateBody(fx));
     // Let the submission (and any asynchronous charge of its work) land before measuring.
     if (is2xx(submitted)) await pollReceipt(ctx, owner, submitted, { budgetMs: 1_000 });
-    await settledCharged(ctx);
+    await chargesLanded(ctx, base, is2xx(submitted) ? 1 : 0);
     const list = await expectFreeSuccess(ctx, 'BILL-004', () => ctx.api.send({ method: 'GET', path: '/operations', key: owner }));
     const id = (is2xx(submitted) ? findResourceId(submitted) : undefined) ?? idFromList(list);
     if (id === undefined) throw new NotObservable('no receipt id was found (submission answered ' + callOf(submitted) + '), so GET /operations/{id} could not be priced');
@@ -97,8 +100,10 @@ export const computePollingFree: CheckDef = {
   async run(ctx) {
     ctx = usableResponses(ctx, 'BILL-005');
     const owner = ctx.key('owner');
+    const base = await quietLedger(ctx);
     const { id, started } = await startComputeRun(ctx, owner);
-    await settledCharged(ctx);
+    // The run's own credit (refused candidate bodies cost nothing), possibly recorded late.
+    await chargesLanded(ctx, base, 1);
     const m = await measureCharges(ctx, () => ctx.api.send({ method: 'GET', path: `/compute/runs/${encodeURIComponent(id)}`, key: owner }));
     if (!is2xx(m.result)) throw new NotObservable(`${callOf(m.result)}: the run could not be polled, so the price of a successful poll is unknown`);
     if (m.delta !== 0) throw new Finding(chargeEvidence('BILL-005', m.result, m, [0], [started]));

@@ -10,16 +10,18 @@ import type { Exchange } from '../../src/http/exchange.ts';
 import { randomUUID } from 'node:crypto';
 import { is2xx, minimalCreateBody } from '../_shared/definitions.ts';
 import { isObject } from '../_shared/json.ts';
-import { callOf, chargeEvidence, measureCharges } from '../_shared/ledger-measure.ts';
+import { callOf, chargeEvidence, chargesLanded, measureCharges, quietLedger } from '../_shared/ledger-measure.ts';
 import { archiveIfCreated, idempotencyKey } from '../_shared/ops-fixtures.ts';
 import { usableResponses } from '../_shared/ops-usable.ts';
 
 /**
  * Measures `send`; when the answer's status passes `judged`, a charge is a soft finding on
- * `clause`. Returns the exchange and whether it was judged.
+ * `clause`. Returns the exchange and whether it was judged. A 2xx (every call here is to a
+ * billed endpoint) is waited for until its credit lands, so that it cannot land in the next
+ * measurement.
  */
 async function expectUnbilled(ctx: CheckContext, clause: string, judged: (status: number) => boolean, send: () => Promise<Exchange>, context?: Exchange[]): Promise<{ ex: Exchange; judged: boolean }> {
-  const m = await measureCharges(ctx, send);
+  const m = await measureCharges(ctx, send, { atLeast: (ex) => (is2xx(ex) ? 1 : 0) });
   const status = m.result.response?.status;
   if (status === undefined || !judged(status)) return { ex: m.result, judged: false };
   if (m.delta !== 0) ctx.softFail(chargeEvidence(clause, m.result, m, [0], context));
@@ -41,6 +43,7 @@ export const refusalsFree: CheckDef = {
     const owner = ctx.key('owner');
     const reader = ctx.key('reader');
     const seen: string[] = [];
+    await quietLedger(ctx);
     const probe = async (send: () => Promise<Exchange>, context?: Exchange[]) => {
       const r = await expectUnbilled(ctx, 'BILL-006', isRefusal, send, context);
       archiveIfCreated(ctx, owner, r.ex);
@@ -57,8 +60,11 @@ export const refusalsFree: CheckDef = {
     await probe(() => ctx.api.send({ method: 'POST', path: '/operations', key: owner, idempotencyKey: idempotencyKey(ctx), body: { operation: 'wgc.no_such_operation', arguments: {}, reason: 'conformance check' } }));
     // 409: an Idempotency-Key reused with different input.
     const idem = idempotencyKey(ctx);
+    const base = await ctx.ledger.charged();
     const first = await ctx.api.send({ method: 'POST', path: '/definitions', key: owner, idempotencyKey: idem, body: minimalCreateBody(ctx) });
     archiveIfCreated(ctx, owner, first);
+    // The first create's credit, possibly recorded late, must not land in the 409's measurement.
+    await chargesLanded(ctx, base, is2xx(first) ? 1 : 0);
     if (is2xx(first)) await probe(() => ctx.api.send({ method: 'POST', path: '/definitions', key: owner, idempotencyKey: idem, body: minimalCreateBody(ctx) }), [first]);
     if (seen.length === 0) throw new NotObservable('the target refused none of the calls meant to be refused, so no refusal could be priced');
   },
@@ -74,6 +80,7 @@ export const unauthorizedFree: CheckDef = {
     ctx = usableResponses(ctx, 'BILL-007');
     const owner = ctx.key('owner');
     if (!owner.userId) throw new NotObservable('the owner key has no known member id, so no extra key can be made for it');
+    await quietLedger(ctx);
     let judged = 0;
     for (const action of ['revoke', 'disable'] as const) {
       const made = await ctx.control.createKey(ctx.workspaceId, owner.userId, ['graph:read']);
@@ -109,6 +116,7 @@ export const unavailableFree: CheckDef = {
     const restore = () => ctx.control.setCapabilities(ctx.workspaceId, { definitions: was });
     ctx.cleanup(restore);
     await ctx.control.setCapabilities(ctx.workspaceId, { definitions: false });
+    await quietLedger(ctx);
     try {
       const r = await expectUnbilled(ctx, 'BILL-009', (s) => s >= 500, () => ctx.api.send({ method: 'GET', path: '/definitions', key: owner, query: { limit: 1 } }));
       if (!r.judged) throw new NotObservable(`with definitions switched off, ${callOf(r.ex)}: no 5xx to price`);
@@ -130,6 +138,7 @@ export const rateLimitedFree: CheckDef = {
     const owner = ctx.key('owner');
     const restore = () => ctx.control.setRateLimit(ctx.workspaceId, null);
     ctx.cleanup(restore);
+    await quietLedger(ctx);
     await ctx.control.setRateLimit(ctx.workspaceId, 1);
     try {
       const sent: Exchange[] = [];

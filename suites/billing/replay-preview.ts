@@ -5,7 +5,7 @@
 import type { CheckDef } from '../../src/engine/check.ts';
 import { Finding, NotObservable } from '../../src/engine/finding.ts';
 import { is2xx, minimalCreateBody } from '../_shared/definitions.ts';
-import { callOf, chargeEvidence, measureCharges, pollCredits, settledCharged } from '../_shared/ledger-measure.ts';
+import { callOf, chargeEvidence, chargesLanded, measureCharges, pollCredits, quietLedger } from '../_shared/ledger-measure.ts';
 import { archiveIfCreated, idempotencyKey, makeAccount, previewAndQuote, QUOTE_PATIENCE_MS, receiptPath } from '../_shared/ops-fixtures.ts';
 import { usableResponses } from '../_shared/ops-usable.ts';
 
@@ -21,10 +21,12 @@ export const replayFree: CheckDef = {
     const owner = ctx.key('owner');
     const idem = idempotencyKey(ctx);
     const body = minimalCreateBody(ctx);
+    const base = await quietLedger(ctx);
     const original = await ctx.api.send({ method: 'POST', path: '/definitions', key: owner, idempotencyKey: idem, body });
     if (!is2xx(original)) throw new NotObservable(`the original write was refused (${callOf(original)}), so there is nothing to replay`);
     archiveIfCreated(ctx, owner, original);
-    await settledCharged(ctx);
+    // The original's credit, possibly recorded late, must not be taken for the replay's.
+    await chargesLanded(ctx, base, 1);
     const m = await measureCharges(ctx, () => ctx.api.send({ method: 'POST', path: '/definitions', key: owner, idempotencyKey: idem, body }));
     if (m.delta !== 0) throw new Finding(chargeEvidence('BILL-010', m.result, m, [0], [original]));
   },
@@ -40,7 +42,7 @@ export const previewFee: CheckDef = {
     ctx = usableResponses(ctx, 'BILL-011');
     const owner = ctx.key('owner');
     const fx = await makeAccount(ctx, 'bill-preview');
-    await settledCharged(ctx);
+    await quietLedger(ctx);
     // The receipt is polled inside the window: the fee may be charged when the preview runs.
     const m = await measureCharges(ctx, () => previewAndQuote(ctx, owner, [fx.accountId], { patienceMs: QUOTE_PATIENCE_MS }), {
       entries: true,
