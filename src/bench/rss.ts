@@ -16,7 +16,7 @@ function rssOf(pid: number): number {
 }
 
 /** Direct children of a process, over all its threads (a worker thread may spawn, too). */
-function childrenOf(pid: number): number[] {
+export function childrenOf(pid: number): number[] {
   const out: number[] = [];
   let tasks: string[];
   try {

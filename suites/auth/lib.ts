@@ -3,6 +3,7 @@
  * keys, forged credentials, short-lived members, keys and workspaces provisioned through the
  * control protocol (with clean-up), and a tolerant, bounded listing walk.
  */
+import { availableKeys as availableCastKeys } from '../_shared/access-cast.ts';
 import { randomInt, randomUUID } from 'node:crypto';
 import type { ApiRequest, CheckContext, KeyHandle, Role, Scope } from '../../src/engine/check.ts';
 import { expectStatus } from '../../src/engine/expect.ts';
@@ -16,15 +17,7 @@ export const CAST_NAMES = ['owner', 'reader', 'admin'] as const;
 
 /** The cast keys this target could supply (a cast member it cannot fill is skipped). */
 export function availableKeys(ctx: CheckContext, names: readonly string[] = CAST_NAMES): KeyHandle[] {
-  const out: KeyHandle[] = [];
-  for (const name of names) {
-    try {
-      out.push(ctx.key(name));
-    } catch (e) {
-      if (!(e instanceof NotObservable) && !(e instanceof Error && e.name === 'NotObservable')) throw e;
-    }
-  }
-  return out;
+  return availableCastKeys(ctx, names);
 }
 
 /** True for a complete 2xx response. */

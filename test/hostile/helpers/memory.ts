@@ -4,9 +4,10 @@
  * process and all its descendants (a `wgc run` does its HTTP in vitest worker processes), read
  * from /proc (VmHWM catches peaks between samples).
  */
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import v8 from 'node:v8';
 import vm from 'node:vm';
+import { childrenOf } from '../../../src/bench/rss.ts';
 
 export interface MemoryPeak {
   /** Peak of (heapUsed + arrayBuffers) above the value before, in bytes. */
@@ -49,24 +50,6 @@ export async function measurePeak<T>(fn: () => Promise<T>, everyMs = 5): Promise
   }
 }
 
-function children(pid: number): number[] {
-  const out: number[] = [];
-  let tasks: string[];
-  try {
-    tasks = readdirSync(`/proc/${pid}/task`);
-  } catch {
-    return out;
-  }
-  for (const tid of tasks) {
-    try {
-      const text = readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8').trim();
-      if (text) out.push(...text.split(/\s+/).map(Number));
-    } catch {
-      /* the task ended */
-    }
-  }
-  return out;
-}
 
 /** Peak RSS (VmHWM) in bytes of one process, or 0 when it is gone. */
 function hwm(pid: number): number {
@@ -101,7 +84,7 @@ export function watchTree(root: number, everyMs = 50): { stop(): { peak: number;
         seen.set(pid, Math.max(seen.get(pid) ?? 0, h));
         if (!commands.has(pid)) commands.set(pid, command(pid));
       }
-      stack.push(...children(pid));
+      stack.push(...childrenOf(pid));
     }
   };
   sample();
