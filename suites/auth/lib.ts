@@ -7,7 +7,7 @@ import { availableKeys as availableCastKeys } from '../_shared/access-cast.ts';
 import { randomInt, randomUUID } from 'node:crypto';
 import type { ApiRequest, CheckContext, KeyHandle, Role, Scope } from '../../src/engine/check.ts';
 import { expectStatus } from '../../src/engine/expect.ts';
-import { Finding, NotObservable } from '../../src/engine/finding.ts';
+import { Finding } from '../../src/engine/finding.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 import { soft } from '../_shared/auth-soft.ts';
 import { isObject } from '../_shared/json.ts';
