@@ -9,13 +9,20 @@ import { describeResponse } from '../../src/engine/expect.ts';
 import { ENVELOPE_CLAUSES, judgeEnvelope } from './envelope.ts';
 import { usableResponses } from '../_shared/ops-usable.ts';
 
-/** Paths and methods no route of the seed serves. */
-function unknownRequests(): Pick<ApiRequest, 'method' | 'path'>[] {
-  return [
+/**
+ * Paths and methods no route of the seed serves. Under --read-only only GETs are sent: a
+ * deployment that (wrongly) serves DELETE /operations must not be able to act on it.
+ */
+function unknownRequests(readOnly: boolean): Pick<ApiRequest, 'method' | 'path'>[] {
+  const reads: Pick<ApiRequest, 'method' | 'path'>[] = [
     { method: 'GET', path: '/nope' },
     { method: 'GET', path: '/nope/deeper/still' },
     { method: 'GET', path: `/definitions/${randomUUID()}/nope` },
     { method: 'GET', path: `/data/accounts/${randomUUID()}/nope/deeper` },
+  ];
+  if (readOnly) return reads;
+  return [
+    ...reads,
     { method: 'POST', path: '/me/nope' },
     // Unsupported methods on known paths.
     { method: 'DELETE', path: '/capabilities' },
@@ -32,7 +39,7 @@ export const unknownRoutes: CheckDef = {
   async run(ctx) {
     ctx = usableResponses(ctx, 'ERR-003');
     const owner = ctx.key('owner');
-    for (const req of unknownRequests()) {
+    for (const req of unknownRequests(ctx.run.readOnly)) {
       const ex = await ctx.api.send({ ...req, key: owner });
       const res = ex.response;
       if (!res || res.status < 400 || res.status >= 500) {
