@@ -1,12 +1,14 @@
 /**
- * `wgc serve [--port N] [--host H] [--control-token T] [--fault NAME]... [--list-faults]`:
+ * `wgc serve [--port N] [--host H] [--control-token T] [--variant NAME] [--fault NAME]... [--list-faults]`:
  * runs the embedded reference target until SIGINT or SIGTERM. Prints the API and control URLs
  * and where the control token came from; a generated token is printed (it is a local test
- * server), a token given by flag or WGC_CONTROL_TOKEN never is.
+ * server), a token given by flag or WGC_CONTROL_TOKEN never is. `--variant alternative` runs
+ * the conformant variant that makes the other choice wherever the seed leaves room (faults
+ * are for the default variant only).
  */
-import { FAULTS, startReference } from '../reference/index.ts';
+import { FAULTS, startReference, VARIANT_NAMES, type VariantName } from '../reference/index.ts';
 
-const USAGE = 'usage: wgc serve [--port N] [--host H] [--control-token T] [--fault NAME]... [--list-faults]\n';
+const USAGE = `usage: wgc serve [--port N] [--host H] [--control-token T] [--variant ${VARIANT_NAMES.join('|')}] [--fault NAME]... [--list-faults]\n`;
 
 /** Output sinks and an optional stop signal (tests use these instead of process signals). */
 export interface ServeIo {
@@ -23,6 +25,7 @@ interface ServeArgs {
   host: string;
   token?: string;
   faults: string[];
+  variant?: VariantName;
   listFaults: boolean;
   help: boolean;
 }
@@ -48,6 +51,10 @@ function parseArgs(argv: string[]): ServeArgs | string {
       const v = value();
       if (!v) return '--control-token needs a non-empty value';
       args.token = v;
+    } else if (name === '--variant') {
+      const v = value();
+      if (!v || !(VARIANT_NAMES as readonly string[]).includes(v)) return `--variant must be one of ${VARIANT_NAMES.join(', ')}, got ${JSON.stringify(v ?? '')}`;
+      args.variant = v as VariantName;
     } else if (name === '--fault') {
       const v = value();
       if (!v) return '--fault needs a fault name (see --list-faults)';
@@ -83,7 +90,7 @@ export async function serveCommand(argv: string[], env: NodeJS.ProcessEnv, io: S
   const tokenSource = args.token ? 'from --control-token (not shown)' : envToken ? 'from WGC_CONTROL_TOKEN (not shown)' : undefined;
   let ref;
   try {
-    ref = await startReference({ host: args.host, port: args.port, ...(token ? { controlToken: token } : {}), faults: args.faults });
+    ref = await startReference({ host: args.host, port: args.port, ...(token ? { controlToken: token } : {}), faults: args.faults, ...(args.variant ? { variant: args.variant } : {}) });
   } catch (e) {
     io.err(`wgc serve: ${e instanceof Error ? e.message : String(e)}\n`);
     return 2;
@@ -94,6 +101,7 @@ export async function serveCommand(argv: string[], env: NodeJS.ProcessEnv, io: S
       `  API:           ${ref.baseUrl}/api/v1`,
       `  control:       ${ref.controlUrl}`,
       `  control token: ${tokenSource ?? `generated: ${ref.controlToken}`}`,
+      ...(ref.variant !== 'default' ? [`  variant:       ${ref.variant}`] : []),
       `  faults:        ${ref.faults.length > 0 ? ref.faults.join(', ') : 'none'}`,
       'Stop with Ctrl-C.',
       '',

@@ -8,7 +8,7 @@ import type { Role, Scope } from '../engine/check.ts';
 import { ApiError, forbidden, notFound, unauthorized } from './errors.ts';
 import { RELAXED_SCOPES, type FaultSet } from './faults.ts';
 import type { ApiKey, Member, Workspace } from './model.ts';
-import { KEY_SECRET_RE, UNPREFIXED_SECRET_RE, type Store } from './store.ts';
+import type { Store } from './store.ts';
 
 /** The verified caller of one request. */
 export interface Principal {
@@ -48,12 +48,13 @@ export function credentialOf(headers: IncomingHttpHeaders, faults: FaultSet): st
 }
 
 /**
- * Verifies the key and its standing. Unknown, malformed, disabled or revoked keys, keys of a
- * deleted workspace and keys whose holder left get 401; a paused workspace gets 403.
+ * Verifies the key and its standing. Unknown, malformed, disabled or revoked keys and keys of
+ * a deleted workspace get 401; a departed holder and a paused workspace get the variant's
+ * status (default: 401 and 403).
  */
 export function authenticate(store: Store, headers: IncomingHttpHeaders, faults: FaultSet): Principal {
   const secret = credentialOf(headers, faults);
-  if (!KEY_SECRET_RE.test(secret) && !(UNPREFIXED_SECRET_RE.test(secret) && store.keysBySecret.has(secret))) throw malformed('The API key is malformed', faults);
+  if (!store.secretRe.test(secret) && !(store.unprefixedSecretRe.test(secret) && store.keysBySecret.has(secret))) throw malformed('The API key is malformed', faults);
   const key = store.keysBySecret.get(secret);
   if (!key) throw faults.has('unknown-key-404') ? notFound('No such key') : unauthorized('The API key is not recognised');
   return standing(store, key, faults);
@@ -71,8 +72,9 @@ export function standing(store: Store, key: ApiKey, faults: FaultSet): Principal
   if (!ws) throw unauthorized('The API key is not recognised');
   let member = ws.members.get(key.userId);
   if (!member && faults.has('departed-member-key-accepted')) member = { userId: key.userId, role: 'analyst' };
-  if (!member) throw unauthorized('The key holder is no longer a member of the workspace');
-  if (!ws.apiAccess && !faults.has('paused-workspace-accepted')) throw forbidden('API access is paused for this workspace');
+  const { departedMember, pausedWorkspace } = store.choices.status;
+  if (!member) throw new ApiError(departedMember, 'The key holder is no longer a member of the workspace');
+  if (!ws.apiAccess && !faults.has('paused-workspace-accepted')) throw new ApiError(pausedWorkspace, 'API access is paused for this workspace');
   let scopes: readonly Scope[] = key.scopes;
   let role: Role = member.role;
   if (faults.has('grants-cached-at-first-use')) {

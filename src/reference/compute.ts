@@ -2,11 +2,10 @@
  * Bulk compute (seed 4.9): POST /compute/preview and POST /compute/runs for the pmm_refresh
  * job need the admin scope AND an owner or admin role; GET /compute/runs/{id} polls (free).
  */
-import { notFound } from './errors.ts';
+import { ApiError, notFound } from './errors.ts';
 import type { ComputeRun } from './model.ts';
 import { accountIn } from './op-graph.ts';
 import type { Ctx, Route } from './route.ts';
-import { newId } from './store.ts';
 import { arr, obj, oneOf, opt, parseBody, req, str } from './validate.ts';
 
 const JOBS = ['pmm_refresh'] as const;
@@ -20,29 +19,33 @@ function accountsOf(ctx: Ctx, ids: string[] | undefined): number {
   return ids.length;
 }
 
-const runOut = (r: ComputeRun) => ({ ...r });
-
 function preview(ctx: Ctx) {
   const b = parseBody(previewBody, ctx.body, 'body', ctx.relax);
   const n = accountsOf(ctx, b.accountIds);
-  return { status: 200, body: { job: b.job, accounts: n, estCreditsLow: n, estCreditsHigh: n * 2 } };
+  return { status: 200, body: ctx.store.choices.layout.computePreview(b.job, n) };
 }
 
 function start(ctx: Ctx) {
   const b = parseBody(runBody, ctx.body, 'body', ctx.relax);
   const n = accountsOf(ctx, b.accountIds);
-  const run: ComputeRun = { id: newId(), job: b.job, status: 'queued', reason: b.reason, accounts: n, createdAt: ctx.store.now(), completedAt: null, result: null };
+  const run: ComputeRun = { id: ctx.store.newId(), job: b.job, status: 'queued', reason: b.reason, accounts: n, createdAt: ctx.store.now(), completedAt: null, result: null };
   ctx.ws.computeRuns.set(run.id, run);
   ctx.scheduler.schedule(ctx.ws, run.id);
-  return { status: 202, body: runOut(run) };
+  const { choices } = ctx.store;
+  const started = choices.layout.computeRunStarted(run, '/api/v1');
+  return { status: choices.status.computeRun, body: started.body, ...(started.headers ? { headers: started.headers } : {}) };
 }
 
 function get(ctx: Ctx) {
   const id = ctx.params.id!.toLowerCase();
+  const { choices } = ctx.store;
   const run = ctx.faults.has('compute-runs-not-pollable') ? undefined : ctx.ws.computeRuns.get(id);
-  if (!run) throw notFound('No such compute run in this workspace');
+  if (!run) {
+    const foreign = choices.status.foreignId === 403 && [...ctx.store.workspaces.values()].some((w) => w.computeRuns.has(id));
+    throw foreign ? new ApiError(403, 'The compute run belongs to another workspace') : notFound('No such compute run in this workspace');
+  }
   if (run.status === 'queued') ctx.scheduler.runNow(ctx.ws, id);
-  return { status: 200, body: runOut(run) };
+  return { status: 200, body: choices.layout.computeRun(run) };
 }
 
 const gated = { billable: true, scopes: ['admin'] as const, roles: ['owner', 'admin'] as const, capability: 'graphCompute' as const, body: true };

@@ -31,7 +31,7 @@ function query(ctx: Ctx) {
     .sort((a, b) => (String(a.id) < String(b.id) ? -1 : 1))
     .slice(0, b.arguments.limit)
     .map((r) => ({ id: r.id, properties: Object.fromEntries(b.arguments.properties.map((p) => [p, r[p] ?? null])) }));
-  return { status: 200, body: { operation: b.operation, object, live: true, items } };
+  return { status: 200, body: ctx.store.choices.layout.queryResult(b.operation, object, items) };
 }
 
 export const CRM_ROUTES: readonly Route[] = [

@@ -1,18 +1,25 @@
 /**
  * Stored graph data under /data (seed 4.9): accounts and people with their relatedData
  * collections, ICPs, saved matches, lookalikes and relationships. Reads change nothing.
- * Ids that are not in the caller's workspace (or are not uuids) are 404.
+ * Ids that are not in the caller's workspace (or are not uuids) are 404; another workspace's
+ * ids get the variant's status (default 404).
  */
-import { notFound } from './errors.ts';
+import { ApiError, notFound } from './errors.ts';
 import type { Account, Person, Workspace } from './model.ts';
 import { page, pageParams } from './query.ts';
 import { accountOut, accountPersonOut, personOut } from './records.ts';
 import type { Ctx, Route } from './route.ts';
 
+/** 404 for an id of no record here; the variant's status when it names another workspace's record. */
+function missing(ctx: Ctx, what: string, elsewhere: (w: Workspace) => boolean): ApiError {
+  const foreign = ctx.store.choices.status.foreignId === 403 && [...ctx.store.workspaces.values()].some((w) => w !== ctx.ws && elsewhere(w));
+  return foreign ? new ApiError(403, `The ${what} belongs to another workspace`) : notFound(`No such ${what} in this workspace`);
+}
+
 function account(ctx: Ctx): Account {
   const id = ctx.params.id!.toLowerCase();
   const a = ctx.ws.accounts.get(id);
-  if (!a) throw notFound('No such account in this workspace');
+  if (!a) throw missing(ctx, 'account', (w) => w.accounts.has(id));
   return a;
 }
 
@@ -22,13 +29,13 @@ function accountRead(ctx: Ctx) {
   if (nowhere && ctx.faults.has('unknown-account-empty-200')) return { status: 200, body: {} };
   const out: Partial<ReturnType<typeof accountOut>> = accountOut(ctx.ws, account(ctx));
   if (ctx.faults.has('account-without-related-data')) delete out.relatedData;
-  return { status: 200, body: out };
+  return { status: 200, body: ctx.store.choices.layout.recordRead('account', out) };
 }
 
 function personRead(ctx: Ctx) {
   const out: Partial<ReturnType<typeof personOut>> = personOut(ctx.ws, person(ctx));
   if (ctx.faults.has('person-without-related-data')) delete out.relatedData;
-  return { status: 200, body: out };
+  return { status: 200, body: ctx.store.choices.layout.recordRead('person', out) };
 }
 
 function relationships(ctx: Ctx) {
@@ -38,18 +45,23 @@ function relationships(ctx: Ctx) {
   return ctx.faults.has('relationships-bare-array') ? { status: 200, body: reply.body.items } : reply;
 }
 
-/** A canonical person, by its id or by the id of one of its account-membership records. */
+/**
+ * A canonical person, by its id or by the id of one of its account-membership records (or,
+ * a variant's choice, by its canonical id only).
+ */
 function person(ctx: Ctx): Person {
   const id = ctx.params.id!.toLowerCase();
-  const p = ctx.ws.people.get(id) ?? ctx.ws.people.get(ctx.ws.accountPeople.get(id)?.personId ?? '');
-  if (!p) throw notFound('No such person in this workspace');
+  const byMembership = ctx.store.choices.personIds === 'both';
+  const p = ctx.ws.people.get(id) ?? (byMembership ? ctx.ws.people.get(ctx.ws.accountPeople.get(id)?.personId ?? '') : undefined);
+  if (!p) throw missing(ctx, 'person', (w) => w.people.has(id) || (byMembership && w.accountPeople.has(id)));
   return p;
 }
 
 function envelope<T extends { id: string }>(ctx: Ctx, records: Iterable<T>, out: (r: T) => unknown = (r) => r) {
   const p = pageParams(ctx.query, ctx.faults);
-  const env = page(records, p, ctx.faults);
-  return { status: 200, body: { items: env.items.map(out), nextCursor: env.nextCursor } };
+  const env = page(records, p, ctx.faults, ctx.store.choices);
+  const body = ctx.store.choices.layout.list(env.items.map(out), env.nextCursor) as { items: unknown[]; nextCursor: string | null };
+  return { status: 200, body };
 }
 
 const membersOf = (ws: Workspace, accountId: string) => [...ws.accountPeople.values()].filter((ap) => ap.accountId === accountId);

@@ -2,14 +2,15 @@
  * Definition endpoints (seed 2.1, 2.2, 3, 4.3-4.7): list, create, update, archive, merge-value.
  */
 import { createHash } from 'node:crypto';
-import { badRequest, conflict, notFound } from './errors.ts';
+import type { Choices } from './choices.ts';
+import { ApiError, badRequest, conflict, notFound } from './errors.ts';
 import type { FaultSet } from './faults.ts';
 import type { Definition, DefinitionRecord, EnumValue, Workspace } from './model.ts';
 import { arrayParam, boolParam, page, pageParams, single } from './query.ts';
 import type { Ctx, Route } from './route.ts';
-import { newId } from './store.ts';
+import { randomBase62 } from './store.ts';
 import { DECISION_TRACE, recordTrace } from './trace.ts';
-import { arr, bool, isUuid, num, obj, oneOf, opt, parseBody, req, str } from './validate.ts';
+import { any, arr, bool, isUuid, num, obj, oneOf, opt, parseBody, req, str } from './validate.ts';
 
 export const MODULE_KEYS = ['customers', 'partners', 'investors', 'recruiting', 'advisors', 'vendors'] as const;
 const ENTITY_KINDS = ['account', 'contact', 'deal', 'investor'] as const;
@@ -29,7 +30,7 @@ const enumValueIn = obj({
 const reason = req(str({ min: 1, max: 500 }));
 const unit = () => num({ min: 0, max: 1 });
 
-const createBody = obj({
+const createProps = {
   name: req(str({ min: 1, max: 80 })),
   description: opt(str({ max: 1000 })),
   moduleKey: req(oneOf(MODULE_KEYS)),
@@ -44,8 +45,8 @@ const createBody = obj({
   reviewThreshold: opt(unit(), () => 0.6),
   chatVisible: opt(bool(), () => true),
   reason,
-});
-const patchBody = obj({
+};
+const patchProps = {
   reason,
   name: opt(str({ min: 1, max: 80 })),
   description: opt(str({ max: 1000 })),
@@ -57,9 +58,26 @@ const patchBody = obj({
   autoApplyThreshold: opt(unit()),
   reviewThreshold: opt(unit()),
   chatVisible: opt(bool()),
-});
-const archiveBody = obj({ reason });
-const mergeBody = obj({ fromSlug: req(str({ min: 1 })), intoSlug: req(str({ min: 1 })), reason });
+};
+const mergeProps = { fromSlug: req(str({ min: 1 })), intoSlug: req(str({ min: 1 })), reason };
+
+/**
+ * The four write bodies. Unknown top-level properties are ignored, or (a variant's choice,
+ * DEF-025) refused; decision_trace is named so that it is never unknown, and is validated on
+ * its own (traceOf).
+ */
+function writeBodies(strict: boolean) {
+  const trace = { decision_trace: opt(any()) };
+  const o = { strict };
+  return {
+    create: obj(strict ? { ...createProps, ...trace } : createProps, o),
+    patch: obj(strict ? { ...patchProps, ...trace } : patchProps, o),
+    archive: obj(strict ? { reason, ...trace } : { reason }, o),
+    merge: obj(strict ? { ...mergeProps, ...trace } : mergeProps, o),
+  };
+}
+const BODIES = { ignore: writeBodies(false), refuse: writeBodies(true) };
+const bodies = (ctx: Ctx) => BODIES[ctx.store.choices.unknownBodyProperties];
 
 /** A slug from free text: lowercase ASCII letters, digits and underscores, at most 60 characters. */
 export function slugify(text: string): string {
@@ -91,19 +109,41 @@ function uniqueSlug(base: string, taken: Set<string>, next: Map<string, number> 
 
 type EnumIn = { label: string; slug?: string; description?: string; color?: string; archived: boolean };
 
-function toEnumValues(input: EnumIn[], taken: Set<string>): EnumValue[] {
+/** A kebab-case slug base: lowercase ASCII letters and digits joined by "-", at most 48 characters. */
+export function kebab(text: string): string {
+  const s = slugify(text).replace(/_+/g, '-').slice(0, 48).replace(/-+$/g, '');
+  return s === '' ? 'value' : s;
+}
+
+/**
+ * A slug unique in `taken` (which it joins), in the variant's style: snake_case with _2, _3
+ * on collisions (`next` resumes the count per base), or kebab-case with a random suffix
+ * (none for a caller-given slug unless it collides).
+ */
+function slugFor(c: Choices, text: string, taken: Set<string>, given: boolean, next?: Map<string, number>): string {
+  if (c.slugs === 'snake-numbered') return uniqueSlug(slugify(text), taken, next);
+  const base = kebab(text);
+  const suffixed = () => `${base}-${randomBase62(5).toLowerCase()}`;
+  let slug = given ? base : suffixed();
+  while (taken.has(slug)) slug = suffixed();
+  taken.add(slug);
+  return slug;
+}
+
+function toEnumValues(c: Choices, input: EnumIn[], taken: Set<string>): EnumValue[] {
   return input.map((v) => {
-    const out: EnumValue = { label: v.label, slug: uniqueSlug(slugify(v.slug ?? v.label), taken), archived: v.archived };
+    const out: EnumValue = { label: v.label, slug: slugFor(c, v.slug ?? v.label, taken, v.slug !== undefined), archived: v.archived };
     if (v.description !== undefined) out.description = v.description;
     if (v.color !== undefined) out.color = v.color;
     return out;
   });
 }
 
-/** The Definition as returned by the API: all 25 fields, enum values with slug and archived. */
-export function definitionOut(d: Definition, faults: FaultSet): Definition {
-  const out = { ...d, entity_kinds: [...d.entity_kinds], enum_values: d.enum_values.map((v) => ({ ...v })) };
-  if (faults.has('definition-omits-null-fields')) for (const [k, v] of Object.entries(out)) if (v === null) delete (out as Record<string, unknown>)[k];
+/** The Definition as returned by the API: all 25 fields (plus a variant's extras), enum values with slug and archived. */
+export function definitionOut(d: Definition, faults: FaultSet, c: Choices): Record<string, unknown> {
+  const { layout } = c;
+  const out = layout.definition({ ...d, entity_kinds: [...d.entity_kinds], enum_values: d.enum_values.map((v, i) => layout.enumValue(v, i) as unknown as EnumValue) });
+  if (faults.has('definition-omits-null-fields')) for (const [k, v] of Object.entries(out)) if (v === null) delete out[k];
   if (faults.has('definition-workspace-id-is-user-id')) out.workspace_id = d.created_by ?? d.workspace_id;
   return out;
 }
@@ -120,23 +160,33 @@ function traceOf(ctx: Ctx, body: unknown): Record<string, unknown> | undefined {
   return parseBody(DECISION_TRACE, raw, 'body.decision_trace', ctx.relax);
 }
 
-/** The definition named by the path, in the caller's workspace. Malformed ids are a 400. */
+/**
+ * The definition named by the path, in the caller's workspace. A malformed id gets the
+ * variant's status (default 400); another workspace's id gets the variant's status (default
+ * 404, as if it did not exist).
+ */
 function target(ctx: Ctx): DefinitionRecord {
+  settle(ctx);
   const raw = ctx.params.definitionId!;
-  if (!isUuid(raw)) throw ctx.faults.has('malformed-definition-id-409') ? conflict('definitionId must be a uuid') : badRequest('definitionId must be a uuid');
+  const { status } = ctx.store.choices;
+  if (!isUuid(raw)) throw ctx.faults.has('malformed-definition-id-409') ? conflict('definitionId must be a uuid') : new ApiError(status.malformedPathId, 'definitionId must be a uuid');
   const id = raw.toLowerCase();
   const rec = ctx.ws.definitions.get(id);
   if (rec) return rec;
   const elsewhere = [...ctx.store.workspaces.values()].find((w) => w.definitions.has(id))?.definitions.get(id);
   if (elsewhere && ctx.faults.has('cross-workspace-definition-ids')) return elsewhere;
   if (!elsewhere && ctx.faults.has('unknown-definition-400')) throw badRequest('No such definition');
+  if (elsewhere && status.foreignId === 403) throw new ApiError(403, 'The definition belongs to another workspace');
   throw notFound('No such definition in this workspace');
 }
 
-/** The target, refused with 409 when archived (unless a named fault lets archived ones through). */
+/**
+ * The target of a write. An archived one is refused with 409, unless the variant allows
+ * writes to archived definitions (they stay archived) or a named fault lets it through.
+ */
 function writable(ctx: Ctx, allowArchived = false): DefinitionRecord {
   const rec = target(ctx);
-  if (rec.def.state === 'archived' && !allowArchived) throw conflict('The definition is archived');
+  if (rec.def.state === 'archived' && !allowArchived && ctx.store.choices.archivedDefinitionWrites === 'refuse') throw conflict('The definition is archived');
   return rec;
 }
 
@@ -150,15 +200,39 @@ function coerceThresholds(ctx: Ctx): unknown {
 
 function touch(ctx: Ctx, rec: DefinitionRecord, reasonText: string | null): void {
   rec.def.updated_at = ctx.store.now();
-  rec.def.reason = reasonText;
+  if (ctx.store.choices.definitions.reason === 'latest-write') rec.def.reason = reasonText;
   rec.revision++;
 }
 
+/**
+ * Definitions whose settling time (a variant's choice) is over move from their first state to
+ * the initial state on their own: no write, no updated_at, nothing but the state changes.
+ */
+function settle(ctx: Ctx): void {
+  const { settling, initialState } = ctx.store.choices.definitions;
+  if (settling.length === 0) return;
+  const now = Date.now();
+  for (const rec of ctx.ws.definitions.values()) {
+    if (rec.settlesAt !== undefined && rec.settlesAt.at <= now) {
+      if (rec.def.state === rec.settlesAt.from) rec.def.state = initialState;
+      rec.settlesAt = undefined;
+    }
+  }
+}
+
+/** The query parameters of GET /definitions (seed 4.3), moduleKeys in any of its wire forms. */
+const LIST_PARAMETER_RE = /^(cursor|limit|includeArchived|moduleKeys(\[\d*\])?)$/;
+
 function list(ctx: Ctx) {
   const { faults } = ctx;
+  settle(ctx);
+  if (ctx.store.choices.unknownListParameters === 'refuse') {
+    const unknown = ctx.query.find(([k]) => !LIST_PARAMETER_RE.test(k));
+    if (unknown) throw badRequest(`query.${unknown[0].slice(0, 100)} is not a parameter of GET /definitions`);
+  }
   const p = pageParams(ctx.query, faults);
   const includeArchived = (faults.has('include-archived-lenient') ? single(ctx.query, 'includeArchived') === 'true' : boolParam(ctx.query, 'includeArchived')) ?? false;
-  let modules = arrayParam(ctx.query, 'moduleKeys');
+  let modules = arrayParam(ctx.query, 'moduleKeys', ctx.store.choices.paging.moduleKeysForms);
   if (modules && !faults.has('module-keys-unchecked')) {
     for (const m of modules) if (!(MODULE_KEYS as readonly string[]).includes(m)) throw badRequest(`query.moduleKeys: "${m}" is not a module key`);
   }
@@ -168,11 +242,11 @@ function list(ctx: Ctx) {
   const defs = pool.map((r) => r.def);
   let env;
   if (faults.has('filter-after-limit')) {
-    const raw = page(defs, p, faults);
+    const raw = page(defs, p, faults, ctx.store.choices);
     env = { items: raw.items.filter(shown), nextCursor: raw.nextCursor };
-  } else env = page(defs.filter(shown), p, faults);
+  } else env = page(defs.filter(shown), p, faults, ctx.store.choices);
   if (faults.has('list-touches-definitions')) for (const d of env.items) d.updated_at = ctx.store.now();
-  const body: Record<string, unknown> = { items: env.items.map((d) => definitionOut(d, faults)), nextCursor: env.nextCursor };
+  const body = ctx.store.choices.layout.list(env.items.map((d) => definitionOut(d, faults, ctx.store.choices)), env.nextCursor);
   if (body.nextCursor === null && faults.has('definitions-next-cursor-missing')) delete body.nextCursor;
   return { status: 200, body };
 }
@@ -188,7 +262,7 @@ function storeRefused(ctx: Ctx): void {
 
 function stubDefinition(ctx: Ctx, now: string): Definition {
   return {
-    id: newId(), workspace_id: ctx.ws.id, name: '', slug: '', description: null, module_key: 'customers', entity_kinds: ['account'], value_type: 'text',
+    id: ctx.store.newId(), workspace_id: ctx.ws.id, name: '', slug: '', description: null, module_key: 'customers', entity_kinds: ['account'], value_type: 'text',
     cardinality: null, enum_values: [], instruction: null, refresh_policy: 'on_ingest', capture_enabled: false, auto_apply_threshold: 0.85,
     review_threshold: 0.6, chat_visible: true, state: INITIAL_STATE, est_credits_low: null, est_credits_high: null, last_run_credits: null,
     created_by: ctx.p.member.userId, reason: null, created_at: now, updated_at: now, archived_at: null,
@@ -199,7 +273,7 @@ function stubDefinition(ctx: Ctx, now: string): Definition {
 export function create(ctx: Ctx) {
   let b;
   try {
-    b = parseBody(createBody, coerceThresholds(ctx), 'body', ctx.relax);
+    b = parseBody(bodies(ctx).create, coerceThresholds(ctx), 'body', ctx.relax);
   } catch (e) {
     if (ctx.faults.has('bad-create-still-stores')) storeRefused(ctx);
     throw e;
@@ -209,28 +283,31 @@ export function create(ctx: Ctx) {
   const raw = ctx.body as Record<string, unknown>;
   if (ctx.faults.has('wrong-default-review-threshold') && raw.reviewThreshold === undefined) b.reviewThreshold = 0.5;
   const now = ctx.store.now();
+  const choices = ctx.store.choices;
+  const shape = choices.definitions;
+  const settling = shape.settling.find((s) => s.policy === '*' || s.policy === b.refreshPolicy);
   const def: Definition = {
-    id: newId(),
+    id: ctx.store.newId(),
     workspace_id: ws.id,
     name: b.name,
-    slug: uniqueSlug(slugify(b.name), ws.definitionSlugs.taken, ws.definitionSlugs.next),
-    description: b.description ?? null,
+    slug: slugFor(choices, b.name, ws.definitionSlugs.taken, false, ws.definitionSlugs.next),
+    description: b.description ?? shape.omittedText,
     module_key: b.moduleKey,
     entity_kinds: b.entityKinds,
     value_type: b.valueType,
-    cardinality: b.cardinality ?? null,
-    enum_values: toEnumValues(b.enumValues, new Set()),
-    instruction: ctx.faults.has('create-ignores-instruction') ? null : (b.instruction ?? null),
+    cardinality: b.cardinality ?? (b.valueType === 'enum' ? shape.enumCardinality : null),
+    enum_values: toEnumValues(choices, b.enumValues, new Set()),
+    instruction: ctx.faults.has('create-ignores-instruction') ? null : (b.instruction ?? shape.omittedText),
     refresh_policy: b.refreshPolicy,
     capture_enabled: b.captureEnabled,
     auto_apply_threshold: b.autoApplyThreshold,
     review_threshold: b.reviewThreshold,
     chat_visible: b.chatVisible,
-    state: ctx.faults.has('definition-state-unknown') ? 'new' : INITIAL_STATE,
-    est_credits_low: null,
-    est_credits_high: null,
+    state: ctx.faults.has('definition-state-unknown') ? 'new' : (settling?.state ?? shape.initialState),
+    est_credits_low: shape.estimates?.low ?? null,
+    est_credits_high: shape.estimates?.high ?? null,
     last_run_credits: null,
-    created_by: ctx.p.member.userId,
+    created_by: shape.createdBy === 'member' ? ctx.p.member.userId : null,
     reason: b.reason,
     created_at: now,
     updated_at: now,
@@ -239,15 +316,15 @@ export function create(ctx: Ctx) {
   if (ctx.faults.has('unknown-create-properties-echoed')) {
     for (const [k, v] of Object.entries(raw)) if (!Object.hasOwn(def, k) && !CREATE_FIELDS.has(k)) (def as unknown as Record<string, unknown>)[k] = v;
   }
-  ws.definitions.set(def.id, { def, revision: 1 });
+  ws.definitions.set(def.id, { def, revision: 1, ...(settling ? { settlesAt: { at: Date.now() + settling.settleMs, from: settling.state } } : {}) });
   recordTrace(ws, 'definition', def.id, { at: now, action: 'create', actor: ctx.p.member.userId, trace });
-  const out = definitionOut(def, ctx.faults);
+  const out = definitionOut(def, ctx.faults, choices);
   if (ctx.faults.has('enum-values-created-archived')) {
-    out.enum_values.forEach((v, i) => {
+    (out.enum_values as EnumValue[]).forEach((v, i) => {
       if ((raw.enumValues as Record<string, unknown>[])[i]?.archived === undefined) v.archived = true;
     });
   }
-  return { status: ctx.faults.has('create-answers-202') ? 202 : 201, body: out };
+  return { status: ctx.faults.has('create-answers-202') ? 202 : choices.status.create, body: out };
 }
 
 const CREATE_FIELDS = new Set(['name', 'description', 'moduleKey', 'entityKinds', 'valueType', 'cardinality', 'enumValues', 'instruction', 'refreshPolicy', 'captureEnabled', 'autoApplyThreshold', 'reviewThreshold', 'chatVisible', 'reason', 'decision_trace']);
@@ -256,11 +333,14 @@ function update(ctx: Ctx) {
   const { faults } = ctx;
   const unarchive = faults.has('patch-unarchives');
   const rec = writable(ctx, unarchive);
-  const b = parseBody(patchBody, coerceThresholds(ctx), 'body', ctx.relax);
+  const b = parseBody(bodies(ctx).patch, coerceThresholds(ctx), 'body', ctx.relax);
   const trace = traceOf(ctx, ctx.body);
   const d = rec.def;
   const slugs = new Set(d.enum_values.map((v) => v.slug));
-  for (const s of b.archiveEnumValueSlugs ?? []) if (!slugs.has(s)) throw badRequest(`body.archiveEnumValueSlugs: no enum value has the slug "${s}"`);
+  const values = ctx.store.choices.enumValueWrites;
+  if (values.unknownArchiveSlug === 'refuse') {
+    for (const s of b.archiveEnumValueSlugs ?? []) if (!slugs.has(s)) throw badRequest(`body.archiveEnumValueSlugs: no enum value has the slug "${s}"`);
+  }
   if (unarchive && d.state === 'archived') {
     d.state = INITIAL_STATE;
     d.archived_at = null;
@@ -268,6 +348,10 @@ function update(ctx: Ctx) {
   if (faults.has('patch-ignores-chat-visible')) b.chatVisible = undefined;
   if (faults.has('add-enum-values-ignored')) b.addEnumValues = undefined;
   if (faults.has('archive-enum-slugs-ignored')) b.archiveEnumValueSlugs = undefined;
+  if (b.name !== undefined && b.name !== d.name && ctx.store.choices.renameSlug === 'rederive') {
+    // The old slug stays taken (it may be referenced); the new name gets a slug of its own.
+    d.slug = slugFor(ctx.store.choices, b.name, ctx.ws.definitionSlugs.taken, false, ctx.ws.definitionSlugs.next);
+  }
   if (b.name !== undefined) d.name = b.name;
   if (b.description !== undefined) d.description = b.description;
   if (b.instruction !== undefined) d.instruction = b.instruction;
@@ -278,46 +362,51 @@ function update(ctx: Ctx) {
   if (b.chatVisible !== undefined) d.chat_visible = b.chatVisible;
   const archive = new Set(b.archiveEnumValueSlugs ?? []);
   for (const v of d.enum_values) if (archive.has(v.slug)) v.archived = true;
-  d.enum_values.push(...toEnumValues(b.addEnumValues ?? [], slugs));
+  d.enum_values.push(...toEnumValues(ctx.store.choices, b.addEnumValues ?? [], slugs));
   touch(ctx, rec, b.reason);
   if (faults.has('patch-rewinds-updated-at')) d.updated_at = new Date(Date.parse(d.created_at) - 3_600_000).toISOString();
   recordTrace(ctx.ws, 'definition', d.id, { at: d.updated_at, action: 'update', actor: ctx.p.member.userId, trace });
-  return { status: 200, body: definitionOut(d, faults) };
+  return { status: 200, body: definitionOut(d, faults, ctx.store.choices) };
 }
 
 function archive(ctx: Ctx) {
   const { faults } = ctx;
-  const rec = writable(ctx, faults.has('archive-of-archived-restores'));
-  const b = parseBody(archiveBody, ctx.body, 'body', ctx.relax);
+  const restores = faults.has('archive-of-archived-restores');
+  const rec = writable(ctx, restores);
+  const b = parseBody(bodies(ctx).archive, ctx.body, 'body', ctx.relax);
   const trace = traceOf(ctx, ctx.body);
   const d = rec.def;
+  // Reached with archived writes allowed (a variant's choice): nothing changes, it stays archived.
+  if (d.state === 'archived' && !restores) return { status: 200, body: definitionOut(d, faults, ctx.store.choices) };
   if (d.state === 'archived') {
     // Only reached under archive-of-archived-restores.
     touch(ctx, rec, b.reason ?? null);
     d.state = INITIAL_STATE;
     d.archived_at = null;
-    return { status: 200, body: definitionOut(d, faults) };
+    return { status: 200, body: definitionOut(d, faults, ctx.store.choices) };
   }
   const before = d.state;
   touch(ctx, rec, b.reason ?? null);
   d.state = 'archived';
   d.archived_at = faults.has('archive-leaves-archived-at-null') ? null : d.updated_at;
   recordTrace(ctx.ws, 'definition', d.id, { at: d.updated_at, action: 'archive', actor: ctx.p.member.userId, trace });
-  const out = definitionOut(d, faults);
+  const out = definitionOut(d, faults, ctx.store.choices);
   if (faults.has('archive-returns-stale-state')) out.state = before;
   return { status: 200, body: out };
 }
 
 function mergeValue(ctx: Ctx) {
   const rec = writable(ctx);
-  const b = parseBody(mergeBody, ctx.body, 'body', ctx.relax);
+  const b = parseBody(bodies(ctx).merge, ctx.body, 'body', ctx.relax);
   if (ctx.faults.has('trace-refused-on-merge') && (ctx.body as Record<string, unknown>).decision_trace !== undefined) throw badRequest('decision_trace is not accepted here');
   const trace = traceOf(ctx, ctx.body);
   const d = rec.def;
+  const rules = ctx.store.choices.enumValueWrites;
   const from = d.enum_values.find((v) => v.slug === b.fromSlug);
   const into = d.enum_values.find((v) => v.slug === b.intoSlug);
-  if (!from) throw badRequest(`body.fromSlug: no enum value has the slug "${b.fromSlug}"`);
-  if (!into) throw badRequest(`body.intoSlug: no enum value has the slug "${b.intoSlug}"`);
+  if (!from) throw new ApiError(rules.unknownSlugStatus, `body.fromSlug: no enum value has the slug "${b.fromSlug}"`);
+  if (!into) throw new ApiError(rules.unknownSlugStatus, `body.intoSlug: no enum value has the slug "${b.intoSlug}"`);
+  if (from === into && rules.sameSlug === 'no-op') return { status: 200, body: ctx.store.choices.layout.mergeResult(0, from.slug, into.slug) };
   if (from === into) throw badRequest('body.intoSlug must differ from fromSlug');
   if (into.archived) throw badRequest('body.intoSlug names an archived enum value');
   let rewritten = 0;
@@ -330,10 +419,11 @@ function mergeValue(ctx: Ctx) {
     if (holders.has(`${l.entityKind}:${l.entityId}`)) ctx.ws.labels.delete(id);
     else l.slug = into.slug;
   }
-  from.archived = true;
+  if (rules.mergedAway === 'archived') from.archived = true;
+  else d.enum_values.splice(d.enum_values.indexOf(from), 1);
   touch(ctx, rec, b.reason ?? null);
   recordTrace(ctx.ws, 'definition', d.id, { at: d.updated_at, action: 'merge-value', actor: ctx.p.member.userId, trace });
-  return { status: 200, body: { rewritten: rewritten === 0 && ctx.faults.has('merge-rewritten-negative') ? -1 : rewritten } };
+  return { status: 200, body: ctx.store.choices.layout.mergeResult(rewritten === 0 && ctx.faults.has('merge-rewritten-negative') ? -1 : rewritten, from.slug, into.slug) };
 }
 
 const admin = { scopes: ['admin'] as const, capability: 'definitions' as const, billable: true, body: true, idempotent: true };

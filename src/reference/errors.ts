@@ -18,6 +18,23 @@ export const KNOWN_ERRORS = {
 
 export type KnownStatus = keyof typeof KNOWN_ERRORS;
 
+/**
+ * Statuses outside the seed's table that a variant may answer (seed part 7: for codes outside
+ * the table `defined` is false and code and status are free-form). The default variant never
+ * uses them.
+ */
+export const OTHER_ERRORS = {
+  405: { code: 'METHOD_NOT_ALLOWED', message: 'Method not allowed' },
+  413: { code: 'PAYLOAD_TOO_LARGE', message: 'Request body too large' },
+  415: { code: 'UNSUPPORTED_MEDIA_TYPE', message: 'Unsupported media type' },
+} as const;
+
+export type OtherStatus = keyof typeof OTHER_ERRORS;
+export type ErrorStatus = KnownStatus | OtherStatus;
+
+/** True for a status of the seed's table (defined errors). */
+export const isKnownStatus = (status: number): status is KnownStatus => Object.hasOwn(KNOWN_ERRORS, status);
+
 /** One problem found in a request body or query, with where it was found. */
 export interface Issue {
   /** JSON-pointer-like location, e.g. "body.enumValues[3].label" or "query.limit". */
@@ -28,13 +45,13 @@ export interface Issue {
 /** A refusal with a known status. Thrown by handlers, rendered by the server. */
 export class ApiError extends Error {
   constructor(
-    readonly status: KnownStatus,
+    readonly status: ErrorStatus,
     message?: string,
     readonly data?: Record<string, unknown>,
     /** Extra response headers (e.g. Retry-After). */
     readonly headers?: Record<string, string>,
   ) {
-    super(message ?? KNOWN_ERRORS[status].message);
+    super(message ?? (isKnownStatus(status) ? KNOWN_ERRORS[status] : OTHER_ERRORS[status]).message);
     this.name = 'ApiError';
   }
 }
@@ -56,10 +73,10 @@ export interface ErrorEnvelope {
   data?: Record<string, unknown>;
 }
 
-/** Builds the error body for a known status. */
-export function envelope(status: KnownStatus, message?: string, data?: Record<string, unknown>): ErrorEnvelope {
-  const known = KNOWN_ERRORS[status];
-  const body: ErrorEnvelope = { defined: true, code: known.code, status, message: message ?? known.message };
+/** Builds the error body for a status: `defined` true with the table's code, or false outside the table. */
+export function envelope(status: ErrorStatus, message?: string, data?: Record<string, unknown>): ErrorEnvelope {
+  const known = isKnownStatus(status) ? KNOWN_ERRORS[status] : OTHER_ERRORS[status];
+  const body: ErrorEnvelope = { defined: isKnownStatus(status), code: known.code, status, message: message ?? known.message };
   if (data !== undefined) body.data = data;
   return body;
 }

@@ -15,6 +15,7 @@ import type { Store } from './store.ts';
 
 export class Executor implements Scheduler {
   private readonly pending = new Set<NodeJS.Immediate>();
+  private readonly timers = new Set<NodeJS.Timeout>();
 
   constructor(
     private readonly store: Store,
@@ -22,13 +23,25 @@ export class Executor implements Scheduler {
     private readonly operations: ReadonlyMap<string, OpDef>,
   ) {}
 
+  /** Runs the item on the next event-loop turn, or after the variant's execution delay (or a slow operation's time). */
   schedule(ws: Workspace, id: string): void {
     if (ws.holdExecution) return;
+    const delay = Math.max(this.store.choices.receipts.executionDelayMs, (ws.operations.get(id)?.dueAt ?? 0) - Date.now());
+    if (delay > 0) return this.later(() => this.runNow(ws, id), delay);
     const handle = setImmediate(() => {
       this.pending.delete(handle);
       this.runNow(ws, id);
     });
     this.pending.add(handle);
+  }
+
+  /** Runs `fn` after `ms` (cancelled when the server stops). */
+  later(fn: () => void, ms: number): void {
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      fn();
+    }, ms);
+    this.timers.add(timer);
   }
 
   /** Runs everything still queued in the workspace (after execution is released). */
@@ -88,5 +101,7 @@ export class Executor implements Scheduler {
   stop(): void {
     for (const h of this.pending) clearImmediate(h);
     this.pending.clear();
+    for (const t of this.timers) clearTimeout(t);
+    this.timers.clear();
   }
 }

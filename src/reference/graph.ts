@@ -10,18 +10,21 @@ import type { TraceEvent, Workspace } from './model.ts';
 import { single, type Query } from './query.ts';
 import type { Ctx, Route } from './route.ts';
 import { TRACE_KINDS, type TraceKind } from './trace.ts';
-import { arr, obj, parseBody, req, str } from './validate.ts';
+import { arr, obj, parseBody, req, str, type Schema } from './validate.ts';
 
-const inputsBody = obj({ definitionIds: req(arr(str({ format: 'uuid' }), { min: 1, max: 30, unique: true })) });
+const definitionIds = req(arr(str({ format: 'uuid' }), { min: 1, max: 30, unique: true }));
+/** The body by the variant's name of the id list. */
+const INPUTS_BODY: Record<'definitionIds' | 'definition_ids', Schema<Record<string, string[]>>> = { definitionIds: obj({ definitionIds }), definition_ids: obj({ definition_ids: definitionIds }) };
 
 function decisionInputs(ctx: Ctx) {
-  const b = parseBody(inputsBody, ctx.body, 'body', ctx.relax);
-  const refs = b.definitionIds.map((id) => {
+  const field = ctx.store.choices.decisionInputsField;
+  const b = parseBody(INPUTS_BODY[field], ctx.body, 'body', ctx.relax);
+  const refs = b[field]!.map((id) => {
     const rec = ctx.ws.definitions.get(id);
     if (!rec) throw notFound(`No definition ${id} in this workspace`);
     return { entity_kind: 'definition', entity_id: rec.def.id, revision: rec.revision, content_hash: contentHash(rec.def) };
   });
-  return { status: 200, body: { definition_refs: refs } };
+  return { status: 200, body: ctx.store.choices.layout.decisionInputs(refs) };
 }
 
 function intParam(q: Query, name: string, min: number, max: number): number | undefined {
@@ -59,10 +62,11 @@ function related(ws: Workspace, kind: TraceKind, id: string): { kind: TraceKind;
 }
 
 function traces(ctx: Ctx) {
-  const kind = single(ctx.query, 'kind');
-  const id = single(ctx.query, 'id');
-  if (kind === undefined || !(TRACE_KINDS as readonly string[]).includes(kind)) throw badRequest(`query.kind must be one of ${TRACE_KINDS.join(', ')}`);
-  if (id === undefined || id === '') throw badRequest('query.id is required');
+  const names = ctx.store.choices.traceParams;
+  const kind = single(ctx.query, names.kind);
+  const id = single(ctx.query, names.id);
+  if (kind === undefined || !(TRACE_KINDS as readonly string[]).includes(kind)) throw badRequest(`query.${names.kind} must be one of ${TRACE_KINDS.join(', ')}`);
+  if (id === undefined || id === '') throw badRequest(`query.${names.id} is required`);
   const before = intParam(ctx.query, 'before_revision', 1, 1e9);
   const limit = intParam(ctx.query, 'limit', 1, 200) ?? 20;
   const trail = ctx.ws.traces.get(`${kind}:${id.toLowerCase()}`);
@@ -80,7 +84,7 @@ function traces(ctx: Ctx) {
   }));
   const next = older.length > limit ? events[events.length - 1]!.revision : null;
   const markers = [...new Set(events.flatMap((e) => e.markers))];
-  return { status: 200, body: { kind, id: id.toLowerCase(), events, next_before_revision: next, related_trace_refs: related(ctx.ws, kind as TraceKind, id.toLowerCase()), markers } };
+  return { status: 200, body: ctx.store.choices.layout.trace({ kind, id: id.toLowerCase(), events, next_before_revision: next, related_trace_refs: related(ctx.ws, kind as TraceKind, id.toLowerCase()), markers }) };
 }
 
 const read = { billable: true, scopes: ['graph:read'] as const, capability: 'graphReads' as const };

@@ -76,12 +76,13 @@ export function jsonDepth(root: unknown, stopAt: number): number {
 
 /**
  * Parses a request body as a JSON object. An empty body counts as absent (undefined).
- * Wrong content type, bad UTF-8, bad JSON, too deep nesting and non-objects are 400s.
+ * Bad UTF-8, bad JSON, too deep nesting and non-objects are 400s; a wrong content type is a
+ * 400 too unless `wrongTypeStatus` says otherwise (a variant may answer 415).
  */
-export function parseJsonObject(bytes: Buffer, contentType: string | undefined, anyType = false): Record<string, unknown> | undefined {
+export function parseJsonObject(bytes: Buffer, contentType: string | undefined, anyType = false, wrongTypeStatus: 400 | 415 = 400): Record<string, unknown> | undefined {
   if (bytes.length === 0) return undefined;
   if (!anyType && (contentType === undefined || !JSON_TYPE_RE.test(contentType.trim()))) {
-    throw badRequest('The body must be JSON sent with Content-Type: application/json');
+    throw new ApiError(wrongTypeStatus, 'The body must be JSON sent with Content-Type: application/json');
   }
   let text: string;
   try {

@@ -1,8 +1,10 @@
 /**
- * Idempotency-Key handling (seed 4.1). Keys are scoped to the workspace and the key holder
- * (member): two members may use the same Idempotency-Key independently. A stored entry holds
- * the request fingerprint (method, path, canonical JSON body) and the exact reply.
- * Only 2xx replies are stored; a refused request leaves the key unused.
+ * Idempotency-Key handling (seed 4.1). Keys are scoped to the workspace and, by default, to
+ * the key holder (member): two members may use the same Idempotency-Key independently (a
+ * variant shares keys workspace-wide: the server passes the "holder" it scopes by). A stored
+ * entry holds the request fingerprint (method, path, canonical JSON body) and the exact reply.
+ * By default only 2xx replies are stored and a refused request leaves the key unused (a
+ * variant stores the handler's refusals too: Choices.idempotency).
  */
 import { badRequest, conflict } from './errors.ts';
 import type { FaultSet } from './faults.ts';
@@ -36,17 +38,17 @@ export function fingerprint(method: string, path: string, body: unknown, faults:
   return faults.has('idempotency-ignores-body') ? `${method} ${path}` : `${method} ${path} ${canonicalJson(body)}`;
 }
 
-const slot = (userId: string, key: string): string => `${userId}\u0000${key}`;
+const slot = (holder: string, key: string): string => `${holder}\u0000${key}`;
 
-/** The stored reply for this key (a replay), or undefined; a different input is a 409. */
-export function lookup(ws: Workspace, userId: string, key: string, fp: string): StoredReply | undefined {
-  const stored = ws.idempotency.get(slot(userId, key));
+/** The stored reply for this key of this holder (a replay), or undefined; a different input is a 409. */
+export function lookup(ws: Workspace, holder: string, key: string, fp: string): StoredReply | undefined {
+  const stored = ws.idempotency.get(slot(holder, key));
   if (!stored) return undefined;
   if (stored.fingerprint !== fp) throw conflict('This Idempotency-Key was already used with a different request');
   return stored;
 }
 
-/** Stores a reply under the key. */
-export function remember(ws: Workspace, userId: string, key: string, reply: StoredReply): void {
-  ws.idempotency.set(slot(userId, key), reply);
+/** Stores a reply under the key of this holder. */
+export function remember(ws: Workspace, holder: string, key: string, reply: StoredReply): void {
+  ws.idempotency.set(slot(holder, key), reply);
 }

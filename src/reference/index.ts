@@ -1,11 +1,14 @@
 /**
  * The embedded reference target: a conforming implementation of the whole service under
  * /api/v1 plus the test-control protocol at /__control/v1 on the same port, in memory, with
- * optional named faults (faults.ts). `wgc run` uses it by default; the project's tests and
- * `wgc serve` start it through {@link startReference}.
+ * optional named faults (faults.ts) and a choice of variant (choices.ts): `default`, or
+ * `alternative`, which makes the other conformant choice wherever the seed leaves room.
+ * `wgc run` uses it by default; the project's tests and `wgc serve` start it through
+ * {@link startReference}.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { resolveVariant, type VariantName } from './choices.ts';
 import { Executor } from './executor.ts';
 import { resolveFaults } from './faults.ts';
 import { OPERATIONS } from './operations.ts';
@@ -19,8 +22,10 @@ export interface ReferenceOptions {
   port?: number;
   /** Bearer token of the control protocol; default: random. */
   controlToken?: string;
-  /** Names of faults to switch on (see FAULTS). */
+  /** Names of faults to switch on (see FAULTS). Faults are supported on the default variant only. */
   faults?: readonly string[];
+  /** Which conformant variant to run (see VARIANT_NAMES); default: 'default'. */
+  variant?: VariantName;
 }
 
 export interface RunningReference {
@@ -30,16 +35,22 @@ export interface RunningReference {
   controlUrl: string;
   controlToken: string;
   faults: readonly string[];
+  variant: VariantName;
   /** Stops listening, drops open connections and pending work. */
   close(): Promise<void>;
 }
 
-/** Starts a reference target. Rejects on an unknown fault name (listing the valid ones) or a listen error. */
+/**
+ * Starts a reference target. Rejects on an unknown fault or variant name (listing the valid
+ * ones), on faults asked of a variant other than the default, or on a listen error.
+ */
 export async function startReference(opts: ReferenceOptions = {}): Promise<RunningReference> {
   const faults = resolveFaults(opts.faults ?? []);
+  const choices = resolveVariant(opts.variant);
+  if (choices.variant !== 'default' && faults.names.length > 0) throw new Error(`faults are supported on the default variant only, not on "${choices.variant}"`);
   const controlToken = opts.controlToken ?? `wgct_${randomBase62(32)}`;
   if (controlToken === '') throw new Error('controlToken must not be empty');
-  const store = new Store(faults);
+  const store = new Store(faults, choices);
   const executor = new Executor(store, faults, new Map(OPERATIONS.map((o) => [o.name, o])));
   const server = new Server(store, faults, executor, controlToken);
   // A long keep-alive: clients close idle sockets first (their timers run on a hint one second
@@ -62,6 +73,7 @@ export async function startReference(opts: ReferenceOptions = {}): Promise<Runni
     controlUrl: `${baseUrl}/__control/v1`,
     controlToken,
     faults: faults.names,
+    variant: choices.variant,
     close() {
       closing ??= new Promise<void>((resolve) => {
         executor.stop();
@@ -74,3 +86,4 @@ export async function startReference(opts: ReferenceOptions = {}): Promise<Runni
 }
 
 export { FAULTS, type FaultDef } from './faults.ts';
+export { VARIANT_NAMES, type VariantName } from './choices.ts';

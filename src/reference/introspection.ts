@@ -3,6 +3,7 @@
  * 9 rule 2). Both free. Neither ever includes a key secret.
  */
 import { SCOPES } from '../engine/check.ts';
+import type { CatalogOperation, CatalogQuery } from './choices.ts';
 import { ApiError } from './errors.ts';
 import { ACCOUNT_FIELDS, CONTEXT_AREAS, CRM_FIELDS, EXCERPTS_PER_ACCOUNT, MAX_AGENT_ACCOUNTS, MAX_AGENT_CONTACTS, PERSON_FIELDS, QUERY_OPERATIONS } from './fields.ts';
 import { CAPABILITY_NAMES } from './model.ts';
@@ -32,7 +33,7 @@ function me(ctx: Ctx) {
     capabilities,
   };
   if (faults.has('secret-in-me')) body.key = { id: p.key.keyId, secret: p.key.secret };
-  return { status: 200, body };
+  return { status: 200, body: ctx.store.choices.layout.me(body, granted) };
 }
 
 function allowed(ctx: Ctx, check: () => void): boolean {
@@ -57,7 +58,7 @@ const GUIDANCE = [
 
 function capabilities(ctx: Ctx) {
   const listed = ctx.faults.has('catalog-omits-context-refresh') ? OPERATIONS.filter((op) => op.name !== 'graph.context_refresh') : OPERATIONS;
-  const operations = listed.map((op) => ({
+  const operations: CatalogOperation[] = listed.map((op) => ({
     name: op.name,
     purpose: op.purpose,
     permissions: { scopes: [...op.scopes], roles: op.roles ? [...op.roles] : null, notes: op.permissionNotes ?? null },
@@ -66,7 +67,7 @@ function capabilities(ctx: Ctx) {
     ...(op.changeKinds ? { changeKinds: op.changeKinds } : {}),
     authorized: allowed(ctx, () => checkPermission(ctx.p, op, undefined, ctx.faults)) && ctx.ws.capabilities[op.capability],
   }));
-  const queries = Object.entries(QUERY_OPERATIONS).map(([name, object]) => ({
+  const queries: CatalogQuery[] = Object.entries(QUERY_OPERATIONS).map(([name, object]) => ({
     name,
     endpoint: 'POST /query',
     permissions: { scopes: ['crm:read'], roles: null, notes: null },
@@ -77,15 +78,14 @@ function capabilities(ctx: Ctx) {
   if (ctx.faults.has('capabilities-as-array')) return { status: 200, body: operations };
   return {
     status: 200,
-    body: {
-      version: 'v1-beta',
+    body: ctx.store.choices.layout.catalog({
       operations,
-      queryOperations: queries,
+      queries,
       fieldCatalog: { person: PERSON_FIELDS, account: ACCOUNT_FIELDS, crm: CRM_FIELDS },
       contextAreas: CONTEXT_AREAS,
       limits: { agentAccounts: MAX_AGENT_ACCOUNTS, agentContacts: MAX_AGENT_CONTACTS, excerptsPerAccount: EXCERPTS_PER_ACCOUNT, pageSize: { default: 50, min: 1, max: 200 } },
       guidance: GUIDANCE,
-    },
+    }),
   };
 }
 

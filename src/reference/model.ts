@@ -73,6 +73,8 @@ export interface Definition {
 export interface DefinitionRecord {
   def: Definition;
   revision: number;
+  /** When (epoch ms) a definition still in its first state `from` (a variant's choice) moves to the initial state. */
+  settlesAt?: { at: number; from: string };
 }
 
 export interface Account {
@@ -132,6 +134,10 @@ export interface QueuedOperation {
   receipt: Receipt;
   keyId: string;
   args: unknown;
+  /** GET /operations/{id} calls so far (a variant completes receipts only after a few polls). */
+  polls: number;
+  /** Epoch ms before which no poll runs it (a variant's slow operations; 0: any time). */
+  dueAt: number;
 }
 
 export interface ComputeRun {
@@ -169,6 +175,8 @@ export interface StoredReply {
   fingerprint: string;
   status: number;
   body: string;
+  /** Headers replayed with the body (e.g. Location), when the reply had any. */
+  headers?: Record<string, string>;
 }
 
 export interface Workspace {
@@ -195,6 +203,6 @@ export interface Workspace {
   traces: Map<string, TraceEvent[]>;
   /** Simulated partner CRM records by "object:id" (written only by crm.* mutations). */
   crm: Map<string, Record<string, unknown>>;
-  /** Stored idempotent replies by "userId\u0000idempotencyKey". */
+  /** Stored idempotent replies by "holder\u0000idempotencyKey" (holder: the member's userId, or "*" workspace-wide). */
   idempotency: Map<string, StoredReply>;
 }

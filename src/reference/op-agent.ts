@@ -5,6 +5,7 @@
  * existing value and match, and writes nothing to the partner CRM.
  */
 import { requireScopes } from './auth.ts';
+import type { Choices } from './choices.ts';
 import type { FaultSet } from './faults.ts';
 import { badRequest } from './errors.ts';
 import { ACCOUNT_FIELDS, ACCOUNT_FIELD_NAMES, CONTEXT_AREAS, CRM_FIELDS, EXCERPTS_PER_ACCOUNT, MAX_AGENT_ACCOUNTS, MAX_AGENT_CONTACTS, PERSON_FIELDS } from './fields.ts';
@@ -13,7 +14,10 @@ import { accountIn } from './op-graph.ts';
 import { accountOut } from './records.ts';
 import { any, arr, num, obj, oneOf, opt, parseBody, req, str } from './validate.ts';
 
-/** Fees quoted by a preview; the preview fee is the 1 credit its submission is charged. */
+/**
+ * Fees quoted by a preview. By default the preview fee is the 1 credit its submission is
+ * charged; a variant may quote another fee and charge it on top (Choices.previewFee).
+ */
 export const API_PREVIEW_CREDITS = 1;
 export const API_SUBMISSION_CREDITS = 1;
 export const ANALYSIS_LABEL = 'Account research';
@@ -88,17 +92,16 @@ function prepareScope<A extends ScopeArgs>(ctx: PrepareCtx, args: A): Prepared<A
   return { args, contacts, perAccount, ceiling };
 }
 
-function quote(p: Prepared<ScopeArgs>, faults: FaultSet) {
-  if (faults.has('preview-quote-strings')) return { ...quoteOf(p), modelCreditCeiling: String(p.ceiling), apiPreviewCredits: String(API_PREVIEW_CREDITS), apiSubmissionCredits: String(API_SUBMISSION_CREDITS) };
-  return quoteOf(p);
+function quote(p: Prepared<ScopeArgs>, faults: FaultSet, c: Choices) {
+  if (faults.has('preview-quote-strings')) return { ...quoteOf(p, c), modelCreditCeiling: String(p.ceiling), apiPreviewCredits: String(API_PREVIEW_CREDITS), apiSubmissionCredits: String(API_SUBMISSION_CREDITS) };
+  return quoteOf(p, c);
 }
 
-function quoteOf(p: Prepared<ScopeArgs>) {
-  return {
+function quoteOf(p: Prepared<ScopeArgs>, c: Choices) {
+  return c.layout.quote({
     modelCreditCeiling: p.ceiling,
-    apiPreviewCredits: API_PREVIEW_CREDITS,
+    apiPreviewCredits: c.previewFee.apiPreviewCredits,
     apiSubmissionCredits: API_SUBMISSION_CREDITS,
-    totalCredits: p.ceiling + API_PREVIEW_CREDITS + API_SUBMISSION_CREDITS,
     analysisLabel: ANALYSIS_LABEL,
     model: MODEL,
     scope: {
@@ -110,7 +113,7 @@ function quoteOf(p: Prepared<ScopeArgs>) {
       contextTargets: p.args.contextTargets,
       connectedReads: p.args.connectedReads.length,
     },
-  };
+  });
 }
 
 const SCOPE_ARGS_DOC = [
@@ -132,7 +135,7 @@ export const AGENT_PREVIEW = defineOp<Prepared<ScopeArgs>>({
   permissionNotes: 'the admin scope is not required',
   arguments: SCOPE_ARGS_DOC,
   prepare: (ctx, raw) => prepareScope(ctx, parseBody(previewArgs, raw, 'body.arguments', ctx.relax) as ScopeArgs),
-  execute: (ctx, p) => ({ status: 'succeeded', result: quote(p, ctx.faults) }),
+  execute: (ctx, p) => ({ status: 'succeeded', result: quote(p, ctx.faults, ctx.store.choices) }),
 });
 
 function runAccount(ctx: ExecCtx, args: RunArgs, id: string) {

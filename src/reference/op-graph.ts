@@ -10,7 +10,6 @@ import { ACCOUNT_FIELDS, ACCOUNT_FIELD_NAMES, CONTEXT_AREAS, MAX_AGENT_ACCOUNTS,
 import type { Account, Workspace } from './model.ts';
 import { defineOp, type ExecCtx, type PrepareCtx } from './opdef.ts';
 import { accountOut, accountPersonOut } from './records.ts';
-import { newId } from './store.ts';
 import { recordTrace } from './trace.ts';
 import { any, arr, num, nullable, obj, oneOf, opt, parseBody, req, str, type Schema } from './validate.ts';
 
@@ -136,7 +135,7 @@ function applyChange(ctx: ExecCtx, args: EditArgs, c: Change): Record<string, un
   for (const [id, l] of ws.labels) {
     if (l.definitionId === rec.def.id && l.entityId === c.entity_id && (exclusive || l.slug === c.value_slug)) ws.labels.delete(id);
   }
-  const id = newId();
+  const id = store.newId();
   ws.labels.set(id, { id, definitionId: rec.def.id, entityKind: c.entity_kind, entityId: c.entity_id, slug: c.value_slug, definitionRevision: rec.revision, at: now });
   recordTrace(ws, 'label_decision', id, {
     at: now,
@@ -184,8 +183,8 @@ export const PROPOSE_UPDATE = defineOp<EditArgs>({
   arguments: EDIT_ARGS_DOC,
   changeKinds: CHANGE_KIND_DOC,
   prepare: prepareEdit,
-  execute(_ctx, args) {
-    return { status: 'needs_review', result: { proposal: { id: newId(), customer_id: args.customer_id, summary: args.summary, changes: args.changes }, applied: 0 } };
+  execute(ctx, args) {
+    return { status: 'needs_review', result: { proposal: { id: ctx.store.newId(), customer_id: args.customer_id, summary: args.summary, changes: args.changes }, applied: 0 } };
   },
 });
 

@@ -3,15 +3,15 @@
  * permissions at once, so bad input is refused with 4xx), GET /operations and
  * GET /operations/{id} poll. Execution is asynchronous: see executor.ts.
  */
-import { ApiError, capabilityOff, badRequest, notFound } from './errors.ts';
-import type { Receipt } from './model.ts';
+import { ApiError, capabilityOff, notFound } from './errors.ts';
+import type { QueuedOperation, Receipt } from './model.ts';
 import { AGENT_PREVIEW, AGENT_RUN } from './op-agent.ts';
 import { CRM_MUTATIONS } from './op-crm.ts';
 import { APPLY_UPDATE, CONTEXT_REFRESH, PROPOSE_UPDATE } from './op-graph.ts';
 import { checkPermission, type OpDef } from './opdef.ts';
+import type { Choices } from './choices.ts';
 import { page, pageParams } from './query.ts';
 import type { Ctx, Route } from './route.ts';
-import { newId } from './store.ts';
 import { obj, parseBody, req, str, type Schema } from './validate.ts';
 
 /** Every operation POST /operations accepts, in catalog order. */
@@ -38,13 +38,24 @@ const UNKNOWN_OP: OpDef = {
 function operationOf(ctx: Ctx): { op: OpDef; body: { operation: string; arguments: Record<string, unknown>; reason: string } } {
   const body = parseBody(submitBody, ctx.body, 'body', ctx.relax);
   const op = BY_NAME.get(body.operation) ?? (ctx.faults.has('unknown-operation-accepted') ? { ...UNKNOWN_OP, name: body.operation } : undefined);
-  if (!op) throw badRequest(`body.operation: unknown operation "${body.operation}"; GET /capabilities lists the catalog`);
+  if (!op) throw new ApiError(ctx.store.choices.status.unknownOperation, `body.operation: unknown operation "${body.operation}"; GET /capabilities lists the catalog`);
   return { op, body };
 }
 
-/** A receipt as the API returns it. */
-export function receiptOut(r: Receipt): Receipt {
-  return { ...r };
+/** A receipt as the API returns it (the variant's layout). */
+export function receiptOut(r: Receipt, c: Choices): Record<string, unknown> {
+  return c.layout.receipt(r);
+}
+
+/** A queued receipt of the workspace, or the refusal of an id that names none. */
+function receiptOf(ctx: Ctx): QueuedOperation {
+  const { store } = ctx;
+  const id = ctx.params.id!.toLowerCase();
+  const q = ctx.ws.operations.get(id);
+  if (q) return q;
+  if (ctx.faults.has('unknown-receipt-403')) throw new ApiError(403);
+  const foreign = store.choices.status.foreignId === 403 && [...store.workspaces.values()].some((w) => w.operations.has(id));
+  throw foreign ? new ApiError(403, 'The operation belongs to another workspace') : notFound('No such operation in this workspace');
 }
 
 function submit(ctx: Ctx) {
@@ -52,28 +63,34 @@ function submit(ctx: Ctx) {
   const args = op.prepare({ ws: ctx.ws, store: ctx.store, faults: ctx.faults, relax: ctx.relax }, body.arguments);
   checkPermission(ctx.p, op, args, ctx.faults);
   const now = ctx.store.now();
-  const receipt: Receipt = { id: newId(), operation: op.name, status: 'queued', reason: body.reason, createdAt: now, updatedAt: now, completedAt: null, result: null, error: null };
-  ctx.ws.operations.set(receipt.id, { receipt, keyId: ctx.p.key.keyId, args });
+  const receipt: Receipt = { id: ctx.store.newId(), operation: op.name, status: 'queued', reason: body.reason, createdAt: now, updatedAt: now, completedAt: null, result: null, error: null };
+  const slow = ctx.store.choices.receipts.slowOperations[op.name];
+  ctx.ws.operations.set(receipt.id, { receipt, keyId: ctx.p.key.keyId, args, polls: 0, dueAt: slow === undefined ? 0 : Date.now() + slow });
   ctx.scheduler.schedule(ctx.ws, receipt.id);
-  const out = receiptOut(receipt);
-  if (ctx.faults.has('receipts-not-pollable')) out.id = newId();
+  const { choices } = ctx.store;
+  const out = receiptOut(receipt, choices);
+  if (ctx.faults.has('receipts-not-pollable')) out.id = ctx.store.newId();
+  const answer = choices.layout.submitted(out);
   const free = op.name === 'graph.agent_preview' && ctx.faults.has('preview-free');
-  return { status: 202, body: out, surface: `api:operations.${op.name}`, credits: free ? 0 : 1 };
+  // The preview fee is this call's credit, or (a variant's choice) charged on top as its own entry.
+  const fee = op.name === 'graph.agent_preview' && choices.previewFee.chargedOnTop ? [{ credits: choices.previewFee.apiPreviewCredits, surface: choices.previewFee.surface }] : [];
+  return { status: choices.status.submit, body: answer, surface: `api:operations.${op.name}`, credits: free ? 0 : 1, ...(fee.length > 0 ? { extraCharges: fee } : {}) };
 }
 
 function get(ctx: Ctx) {
-  const id = ctx.params.id!.toLowerCase();
-  const q = ctx.ws.operations.get(id);
-  if (!q) throw ctx.faults.has('unknown-receipt-403') ? new ApiError(403) : notFound('No such operation in this workspace');
-  // Polling a due receipt runs it now rather than waiting for the queue.
-  if (q.receipt.status === 'queued') ctx.scheduler.runNow(ctx.ws, id);
-  return { status: 200, body: receiptOut(q.receipt) };
+  const q = receiptOf(ctx);
+  // Polling a due receipt runs it now rather than waiting for the queue (after the variant's
+  // number of polls, and not before a slow operation's time).
+  q.polls++;
+  if (q.receipt.status === 'queued' && q.polls >= ctx.store.choices.receipts.pollsToComplete && Date.now() >= q.dueAt) ctx.scheduler.runNow(ctx.ws, q.receipt.id);
+  return { status: 200, body: receiptOut(q.receipt, ctx.store.choices) };
 }
 
 function list(ctx: Ctx) {
-  const env = page([...ctx.ws.operations.values()].map((q) => q.receipt), pageParams(ctx.query, ctx.faults), ctx.faults);
-  const items = env.items.map(receiptOut);
-  return { status: 200, body: ctx.faults.has('operations-list-bare-array') ? items : { items, nextCursor: env.nextCursor } };
+  const { choices } = ctx.store;
+  const env = page([...ctx.ws.operations.values()].map((q) => q.receipt), pageParams(ctx.query, ctx.faults), ctx.faults, choices);
+  const items = env.items.map((r) => receiptOut(r, choices));
+  return { status: 200, body: ctx.faults.has('operations-list-bare-array') ? items : choices.layout.list(items, env.nextCursor) };
 }
 
 export const OPERATION_ROUTES: readonly Route[] = [

@@ -2,6 +2,7 @@
  * Query-string parsing and the collection paging rules (seed 2.3 and part 8): limit 1..200
  * (default 50), cursor a uuid boundary, items ascending by id, filters applied before the limit.
  */
+import type { Choices } from './choices.ts';
 import { badRequest } from './errors.ts';
 import type { FaultSet } from './faults.ts';
 import { isUuid } from './validate.ts';
@@ -49,10 +50,12 @@ export function boolParam(q: Query, name: string): boolean | undefined {
 
 /**
  * Values of an exploded array parameter. Accepted wire forms: `name=a&name=b`,
- * `name[]=a&name[]=b` and `name[0]=a&name[1]=b` (any mix).
+ * `name[]=a&name[]=b` and `name[0]=a&name[1]=b` (any mix); with `forms` 'repeated' only the
+ * first, and a bracketed name is a 400.
  */
-export function arrayParam(q: Query, name: string): string[] | undefined {
+export function arrayParam(q: Query, name: string, forms: Choices['paging']['moduleKeysForms'] = 'all'): string[] | undefined {
   const re = new RegExp(`^${name}(\\[\\d*\\])?$`);
+  if (forms === 'repeated' && q.some(([k]) => k !== name && re.test(k))) throw badRequest(`query.${name}: repeat the parameter (${name}=a&${name}=b); bracketed names are not accepted`);
   const values = q.filter(([k]) => re.test(k)).map(([, v]) => v);
   return values.length > 0 ? values : undefined;
 }
@@ -90,15 +93,17 @@ export interface Envelope<T> {
 
 /**
  * One page of already-filtered records: ascending by id, strictly after the cursor, at most
- * `limit` items; nextCursor is the last id when more records follow, else null.
+ * `limit` items; nextCursor is the last id when more records follow, else null. With a
+ * trailing cursor (a variant's choice) it is the last id of every non-empty page, so a walk
+ * ends with an empty page.
  */
-export function page<T extends { id: string }>(records: Iterable<T>, p: PageParams, faults: FaultSet): Envelope<T> {
+export function page<T extends { id: string }>(records: Iterable<T>, p: PageParams, faults: FaultSet, choices?: Choices): Envelope<T> {
   const sorted = [...records].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const cursor = p.cursor;
   const after = cursor === null ? sorted : sorted.filter((r) => (faults.has('page-repeats-boundary') ? r.id >= cursor : r.id > cursor));
   const items = after.slice(0, p.limit);
   const more = after.length > p.limit;
-  let nextCursor = more ? items[items.length - 1]!.id : null;
+  let nextCursor = more || (choices?.paging.trailingCursor && items.length > 0) ? items[items.length - 1]!.id : null;
   if (more && faults.has('page-skips-item')) nextCursor = after[p.limit]!.id;
   if (faults.has('page-reversed-within-page')) items.reverse();
   return { items, nextCursor };

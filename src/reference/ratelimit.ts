@@ -7,15 +7,19 @@ import type { Workspace } from './model.ts';
 
 const WINDOW_MS = 60_000;
 
-/** Admits one call or throws 429 with a Retry-After (whole seconds until a slot frees). */
-export function admit(ws: Workspace, nowMs: number): void {
+/**
+ * Admits one call or throws 429 with a Retry-After: whole seconds until a slot frees, or
+ * (`http-date`) the HTTP date at which it frees.
+ */
+export function admit(ws: Workspace, nowMs: number, form: 'seconds' | 'http-date' = 'seconds'): void {
   const rl = ws.rateLimit;
   if (rl.rpm === null) return;
   while (rl.hits.length > 0 && rl.hits[0]! <= nowMs - WINDOW_MS) rl.hits.shift();
   if (rl.hits.length >= rl.rpm) {
     const oldest = rl.hits[rl.hits.length - rl.rpm] ?? nowMs;
     const retryAfter = Math.max(1, Math.ceil((oldest + WINDOW_MS - nowMs) / 1000));
-    throw new ApiError(429, `More than ${rl.rpm} calls a minute`, { retryAfterSeconds: retryAfter }, { 'retry-after': String(retryAfter) });
+    const header = form === 'seconds' ? String(retryAfter) : new Date(nowMs + retryAfter * 1000 + 999).toUTCString();
+    throw new ApiError(429, `More than ${rl.rpm} calls a minute`, { retryAfterSeconds: retryAfter }, { 'retry-after': header });
   }
   rl.hits.push(nowMs);
 }

@@ -4,7 +4,7 @@
  */
 import { ACCOUNT_FIELD_NAMES, PERSON_FIELDS } from './fields.ts';
 import type { Account, AccountPerson, Person, Workspace } from './model.ts';
-import { newId, type Store } from './store.ts';
+import type { Store } from './store.ts';
 import { recordTrace } from './trace.ts';
 
 const API = '/api/v1';
@@ -72,7 +72,7 @@ export function createAccount(store: Store, ws: Workspace, name: string | null, 
   const firmographics: Record<string, string | number | null> = {};
   for (const f of ACCOUNT_FIELD_NAMES) firmographics[f] = null;
   firmographics.domain = domain;
-  const a: Account = { id: newId(), name, domain, firmographics, context: {}, createdAt: at, updatedAt: at };
+  const a: Account = { id: store.newId(), name, domain, firmographics, context: {}, createdAt: at, updatedAt: at };
   ws.accounts.set(a.id, a);
   recordTrace(ws, 'account', a.id, { at, action: 'import', actor: null, markers: ['untracked_legacy'] });
   return a;
@@ -81,14 +81,14 @@ export function createAccount(store: Store, ws: Workspace, name: string | null, 
 /** Creates a canonical person and its membership record in an account (control protocol). */
 export function createPerson(store: Store, ws: Workspace, account: Account, name: string | null, title: string | null): AccountPerson {
   const at = store.now();
-  const person: Person = { id: newId(), name, createdAt: at };
+  const person: Person = { id: store.newId(), name, createdAt: at };
   ws.people.set(person.id, person);
   recordTrace(ws, 'person', person.id, { at, action: 'import', actor: null, markers: ['untracked_legacy'] });
   const fields: Record<string, string | null> = {};
   for (const f of PERSON_FIELDS) fields[f] = null;
   fields.name = name;
   fields.title = title;
-  const ap: AccountPerson = { id: newId(), accountId: account.id, personId: person.id, fields, createdAt: at, updatedAt: at };
+  const ap: AccountPerson = { id: store.newId(), accountId: account.id, personId: person.id, fields, createdAt: at, updatedAt: at };
   ws.accountPeople.set(ap.id, ap);
   recordTrace(ws, 'person', ap.id, { at, action: 'import', actor: null, markers: ['untracked_legacy'] });
   return ap;

@@ -44,6 +44,10 @@ export interface Reply {
   credits?: number;
   /** Surface name in the ledger when it depends on the request (default: the route's). */
   surface?: string;
+  /** Further charges of the same call, each its own ledger entry (e.g. a fee charged on top). */
+  extraCharges?: readonly { credits: number; surface: string }[];
+  /** Extra response headers (e.g. Location). */
+  headers?: Record<string, string>;
 }
 
 export interface Route {

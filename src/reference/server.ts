@@ -1,6 +1,7 @@
 /**
  * The request pipeline of the reference target. For an API call, in this order:
- * authenticate (401/403) → rate limit (429) → route (404) → static scopes and roles (403) →
+ * authenticate (401/403) → rate limit (429) → route (404; a variant may route first, see
+ * Choices.routeBeforeKey) → static scopes and roles (403) →
  * capability (503) → Idempotency-Key syntax (400) → body (400) → body-dependent
  * permissions (403/503) → idempotent replay or conflict (409) → handler → store reply →
  * bill. Everything after the body is read runs in one synchronous turn, which is what makes
@@ -9,9 +10,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { authenticate, requireRole, requireScopes, type Principal } from './auth.ts';
 import { charge } from './billing.ts';
+import type { Choices } from './choices.ts';
 import { Control } from './control.ts';
 import { create as createDefinition } from './definitions.ts';
-import { ApiError, capabilityOff, envelope, type ErrorEnvelope } from './errors.ts';
+import { ApiError, capabilityOff, type ErrorEnvelope } from './errors.ts';
 import type { Executor } from './executor.ts';
 import { BILLED_ERRORS, BILLED_FREE_ROUTES, relaxFor, type FaultSet } from './faults.ts';
 import { parseJsonObject, readBody, sendJson } from './http.ts';
@@ -28,6 +30,9 @@ const CONTROL_PREFIX = '/__control/v1';
 export class Server {
   private readonly control: Control;
   private readonly apiPrefix: string;
+  private readonly choices: Choices;
+  /** Idempotency slots being processed (only with a variant's in-flight delay). */
+  private readonly inFlight = new Set<string>();
 
   constructor(
     private readonly store: Store,
@@ -37,6 +42,7 @@ export class Server {
   ) {
     this.control = new Control(store, executor, faults, controlToken);
     this.apiPrefix = faults.has('api-prefix-moved') ? '/api/v1beta' : '/api/v1';
+    this.choices = store.choices;
   }
 
   /** The node:http request listener. Never lets an error escape or leave a request unanswered. */
@@ -59,7 +65,7 @@ export class Server {
   }
 
   private errorText(e: ApiError): string {
-    const body: Partial<ErrorEnvelope> = envelope(e.status, e.message, e.data);
+    const body: Partial<ErrorEnvelope> = this.choices.layout.error(e);
     if (this.faults.has('errors-without-defined')) delete body.defined;
     if (this.faults.has('errors-without-message')) delete body.message;
     if (this.faults.has('errors-code-lowercase')) body.code = body.code!.toLowerCase();
@@ -82,8 +88,21 @@ export class Server {
 
   /** Refuses a call: bills it only under a named fault, then answers with the envelope. */
   private fail(res: ServerResponse, e: ApiError, ws: Workspace | undefined, method: string, ledgerPath: string, surface: string, text?: string): void {
-    if (ws && this.faults.names.some((n) => BILLED_ERRORS[n] === e.status)) charge(ws, { method, path: ledgerPath, status: e.status, credits: 1, surface });
+    if (ws && this.faults.names.some((n) => BILLED_ERRORS[n] === e.status)) this.charge(ws, { method, path: ledgerPath, status: e.status, credits: 1, surface });
     this.sendError(res, e, text);
+  }
+
+  /** Records a charge under the variant's name for its surface (after the variant's ledger lag). */
+  private charge(ws: Workspace, c: Parameters<typeof charge>[1]): void {
+    const entry = { ...c, surface: this.choices.ledgerSurface(c.surface) };
+    if (this.choices.ledgerLagMs > 0) this.executor.later(() => charge(ws, entry), this.choices.ledgerLagMs);
+    else charge(ws, entry);
+  }
+
+  /** The refusal of a path no route matches: 404, or the variant's status for a known path with another method. */
+  private noRoute(methodMismatch: boolean, method: string, path: string): ApiError {
+    if (!methodMismatch) return new ApiError(404, `No such endpoint: ${path.slice(0, 200)}`);
+    return new ApiError(this.choices.status.methodMismatch, `${method} is not supported on ${path.slice(0, 200)}`);
   }
 
   /** The workspace an unauthenticated call's key belongs to (only for the unauthorized-billed fault). */
@@ -102,6 +121,12 @@ export class Server {
     let params: Record<string, string> = {};
     let query: Query = [];
     let idemKey: string | undefined;
+    const m = match(method, path);
+    if (!m.route && this.choices.routeBeforeKey) {
+      // A variant answers unknown paths before looking at the key.
+      req.resume();
+      return this.fail(res, this.noRoute(m.methodMismatch, method, path), undefined, method, ledgerPath, 'api');
+    }
     try {
       try {
         p = authenticate(this.store, req.headers, this.faults);
@@ -110,9 +135,8 @@ export class Server {
         req.resume();
         return this.fail(res, err, err.status === 401 ? this.keyWorkspace(req) : undefined, method, ledgerPath, 'api:unauthorized');
       }
-      admit(p.ws, Date.now());
-      const m = match(method, path);
-      if (!m.route) throw new ApiError(404, m.methodMismatch ? `${method} is not supported on ${path.slice(0, 200)}` : `No such endpoint: ${path.slice(0, 200)}`);
+      admit(p.ws, Date.now(), this.choices.retryAfter);
+      if (!m.route) throw this.noRoute(m.methodMismatch, method, path);
       route = m.route;
       params = m.params;
       if (route.scopes) requireScopes(p, route.scopes, this.faults, route.surface);
@@ -123,7 +147,8 @@ export class Server {
         if (route.surface === 'api:definitions.merge_value' && req.headers['idempotency-key'] !== undefined && this.faults.has('idempotency-key-refused-on-merge')) {
           throw new ApiError(400, 'Idempotency-Key is not accepted here');
         }
-        idemKey = idempotencyKeyOf(req.headers['idempotency-key'], this.faults);
+        const header = req.headers['idempotency-key'];
+        idemKey = idempotencyKeyOf(header === '' && this.choices.idempotency.emptyKey === 'absent' ? undefined : header, this.faults);
       }
     } catch (e) {
       const err = asApiError(e);
@@ -139,10 +164,10 @@ export class Server {
       const read = await readBody(req);
       if (read.kind === 'aborted') return;
       if (read.kind === 'too-large') {
-        return this.fail(res, new ApiError(400, 'The body is larger than 1 MiB', undefined, { connection: 'close' }), p.ws, method, ledgerPath, route.surface);
+        return this.fail(res, new ApiError(this.choices.status.tooLargeBody, 'The body is larger than 1 MiB', undefined, { connection: 'close' }), p.ws, method, ledgerPath, route.surface);
       }
       try {
-        body = parseJsonObject(read.bytes, req.headers['content-type'], this.faults.has('content-type-ignored')) ?? {};
+        body = parseJsonObject(read.bytes, req.headers['content-type'], this.faults.has('content-type-ignored'), this.choices.status.nonJsonBody) ?? {};
       } catch (e) {
         return this.fail(res, asApiError(e), p.ws, method, ledgerPath, route.surface);
       }
@@ -154,36 +179,57 @@ export class Server {
     const ctx: Ctx = { store: this.store, p, ws, params, query, body, faults: this.faults, relax: relaxFor(this.faults, route.surface), scheduler: this.executor };
     let fp = '';
     let inHandler = false;
+    // Who shares an Idempotency-Key: the key holder (default) or the whole workspace.
+    const holder = this.choices.idempotency.scope === 'member' ? p.member.userId : '*';
     const slot = `${ws.id}\u0000${p.member.userId}\u0000${idemKey}`;
     try {
       route.authorize?.(ctx);
       if (idemKey !== undefined) {
         fp = fingerprint(method, path, body ?? null, this.faults);
-        const stored = lookup(ws, p.member.userId, idemKey, fp);
+        const stored = lookup(ws, holder, idemKey, fp);
         if (stored) {
           if (this.faults.has('replay-re-executes')) route.handle(ctx);
-          if (this.faults.has('replays-billed')) charge(ws, { method, path: ledgerPath, status: stored.status, credits: 1, surface: route.surface });
-          return sendJson(res, this.faults.has('replay-status-200') ? 200 : stored.status, stored.body, { 'idempotent-replayed': 'true' });
+          if (this.faults.has('replays-billed')) this.charge(ws, { method, path: ledgerPath, status: stored.status, credits: 1, surface: route.surface });
+          return sendJson(res, this.faults.has('replay-status-200') ? 200 : stored.status, stored.body, { ...stored.headers, ...this.choices.idempotency.replayHeaders });
         }
         // ...except under this fault, which lets concurrent same-key requests interleave here.
         if (this.faults.has('idempotency-race')) await new Promise<void>((r) => setTimeout(r, 50));
+        // A variant takes its time over keyed requests: the same key meanwhile gets 409.
+        const delay = this.choices.idempotency.inFlightMs;
+        if (delay > 0) {
+          const flight = `${ws.id}\u0000${holder}\u0000${idemKey}`;
+          if (this.inFlight.has(flight)) throw new ApiError(409, 'A request with this Idempotency-Key is still being processed');
+          this.inFlight.add(flight);
+          try {
+            await new Promise<void>((r) => setTimeout(r, delay));
+          } finally {
+            // Released when the reply below is stored (synchronously after the wait).
+            queueMicrotask(() => this.inFlight.delete(flight));
+          }
+        }
       }
       inHandler = true;
       const reply = route.handle(ctx);
       const text = JSON.stringify(reply.body);
       if (idemKey !== undefined && !(this.faults.has('key-after-refusal-not-stored') && this.store.refusedIdempotencyKeys.has(slot))) {
-        remember(ws, p.member.userId, idemKey, { fingerprint: fp, status: reply.status, body: text });
+        remember(ws, holder, idemKey, { fingerprint: fp, status: reply.status, body: text, ...(reply.headers ? { headers: reply.headers } : {}) });
       }
       const billable = route.billable || this.faults.names.some((n) => BILLED_FREE_ROUTES[n]?.includes(route.surface));
       if (billable && reply.status >= 200 && reply.status < 300) {
         const credits = (reply.credits ?? 1) * (route.surface === 'api:definitions.create' && this.faults.has('writes-cost-two') ? 2 : 1);
-        charge(ws, { method, path: ledgerPath, status: reply.status, credits, surface: reply.surface ?? route.surface });
+        this.charge(ws, { method, path: ledgerPath, status: reply.status, credits, surface: reply.surface ?? route.surface });
+        for (const extra of reply.extraCharges ?? []) this.charge(ws, { method, path: ledgerPath, status: reply.status, ...extra });
       }
-      sendJson(res, reply.status, text);
+      sendJson(res, reply.status, text, reply.headers);
     } catch (e) {
       const err = asApiError(e);
       if (idemKey !== undefined && inHandler && err.status < 500) this.store.refusedIdempotencyKeys.add(slot);
-      this.fail(res, err, ws, method, ledgerPath, route.surface, this.errorText(err));
+      const text = this.errorText(err);
+      // A variant may store the handler's refusals under the key too; they are then replayed.
+      if (idemKey !== undefined && inHandler && err.status < 500 && this.choices.idempotency.storeRefusals) {
+        remember(ws, holder, idemKey, { fingerprint: fp, status: err.status, body: text, ...(err.headers ? { headers: err.headers } : {}) });
+      }
+      this.fail(res, err, ws, method, ledgerPath, route.surface, text);
     }
   }
 

@@ -3,33 +3,42 @@
  * One Store per running reference; nothing is global, so servers in one process never share
  * state. Mutations here are synchronous, which is what makes idempotency race-free.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { Role, Scope } from '../engine/check.ts';
 import { CAPABILITY_NAMES, type ApiKey, type Workspace } from './model.ts';
 import type { CapabilityName } from '../control/types.ts';
 import { NO_FAULTS, type FaultSet } from './faults.ts';
+import { DEFAULT_CHOICES, formatTime, newUuid, type Choices } from './choices.ts';
 
-/** The fixed vendor prefix of key secrets (seed part 5 rule 1). */
+/** The default variant's vendor prefix of key secrets (seed part 5 rule 1; see Choices.keys). */
 export const KEY_PREFIX = 'wgr_';
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
-/** The exact shape of a key secret: the prefix and 32 base62 characters. */
+/** The exact shape of a default-variant key secret: the prefix and 32 base62 characters. */
 export const KEY_SECRET_RE = /^wgr_[0-9A-Za-z]{32}$/;
 /** A secret without the prefix (issued only under the key-secret-without-prefix fault). */
 export const UNPREFIXED_SECRET_RE = /^[0-9A-Za-z]{36}$/;
 
+const BASE64URL = `${BASE62}-_`;
+/** The characters of key secrets after the prefix, by Choices.keys.alphabet. */
+const ALPHABETS = { base62: { chars: BASE62, class: '0-9A-Za-z' }, base64url: { chars: BASE64URL, class: '0-9A-Za-z_-' } } as const;
+
 /** `n` random base62 characters (rejection sampling, no modulo bias). */
 export function randomBase62(n: number): string {
+  return randomChars(BASE62, n);
+}
+
+/** `n` random characters of `alphabet` (at most 256 characters; rejection sampling, no modulo bias). */
+function randomChars(alphabet: string, n: number): string {
+  const limit = 256 - (256 % alphabet.length);
   let out = '';
   while (out.length < n) {
     for (const b of randomBytes(n * 2)) {
-      if (b < 248 && out.length < n) out += BASE62[b % 62];
+      if (b < limit && out.length < n) out += alphabet[b % alphabet.length];
     }
   }
   return out;
 }
 
-/** A fresh random v4 uuid, lowercase. */
-export const newId = (): string => randomUUID();
 
 export class Store {
   readonly workspaces = new Map<string, Workspace>();
@@ -44,22 +53,41 @@ export class Store {
   /** Keys refused once under an idempotency key: used only by the key-after-refusal-not-stored fault. */
   readonly refusedIdempotencyKeys = new Set<string>();
 
-  constructor(private readonly faults: FaultSet = NO_FAULTS) {}
+  /** The exact shape of a key secret of this variant (the default's is {@link KEY_SECRET_RE}). */
+  readonly secretRe: RegExp;
+  /** A secret of the same length without the prefix (issued only under the key-secret-without-prefix fault). */
+  readonly unprefixedSecretRe: RegExp;
+
+  constructor(
+    private readonly faults: FaultSet = NO_FAULTS,
+    /** The variant's choices where the seed leaves room (choices.ts). */
+    readonly choices: Choices = DEFAULT_CHOICES,
+  ) {
+    const { prefix, secretChars, alphabet } = choices.keys;
+    const chars = ALPHABETS[alphabet].class;
+    this.secretRe = new RegExp(`^${prefix.replace(/[^0-9A-Za-z_]/g, '\\$&')}[${chars}]{${secretChars}}$`);
+    this.unprefixedSecretRe = new RegExp(`^[${chars}]{${prefix.length + secretChars}}$`);
+  }
 
   private lastTime = 0;
 
-  /** A strictly increasing timestamp (so updated_at always advances on a write). */
+  /** A strictly increasing timestamp at millisecond resolution, shown with the variant's precision. */
   now(): string {
     const t = Math.max(Date.now(), this.lastTime + 1);
     this.lastTime = t;
-    return new Date(t).toISOString();
+    return formatTime(this.choices, t);
+  }
+
+  /** A fresh random uuid for a new record (the variant's uuid version). */
+  newId(): string {
+    return newUuid(this.choices);
   }
 
   createWorkspace(credits: number): Workspace {
     const caps = {} as Record<CapabilityName, boolean>;
     for (const c of CAPABILITY_NAMES) caps[c] = true;
     const ws: Workspace = {
-      id: newId(),
+      id: this.newId(),
       apiAccess: true,
       balance: credits,
       charged: 0,
@@ -98,16 +126,19 @@ export class Store {
   }
 
   addMember(ws: Workspace, role: Role): string {
-    const userId = newId();
+    const userId = this.newId();
     ws.members.set(userId, { userId, role });
     return userId;
   }
 
   createKey(ws: Workspace, userId: string, scopes: Scope[]): ApiKey {
-    const prefix = this.faults.has('key-secret-without-prefix') ? '' : KEY_PREFIX;
-    let secret = prefix + randomBase62(36 - prefix.length);
-    while (this.keysBySecret.has(secret)) secret = prefix + randomBase62(36 - prefix.length);
-    const key: ApiKey = { keyId: newId(), secret, workspaceId: ws.id, userId, scopes: [...new Set(scopes)], state: 'enabled' };
+    const { prefix: vendor, secretChars, alphabet } = this.choices.keys;
+    const prefix = this.faults.has('key-secret-without-prefix') ? '' : vendor;
+    const length = vendor.length + secretChars - prefix.length;
+    const chars = ALPHABETS[alphabet].chars;
+    let secret = prefix + randomChars(chars, length);
+    while (this.keysBySecret.has(secret)) secret = prefix + randomChars(chars, length);
+    const key: ApiKey = { keyId: this.newId(), secret, workspaceId: ws.id, userId, scopes: [...new Set(scopes)], state: 'enabled' };
     this.keysBySecret.set(secret, key);
     this.keysById.set(key.keyId, key);
     return key;

@@ -47,6 +47,26 @@ describe('wgc serve', () => {
     await expect(fetch(`${api}/me`)).rejects.toThrow();
   });
 
+  it('serves the alternative variant with --variant, and refuses unknown variants and faults on it', async () => {
+    const s = await serveUntilReady(['--variant', 'alternative'], {});
+    expect(s.text).toContain('variant:       alternative');
+    const ctl = /control: +(\S+)/.exec(s.text)![1]!;
+    const token = /generated: (\S+)/.exec(s.text)![1]!;
+    const control = async (path: string, body: unknown): Promise<Record<string, string>> =>
+      (await fetch(ctl + path, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) })).json() as Promise<Record<string, string>>;
+    const { workspaceId } = await control('/workspaces', {});
+    const { userId } = await control(`/workspaces/${workspaceId}/members`, { role: 'owner' });
+    const { secret } = await control(`/workspaces/${workspaceId}/keys`, { userId, scopes: ['graph:read'] });
+    expect(secret).toMatch(/^acme_live_[0-9A-Za-z_-]{40}$/);
+    s.stop.abort();
+    expect(await s.done).toBe(0);
+    for (const argv of [['--variant', 'nope'], ['--variant'], ['--variant', 'alternative', '--fault', 'replays-billed']]) {
+      const o = io();
+      expect(await serveCommand(argv, {}, o.sink), argv.join(' ')).toBe(2);
+      expect(o.err.join('')).toMatch(/wgc serve: .*(variant|default variant only)/);
+    }
+  });
+
   it('never prints a token given by flag or environment', async () => {
     const fromEnv = await serveUntilReady([], { WGC_CONTROL_TOKEN: 'env-secret-token' });
     expect(fromEnv.text).toContain('from WGC_CONTROL_TOKEN');
