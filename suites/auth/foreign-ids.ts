@@ -18,11 +18,15 @@ const REFUSED = [404, 403] as const;
 /** The fields a foreign write could change, compared before and after. */
 const WATCHED = ['name', 'state', 'archived_at', 'updated_at', 'enum_values', 'description', 'reason'] as const;
 
-/** The other workspace's definition as its own key lists it (archived ones included). */
+/**
+ * The other workspace's definition as its own key lists it (archived ones included). Of its
+ * state only "archived or not" is kept: transitions other than archiving are not shown (seed
+ * 3), so a target may move it between draft, proposed, backfilling and live on its own.
+ */
 async function readOwn(ctx: CheckContext, key: KeyHandle, id: string): Promise<{ def?: Record<string, unknown>; ex: Exchange }> {
   const seen = await listAll(ctx, key, '/definitions', { query: { includeArchived: true } });
   const def = seen.items.find((i) => typeof i.id === 'string' && i.id.toLowerCase() === id.toLowerCase());
-  return def ? { def, ex: seen.exchanges.at(-1)! } : { ex: seen.failed ?? seen.exchanges.at(-1)! };
+  return def ? { def: { ...def, state: def.state === 'archived' ? 'archived' : '(not archived)' }, ex: seen.exchanges.at(-1)! } : { ex: seen.failed ?? seen.exchanges.at(-1)! };
 }
 
 /** Definition writes and account reads with another workspace's ids are refused; its records stay unchanged and unlisted. */

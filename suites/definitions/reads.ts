@@ -17,11 +17,20 @@ interface Snapshot {
   exchange: Exchange;
 }
 
+/**
+ * A definition as compared: everything, except that of its state only "archived or not" counts.
+ * Transitions other than archiving are not shown (seed 3): a target may move a definition
+ * between draft, proposed, backfilling and live on its own, and that is no read's doing.
+ */
+function comparable(item: Record<string, unknown>): Record<string, unknown> {
+  return { ...item, state: item.state === 'archived' ? 'archived' : '(not archived)' };
+}
+
 /** The listing as canonical JSON per id: everything, or only `own` on a shared workspace. */
 async function snapshot(ctx: CheckContext, own: readonly string[]): Promise<Snapshot> {
   const listing = await listDefinitions(ctx, ctx.key(ADMIN), 'true');
   const items = new Map<string, string>();
-  for (const [id, item] of listing.byId) if (ctx.run.hasControl || own.includes(id)) items.set(id, canonical(item));
+  for (const [id, item] of listing.byId) if (ctx.run.hasControl || own.includes(id)) items.set(id, canonical(comparable(item)));
   return { items, exchange: listing.exchanges.at(-1)! };
 }
 
