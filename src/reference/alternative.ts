@@ -124,8 +124,8 @@ export const ALTERNATIVE: Choices = {
   definitions: {
     initialState: 'live',
     settling: [
-      { policy: 'on_ingest_and_backfill', state: 'backfilling', settleMs: 1000 },
-      { policy: '*', state: 'proposed', settleMs: 300 },
+      { policy: 'on_ingest_and_backfill', state: 'backfilling', settleMs: [200, 1500] },
+      { policy: '*', state: 'proposed', settleMs: [5, 80] },
     ],
     reason: 'creation',
     createdBy: 'null',

@@ -148,9 +148,10 @@ export interface Choices {
     readonly initialState: string;
     /**
      * New definitions with a listed refresh policy ("*": any) start in `state` instead and move
-     * to the initial state on their own after `settleMs` (the first matching row applies).
+     * to the initial state on their own after a random time within `settleMs` (the first
+     * matching row applies).
      */
-    readonly settling: readonly { readonly policy: string; readonly state: string; readonly settleMs: number }[];
+    readonly settling: readonly { readonly policy: string; readonly state: string; readonly settleMs: readonly [number, number] }[];
     /** `reason` shows the latest write's reason, or keeps the one given at creation. */
     readonly reason: 'latest-write' | 'creation';
     /** `created_by`: the creating member's user id, or null. */

@@ -316,7 +316,8 @@ export function create(ctx: Ctx) {
   if (ctx.faults.has('unknown-create-properties-echoed')) {
     for (const [k, v] of Object.entries(raw)) if (!Object.hasOwn(def, k) && !CREATE_FIELDS.has(k)) (def as unknown as Record<string, unknown>)[k] = v;
   }
-  ws.definitions.set(def.id, { def, revision: 1, ...(settling ? { settlesAt: { at: Date.now() + settling.settleMs, from: settling.state } } : {}) });
+  const settleMs = settling ? settling.settleMs[0] + Math.random() * (settling.settleMs[1] - settling.settleMs[0]) : 0;
+  ws.definitions.set(def.id, { def, revision: 1, ...(settling ? { settlesAt: { at: Date.now() + settleMs, from: settling.state } } : {}) });
   recordTrace(ws, 'definition', def.id, { at: now, action: 'create', actor: ctx.p.member.userId, trace });
   const out = definitionOut(def, ctx.faults, choices);
   if (ctx.faults.has('enum-values-created-archived')) {
