@@ -183,7 +183,7 @@ export const FAULTS: readonly FaultDef[] = [
 
   // Versioning
   f('api-prefix-moved', ['VER-001'], 'The API answers under /api/v1beta instead of /api/v1. Every API check fails too.'),
-  f('capabilities-as-array', ['VER-003'], 'GET /capabilities answers a bare array of operations.'),
+  f('capabilities-need-graph-read', ['VER-003'], 'GET /capabilities refuses keys without graph:read with 403.'),
 ];
 
 /** Validation issues a fault lets through: the surface (route), the issue path and message. */

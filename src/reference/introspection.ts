@@ -75,7 +75,7 @@ function capabilities(ctx: Ctx) {
     fields: CRM_FIELDS[object],
     authorized: ctx.p.scopes.includes('crm:read') && ctx.ws.capabilities.crm,
   }));
-  if (ctx.faults.has('capabilities-as-array')) return { status: 200, body: operations };
+  if (ctx.faults.has('capabilities-need-graph-read') && !ctx.p.scopes.includes('graph:read')) throw new ApiError(403, 'The catalog needs graph:read');
   return {
     status: 200,
     body: ctx.store.choices.layout.catalog({
