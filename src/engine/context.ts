@@ -68,3 +68,27 @@ export function redactRunContext(run: RunContext): Record<string, unknown> {
   const { controlToken, keys, ...rest } = run;
   return { ...rest, controlToken: controlToken ? '[REDACTED:control_token]' : undefined, keys: keys.map((k) => ({ name: k.name })) };
 }
+
+/**
+ * The run context of an in-process run against a target with the test-control protocol (the
+ * embedded reference in the self-test and the project's tests): deterministic prefix, no
+ * supplied keys, every suite selected.
+ */
+export function controlledRunContext(
+  target: { baseUrl: string; controlUrl: string; controlToken: string },
+  opts: { seed: number; numRuns: number; readOnly?: boolean; timeoutMs?: number },
+): RunContext {
+  return {
+    baseUrl: target.baseUrl,
+    controlUrl: target.controlUrl,
+    controlToken: target.controlToken,
+    keys: [],
+    seed: opts.seed,
+    numRuns: opts.numRuns,
+    // Deterministic: each such run has its own server, so names cannot collide across runs.
+    prefix: makePrefix(opts.seed, () => 0),
+    readOnly: opts.readOnly ?? false,
+    suites: [],
+    http: { timeoutMs: opts.timeoutMs ?? 10_000, maxResponseBytes: 8 * 1024 * 1024, allowInsecureHttp: false, retry429: DEFAULT_RUN_RETRY },
+  };
+}

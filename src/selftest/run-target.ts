@@ -7,7 +7,7 @@
  */
 import type { Catalog } from '../catalog/load.ts';
 import type { CheckResult, SuiteDef } from '../engine/check.ts';
-import { DEFAULT_RUN_RETRY, makePrefix, type RunContext } from '../engine/context.ts';
+import { controlledRunContext } from '../engine/context.ts';
 import { runSuitesInProcess } from '../engine/run.ts';
 import { startReference } from '../reference/index.ts';
 import { buildRunResult } from '../report/build.ts';
@@ -38,19 +38,7 @@ export async function runTarget(faults: readonly string[], opts: TargetRunOption
   const cpu = process.cpuUsage();
   const ref = await startReference({ faults });
   try {
-    const run: RunContext = {
-      baseUrl: ref.baseUrl,
-      controlUrl: ref.controlUrl,
-      controlToken: ref.controlToken,
-      keys: [],
-      seed: opts.seed,
-      numRuns: opts.numRuns,
-      // Deterministic: every run has its own server, so names cannot collide across runs.
-      prefix: makePrefix(opts.seed, () => 0),
-      readOnly: false,
-      suites: [],
-      http: { timeoutMs: opts.timeoutMs ?? 10_000, maxResponseBytes: 8 * 1024 * 1024, allowInsecureHttp: false, retry429: DEFAULT_RUN_RETRY },
-    };
+    const run = controlledRunContext(ref, { seed: opts.seed, numRuns: opts.numRuns, ...(opts.timeoutMs !== undefined ? { timeoutMs: opts.timeoutMs } : {}) });
     const out = await runSuitesInProcess(opts.suites, run, { concurrency: opts.suiteConcurrency });
     specHash ??= hashFile(DEFAULT_SPEC_PATH);
     const result = buildRunResult(out.results, opts.catalog, {

@@ -7,7 +7,7 @@ import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { loadSuiteDefs, discoverSuites } from '../../src/engine/discover.ts';
-import { DEFAULT_RUN_RETRY, makePrefix, type RunContext } from '../../src/engine/context.ts';
+import { controlledRunContext } from '../../src/engine/context.ts';
 import { runSuitesInProcess } from '../../src/engine/run.ts';
 import { startReference, type RunningReference } from '../../src/reference/index.ts';
 
@@ -40,19 +40,8 @@ afterAll(async () => {
 
 test('with --read-only, no suite sends the API anything but reads (GET, HEAD, OPTIONS and the POST /query read)', async () => {
   const suites = await loadSuiteDefs(await discoverSuites('suites'));
-  const run: RunContext = {
-    baseUrl: proxyUrl,
-    // Control goes straight to the reference: only API traffic is recorded.
-    controlUrl: ref.controlUrl,
-    controlToken: ref.controlToken,
-    keys: [],
-    seed: 1,
-    numRuns: 2,
-    prefix: makePrefix(1, () => 0),
-    readOnly: true,
-    suites: [],
-    http: { timeoutMs: 10_000, maxResponseBytes: 8 * 1024 * 1024, allowInsecureHttp: false, retry429: DEFAULT_RUN_RETRY },
-  };
+  // Control goes straight to the reference: only API traffic is recorded.
+  const run = controlledRunContext({ baseUrl: proxyUrl, controlUrl: ref.controlUrl, controlToken: ref.controlToken }, { seed: 1, numRuns: 2, readOnly: true });
   const out = await runSuitesInProcess(suites, run, { concurrency: 2 });
   expect(apiCalls.length, 'read-only checks still ran').toBeGreaterThan(50);
   // POST /query is the seed's live CRM read (4.9): a read sent with POST, allowed under --read-only.

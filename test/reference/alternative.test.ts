@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadCatalog } from '../../src/catalog/load.ts';
 import type { CheckResult } from '../../src/engine/check.ts';
-import { DEFAULT_RUN_RETRY, makePrefix, type RunContext } from '../../src/engine/context.ts';
+import { controlledRunContext } from '../../src/engine/context.ts';
 import { discoverSuites, loadSuiteDefs } from '../../src/engine/discover.ts';
 import { runSuitesInProcess } from '../../src/engine/run.ts';
 import { startReference, type VariantName } from '../../src/reference/index.ts';
@@ -67,18 +67,7 @@ async function runAgainst(variant: VariantName): Promise<VariantRun> {
   const started = Date.now();
   const ref = await startReference({ variant });
   try {
-    const run: RunContext = {
-      baseUrl: ref.baseUrl,
-      controlUrl: ref.controlUrl,
-      controlToken: ref.controlToken,
-      keys: [],
-      seed: SEED,
-      numRuns: NUM_RUNS,
-      prefix: makePrefix(SEED, () => 0),
-      readOnly: false,
-      suites: [],
-      http: { timeoutMs: 20_000, maxResponseBytes: 8 * 1024 * 1024, allowInsecureHttp: false, retry429: DEFAULT_RUN_RETRY },
-    };
+    const run = controlledRunContext(ref, { seed: SEED, numRuns: NUM_RUNS, timeoutMs: 20_000 });
     const out = await runSuitesInProcess(suites, run, { concurrency: SUITE_CONCURRENCY });
     const result = buildRunResult(out.results, catalog, {
       specHash: hashFile(DEFAULT_SPEC_PATH),
