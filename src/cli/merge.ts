@@ -1,8 +1,15 @@
 /**
- * `wgc merge --out DIR [--catalog clauses.yaml] PARTIAL...`: merges the partials of every
- * shard of a run into one set of reports, identical to an unsharded run's except for timing
- * and shard fields. Exit code: the merged verdict's (0/1/2), or 2 on bad input.
+ * `wgc merge --out DIR [--catalog clauses.yaml] [--certify] PARTIAL...`: merges the partials
+ * of every shard of a run into one set of reports, identical to an unsharded run's except for
+ * timing and shard fields. With --certify it also writes the certification bundle of the
+ * merged run into DIR/certification, as `wgc run --certify` does for an unsharded run (the
+ * shards must have run against this checkout's specs/openapi.yaml). Exit code: the merged
+ * verdict's (0/1/2), or 2 on bad input.
  */
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { writeCertificationBundle } from '../report/certify.ts';
+import { DEFAULT_SPEC_PATH } from '../report/meta.ts';
 import { loadCatalog, CatalogError } from '../catalog/load.ts';
 import { mergePartials, MergeError } from '../report/merge.ts';
 import { readPartialFile } from '../report/partial.ts';
@@ -11,18 +18,20 @@ import { writeReports } from '../report/write.ts';
 import { renderTerminalSummary } from '../report/terminal.ts';
 import { processIo, type CliIo } from '../report/io.ts';
 
-const USAGE = 'usage: wgc merge --out DIR [--catalog clauses.yaml] PARTIAL.json...\n';
+const USAGE = 'usage: wgc merge --out DIR [--catalog clauses.yaml] [--certify] PARTIAL.json...\n';
 
 /** Runs `wgc merge`; returns the exit code. */
 export async function mergeCommand(argv: string[], io: CliIo = processIo): Promise<number> {
   let out: string | undefined;
   let catalogPath: string | undefined;
+  let certify = false;
   const files: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     const value = (name: string) => (a.startsWith(`${name}=`) ? a.slice(name.length + 1) : argv[++i]);
     if (a === '--out' || a.startsWith('--out=')) out = value('--out');
     else if (a === '--catalog' || a.startsWith('--catalog=')) catalogPath = value('--catalog');
+    else if (a === '--certify') certify = true;
     else if (a === '--help' || a === '-h') {
       io.out(USAGE);
       return 0;
@@ -39,12 +48,27 @@ export async function mergeCommand(argv: string[], io: CliIo = processIo): Promi
     io.err(`wgc merge: no partial files given\n${USAGE}`);
     return 2;
   }
+  const bundle = join(resolve(out), 'certification');
+  if (certify && existsSync(bundle)) {
+    io.err(`wgc merge: --certify: ${bundle} already exists; a bundle is never overwritten (choose another --out or remove it)\n`);
+    return 2;
+  }
   try {
     const partials = await Promise.all(files.map(readPartialFile));
     const catalog = loadCatalog(catalogPath);
     const result = mergePartials(partials, catalog);
     const written = await writeReports(result, out);
-    io.out(renderTerminalSummary(result, { color: false, files: written }));
+    const listed = [...written];
+    if (certify) {
+      try {
+        await writeCertificationBundle(result, bundle, { specPath: DEFAULT_SPEC_PATH, catalogPath: catalog.path, reports: written });
+      } catch (e) {
+        io.err(`wgc merge: --certify: ${(e as Error).message}\n`);
+        return 2;
+      }
+      listed.push(bundle);
+    }
+    io.out(renderTerminalSummary(result, { color: false, files: listed }));
     return result.summary.exitCode;
   } catch (e) {
     if (e instanceof ReportReadError || e instanceof MergeError || e instanceof CatalogError) {

@@ -115,7 +115,7 @@ export async function runCommand(argv: string[], env: NodeJS.ProcessEnv, io: Cli
   }
   // Refuse what can only fail after the whole run, before anything is sent.
   if (config.certify && config.shard) {
-    io.err('wgc run: --certify with --shard: a bundle certifies one complete run; run unsharded to certify\n');
+    io.err('wgc run: --certify with --shard: a bundle certifies one complete run; certify the merged shards with `wgc merge --certify` instead\n');
     return 2;
   }
   if (config.certify && existsSync(join(resolve(config.out), 'certification'))) {

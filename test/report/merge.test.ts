@@ -9,6 +9,8 @@ import { readReport } from '../../src/report/json.ts';
 import { mergeCommand } from '../../src/cli/merge.ts';
 import type { RunResult } from '../../src/report/model.ts';
 import type { CliIo } from '../../src/report/io.ts';
+import { verifyBundle } from '../../src/report/certify.ts';
+import { DEFAULT_SPEC_PATH, hashFile } from '../../src/report/meta.ts';
 import { FIXTURE_CATALOG_PATH, fixtureCatalog, fixtureMeta, mixedResults } from './fixtures/results.ts';
 
 const catalog = fixtureCatalog();
@@ -19,13 +21,14 @@ function comparable(r: RunResult) {
   return { ...r, meta };
 }
 
-async function shardFiles(dir: string) {
+async function shardFiles(dir: string, specHash?: string) {
   const results = mixedResults();
   const first = results.filter((_, i) => i % 2 === 0);
   const second = results.filter((_, i) => i % 2 === 1);
   const sum = (list: typeof results) => list.reduce((n, r) => n + r.requests, 0);
-  const a = await writePartialFile(dir, { index: 1, count: 2 }, catalog.hash, fixtureMeta({ durationMs: 3000, requests: sum(first) }), first);
-  const b = await writePartialFile(dir, { index: 2, count: 2 }, catalog.hash, fixtureMeta({ startedAt: '2025-11-22T12:00:01.000Z', durationMs: 2500, requests: sum(second) }), second);
+  const spec = specHash ? { specHash } : {};
+  const a = await writePartialFile(dir, { index: 1, count: 2 }, catalog.hash, fixtureMeta({ durationMs: 3000, requests: sum(first), ...spec }), first);
+  const b = await writePartialFile(dir, { index: 2, count: 2 }, catalog.hash, fixtureMeta({ startedAt: '2025-11-22T12:00:01.000Z', durationMs: 2500, requests: sum(second), ...spec }), second);
   return [a, b];
 }
 
@@ -66,5 +69,34 @@ describe('merge', () => {
     expect(await mergeCommand(['--out', join(dir, 'o'), join(dir, 'nope.json')], io)).toBe(2);
     expect(err).toBe(`wgc merge: ${join(dir, 'nope.json')}: file not found\n`);
     expect(await mergeCommand([join(dir, 'partial-1-of-2.json')], io)).toBe(2);
+  });
+
+  test('wgc merge --certify writes the certification bundle of the merged run', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'wgc-merge-certify-'));
+    const files = await shardFiles(dir, hashFile(DEFAULT_SPEC_PATH));
+    let out = '';
+    const io: CliIo = { out: (t) => void (out += t), err: (t) => void (out += t) };
+    const code = await mergeCommand(['--out', join(dir, 'out'), '--catalog', FIXTURE_CATALOG_PATH, '--certify', ...files], io);
+    expect(code).toBe(1);
+    expect(out).toContain(join(dir, 'out', 'certification'));
+    const verified = await verifyBundle(join(dir, 'out', 'certification'));
+    expect(verified.problems).toEqual([]);
+    expect(verified.ok).toBe(true);
+    const bundled = readReport(join(dir, 'out', 'certification', 'reports', 'report.json'));
+    expect(bundled.meta.mergedShards).toBe(2);
+    // A second certification into the same folder is refused before anything is written.
+    let err = '';
+    const quiet: CliIo = { out: () => {}, err: (t) => void (err += t) };
+    expect(await mergeCommand(['--out', join(dir, 'out'), '--catalog', FIXTURE_CATALOG_PATH, '--certify', ...files], quiet)).toBe(2);
+    expect(err).toMatch(/already exists; a bundle is never overwritten/);
+  });
+
+  test('wgc merge --certify refuses shards that ran against another spec', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'wgc-merge-certify-spec-'));
+    const files = await shardFiles(dir);
+    let err = '';
+    const io: CliIo = { out: () => {}, err: (t) => void (err += t) };
+    expect(await mergeCommand(['--out', join(dir, 'out'), '--catalog', FIXTURE_CATALOG_PATH, '--certify', ...files], io)).toBe(2);
+    expect(err).toMatch(/--certify: .*openapi\.yaml: sha256 \w+ is not the spec the run used/);
   });
 });
