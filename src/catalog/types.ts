@@ -48,6 +48,12 @@ export const AmbiguitySchema = z
   .object({
     question: z.string().min(1),
     accepted: z.array(z.string().min(1)).min(2),
+    /**
+     * How the suite meets the question where that needs saying: which checks depend on it, or a
+     * bound of the suite's own (a time it waits) where the seed sets none, and how a target
+     * beyond that bound is reported.
+     */
+    note: z.string().min(1).optional(),
   })
   .strict();
 
@@ -62,12 +68,20 @@ export const ClauseSchema = z
     observe: ObservationSchema,
     /** Present when no client can observe the clause; the reason why. */
     unobservable: z.string().min(1).optional(),
-    ambiguity: AmbiguitySchema.optional(),
+    /** One open question, or several when the clause leaves more than one open. */
+    ambiguity: z.union([AmbiguitySchema, z.array(AmbiguitySchema).min(2)]).optional(),
   })
   .strict();
 
 export type Clause = z.infer<typeof ClauseSchema>;
 export type Observation = z.infer<typeof ObservationSchema>;
+export type Ambiguity = z.infer<typeof AmbiguitySchema>;
+
+/** The open questions of a clause, in catalog order (none when the seed leaves it no room). */
+export function ambiguitiesOf(clause: Clause): readonly Ambiguity[] {
+  if (clause.ambiguity === undefined) return [];
+  return Array.isArray(clause.ambiguity) ? clause.ambiguity : [clause.ambiguity];
+}
 
 /** The area of a clause id: the letters before the dash. */
 export function areaOf(id: string): Area {

@@ -5,7 +5,7 @@
  * observe is not checked.
  */
 import type { Catalog } from '../catalog/load.ts';
-import { AREAS, areaOf, type Area, type Clause } from '../catalog/types.ts';
+import { AREAS, ambiguitiesOf, areaOf, type Area, type Clause } from '../catalog/types.ts';
 import type { CheckDef, SuiteDef } from '../engine/check.ts';
 import { AMBIENT_ENVELOPE } from '../engine/ambient.ts';
 import { headingSlug } from '../report/seed-link.ts';
@@ -72,8 +72,8 @@ function clauseSection(c: Clause, checks: readonly NamedCheck[]): string[] {
     out.push(how.length > 0 ? `- **Checked by:** ${how.join('; ')}` : '- **Checked by:** no check names this clause yet; runs report it not observable ("no check ran for this clause")');
     out.push(`- **Observing it needs:** ${inline(needsText(c))}`);
   }
-  if (c.ambiguity) {
-    out.push(`- **Where the seed leaves room:** ${inline(c.ambiguity.question)} Accepted: ${c.ambiguity.accepted.map(inline).join('; ')}.`);
+  for (const a of ambiguitiesOf(c)) {
+    out.push(`- **Where the seed leaves room:** ${inline(a.question)} Accepted: ${a.accepted.map(inline).join('; ')}.${a.note ? ` ${inline(a.note)}` : ''}`);
   }
   out.push('');
   return out;

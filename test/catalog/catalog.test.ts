@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { loadCatalog, parseCatalog, isObservable, CatalogError } from '../../src/catalog/load.ts';
-import { AREAS, areaOf } from '../../src/catalog/types.ts';
+import { AREAS, ambiguitiesOf, areaOf } from '../../src/catalog/types.ts';
 
 const catalog = loadCatalog();
 
@@ -19,12 +19,12 @@ describe('clause catalog', () => {
   test('every unobservable clause says why, and every ambiguity lists at least two readings', () => {
     for (const c of catalog.clauses) {
       if (!isObservable(c)) expect(c.unobservable!.length, c.id).toBeGreaterThan(20);
-      if (c.ambiguity) expect(c.ambiguity.accepted.length, c.id).toBeGreaterThanOrEqual(2);
+      for (const a of ambiguitiesOf(c)) expect(a.accepted.length, c.id).toBeGreaterThanOrEqual(2);
     }
   });
 
   test('the ambiguities the seed leaves open are recorded', () => {
-    const ambiguous = catalog.clauses.filter((c) => c.ambiguity).map((c) => c.id);
+    const ambiguous = catalog.clauses.filter((c) => ambiguitiesOf(c).length > 0).map((c) => c.id);
     // departed member, paused workspace, archive twice, patch archived, deepObject wire form,
     // failed request's key, create status, malformed path uuid, unknown body properties
     for (const id of ['AUTH-009', 'AUTH-010', 'DEF-016', 'DEF-021', 'DEF-023', 'IDEM-009', 'DEF-012', 'DEF-027', 'DEF-025']) {
@@ -50,6 +50,12 @@ describe('catalog loader rejects bad input, naming the file and the place', () =
   });
   test('a duplicate id is refused', () => {
     expect(() => parseCatalog(wrap(good + good), 'x.yaml')).toThrow(/clauses\[1\].*duplicate id AUTH-001/);
+  });
+  test('an ambiguity list of one question, or a question with one reading, is refused', () => {
+    const q = (n: number) => `{ question: q, accepted: [${Array.from({ length: n }, (_, i) => `r${i}`).join(', ')}] }`;
+    expect(() => parseCatalog(wrap(`${good}    ambiguity: [${q(2)}]\n`), 'x.yaml')).toThrow(/clauses\[0\] \(AUTH-001\): ambiguity/);
+    expect(() => parseCatalog(wrap(`${good}    ambiguity: ${q(1)}\n`), 'x.yaml')).toThrow(/clauses\[0\] \(AUTH-001\): ambiguity/);
+    expect(parseCatalog(wrap(`${good}    ambiguity: [${q(2)}, ${q(3)}]\n`), 'x.yaml').get('AUTH-001').ambiguity).toHaveLength(2);
   });
   test('an unknown area prefix is refused', () => {
     expect(() => parseCatalog(wrap(good.replace('AUTH-001', 'FOO-001')), 'x.yaml')).toThrow(/unknown area prefix "FOO"/);
