@@ -30,6 +30,18 @@ describe('clause catalog', () => {
     for (const id of ['AUTH-009', 'AUTH-010', 'DEF-016', 'DEF-021', 'DEF-023', 'IDEM-009', 'DEF-012', 'DEF-027', 'DEF-025']) {
       expect(ambiguous).toContain(id);
     }
+    // found by the alternative reference variant: unknown query parameters, Idempotency-Key
+    // scope, which write's reason, merge-value edges, unknown archive slugs, slugs, changes on
+    // their own, and the time bounds the suite assumes (receipts, runs, quotes, the ledger)
+    for (const id of ['AUTH-011', 'IDEM-004', 'DEF-017', 'DEF-022', 'DEF-019', 'DEF-005', 'SVC-005', 'OPS-001', 'OPS-004', 'OPS-012', 'BILL-001']) {
+      expect(ambiguous).toContain(id);
+    }
+  });
+
+  test('several open questions of one clause are listed one by one', () => {
+    expect(ambiguitiesOf(catalog.get('DEF-022')).length).toBeGreaterThanOrEqual(4);
+    expect(ambiguitiesOf(catalog.get('AUTH-009'))).toHaveLength(1);
+    expect(ambiguitiesOf(catalog.get('AUTH-001'))).toHaveLength(0);
   });
 
   test('ids never change meaning (update the snapshot only when a statement is reworded, never re-purposed)', () => {
