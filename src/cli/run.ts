@@ -209,7 +209,7 @@ export async function runCommand(argv: string[], env: NodeJS.ProcessEnv, io: Cli
       durationMs: Date.now() - started,
       requests: prepared.requests + vt.requests,
       creditsCharged: vt.creditsCharged,
-      creditPlan: { planned: plan.planned, limit: plan.limit },
+      creditPlan: { planned: plan.planned, ceiling: plan.ceiling, wanted: plan.wanted, limit: plan.limit, excluded: plan.excluded },
       runErrors: vt.runErrors,
       disabledClauses,
       ...(config.shard ? { shard: config.shard } : {}),

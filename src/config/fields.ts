@@ -33,7 +33,7 @@ export const FIELDS: readonly FieldSpec[] = [
   { field: 'runs', kind: 'positiveInteger', flag: '--runs', env: 'WGC_RUNS', profile: true, defaultText: '25', description: 'Generated cases per property-based check.' },
   { field: 'suites', kind: 'list', flag: '--suite', env: 'WGC_SUITES', profile: true, defaultText: 'all', description: 'Suites to run (repeat the flag; comma-separated in the environment); the rest are reported disabled.' },
   { field: 'readOnly', kind: 'boolean', flag: '--read-only', env: 'WGC_READ_ONLY', profile: true, defaultText: 'false', description: 'Send no mutations; checks that would are disabled.' },
-  { field: 'maxCredits', kind: 'nonNegativeInteger', flag: '--max-credits', env: 'WGC_MAX_CREDITS', profile: true, defaultText: 'no limit', description: 'Credit budget of the run; checks whose planned credits exceed what is left are disabled.' },
+  { field: 'maxCredits', kind: 'nonNegativeInteger', flag: '--max-credits', env: 'WGC_MAX_CREDITS', profile: true, defaultText: 'no limit', description: 'Credit budget of the run; checks whose credit ceiling exceeds what is left are disabled.' },
   { field: 'timeoutMs', kind: 'positiveInteger', flag: '--timeout', env: 'WGC_TIMEOUT_MS', profile: true, defaultText: '10000', description: 'Total time per request in ms (headers and body).' },
   { field: 'concurrency', kind: 'positiveInteger', flag: '--concurrency', env: 'WGC_CONCURRENCY', profile: true, defaultText: '2', description: 'Suites run in parallel (vitest workers).' },
   { field: 'allowInsecureHttp', kind: 'boolean', flag: '--allow-insecure-http', env: 'WGC_ALLOW_INSECURE_HTTP', profile: true, defaultText: 'false', description: 'Allow plain http to a non-loopback host (keys cross the network unencrypted).' },

@@ -54,13 +54,27 @@ export interface CheckDef {
   clauses: readonly string[];
   needs?: CheckNeeds;
   /**
-   * Upper bound of billable API calls the check makes (charged credits on a conformant
-   * target), used to plan --max-credits before anything is sent. A function receives the
-   * run's property-run count.
+   * Exactly the credits the check is charged (2xx billable calls and the fees the target
+   * charges with them, in every workspace it touches) on a conformant target that reads the
+   * seed as the reference target does, with the workspace the suite provisioned (test-control
+   * protocol) and mutations allowed. The run's credit plan is their sum, and `npm test`
+   * (test/reference/credit-plan.test.ts) holds it to what the ledgers charge. A function
+   * receives the run's property-run count.
    */
-  credits: number | ((numRuns: number) => number);
+  credits: CreditCount;
+  /**
+   * The most the check may be charged on any conformant target, where its spending can
+   * legitimately vary: another allowed behaviour (a refused write the reference accepts, a
+   * fee charged on top, a walk that ends on an empty page), a workspace the suite did not
+   * provision (walks over more data), a failure path. `--max-credits` admits checks by this
+   * ceiling. Default: `credits`; never below it.
+   */
+  maxCredits?: CreditCount;
   run(ctx: CheckContext): Promise<void>;
 }
+
+/** A credit figure: fixed, or a function of the run's property-run count. */
+export type CreditCount = number | ((numRuns: number) => number);
 
 export interface SuiteDef {
   /** Suite name, as used by --suite: auth, scopes, roles, idempotency, pagination, billing, errors, definitions, operations. */

@@ -1,24 +1,32 @@
 /**
- * The credit plan: before anything is sent, every selected check's planned credits are
- * summed, and with --max-credits the checks are admitted in suite order until the budget
- * would be exceeded; the rest are disabled. The plan is static (computed from declarations,
- * not from live spending), so it is the same in every worker, every shard and every rerun.
+ * The credit plan: before anything is sent, every selected check's credits are summed twice:
+ * the exact figure (what the check is charged on a conformant target that reads the seed as
+ * the reference does, in a workspace the suite provisioned) and the ceiling (the most it may
+ * be charged on any conformant target). With --max-credits the checks are admitted in suite
+ * order by their ceiling until the budget would be exceeded; the rest are disabled. The plan is
+ * static (computed from declarations, not from live spending), so it is the same in every
+ * worker, every shard and every rerun.
  */
-import type { CheckDef, SuiteDef } from './check.ts';
+import type { CheckDef, CreditCount, SuiteDef } from './check.ts';
 import { hasControl, type RunContext } from './context.ts';
 
 export interface CreditPlanEntry {
   checkId: string;
   suite: string;
+  /** The check's exact credits for the run's property-run count. */
   credits: number;
+  /** Its ceiling (at least `credits`). */
+  maxCredits: number;
   /** Why the check spends nothing (not selected, read-only, needs control), if so. */
   idle?: string;
 }
 
 export interface CreditPlan {
-  /** Credits the admitted checks plan to spend. */
+  /** Exact credits of the admitted checks: what the ledgers charge on a conformant target like the reference. */
   planned: number;
-  /** Credits all selected, runnable checks would spend without a limit. */
+  /** Ceiling of the admitted checks: the most any conformant target charges them (at most `limit`). */
+  ceiling: number;
+  /** Exact credits of all selected, runnable checks without a limit. */
   wanted: number;
   limit: number | null;
   entries: CreditPlanEntry[];
@@ -26,10 +34,20 @@ export interface CreditPlan {
   excluded: string[];
 }
 
-/** The planned credits of one check for the run's property-run count. */
+function count(c: CreditCount | undefined, numRuns: number): number {
+  const n = typeof c === 'function' ? c(numRuns) : c;
+  return n !== undefined && Number.isFinite(n) && n > 0 ? n : 0;
+}
+
+/** The exact credits of one check for the run's property-run count. */
 export function plannedCredits(check: CheckDef, numRuns: number): number {
-  const c = typeof check.credits === 'function' ? check.credits(numRuns) : check.credits;
-  return Number.isFinite(c) && c > 0 ? c : 0;
+  return count(check.credits, numRuns);
+}
+
+/** The ceiling of one check for the run's property-run count (its credits when it declares none, never less). */
+export function maxCredits(check: CheckDef, numRuns: number): number {
+  const exact = plannedCredits(check, numRuns);
+  return check.maxCredits === undefined ? exact : Math.max(exact, count(check.maxCredits, numRuns));
 }
 
 /** Why a check will not send anything on this run, or undefined when it will run. */
@@ -45,35 +63,38 @@ export function planCredits(suites: readonly SuiteDef[], run: Pick<RunContext, '
   const limit = run.maxCredits ?? null;
   let left = limit ?? Number.POSITIVE_INFINITY;
   let planned = 0;
+  let ceiling = 0;
   let wanted = 0;
   const entries: CreditPlanEntry[] = [];
   const excluded: string[] = [];
   for (const suite of suites) {
     for (const check of suite.checks) {
       const credits = plannedCredits(check, run.numRuns);
+      const most = maxCredits(check, run.numRuns);
       const idle = idleReason(suite, check, run);
-      const entry: CreditPlanEntry = { checkId: check.id, suite: suite.name, credits };
+      const entry: CreditPlanEntry = { checkId: check.id, suite: suite.name, credits, maxCredits: most };
       if (idle) entry.idle = idle;
       entries.push(entry);
       if (idle) continue;
       wanted += credits;
-      // Greedy in suite order: a check that does not fit is skipped, later smaller ones may still fit.
-      if (credits > left) {
+      // Greedy in suite order, by ceiling: a check that may not fit is skipped, later smaller ones may still fit.
+      if (most > left) {
         excluded.push(check.id);
         continue;
       }
-      left -= credits;
+      left -= most;
       planned += credits;
+      ceiling += most;
     }
   }
-  return { planned, wanted, limit, entries, excluded };
+  return { planned, ceiling, wanted, limit, entries, excluded };
 }
 
-/** One line for the terminal, e.g. "credit plan: 412 credits for 88 checks (limit 500)". */
+/** One line for the terminal, e.g. "credit plan: 787 credits for 106 checks (ceiling 1356; limit 1500)". */
 export function describeCreditPlan(plan: CreditPlan): string {
   const running = plan.entries.filter((e) => !e.idle && !plan.excluded.includes(e.checkId)).length;
   const limit = plan.limit === null ? 'no --max-credits limit' : `limit ${plan.limit}`;
   const n = (count: number, word: string): string => `${count} ${word}${count === 1 ? '' : 's'}`;
   const cut = plan.excluded.length > 0 ? `; ${n(plan.excluded.length, 'check')} (${n(plan.wanted - plan.planned, 'credit')}) disabled by --max-credits` : '';
-  return `credit plan: at most ${n(plan.planned, 'credit')} for ${n(running, 'check')} (${limit})${cut}`;
+  return `credit plan: ${n(plan.planned, 'credit')} for ${n(running, 'check')} (ceiling ${plan.ceiling}; ${limit})${cut}`;
 }

@@ -8,7 +8,7 @@ import type { ApiClient, CheckContext, CheckDef, CheckResult, KeyHandle, Ledger,
 import { conclude, harnessReason, uniform, type Conclusion } from './conclude.ts';
 import { AmbientEnvelope } from './ambient.ts';
 import { hasControl, type RunContext } from './context.ts';
-import { idleReason, planCredits, plannedCredits } from './credits.ts';
+import { idleReason, maxCredits, planCredits, plannedCredits } from './credits.ts';
 import { NotObservable, type Evidence } from './finding.ts';
 import { createHttpClient, createDispatcher, type HttpClient } from '../http/client.ts';
 import { SecretRegistry } from '../http/redact.ts';
@@ -37,7 +37,10 @@ export interface SessionSummary {
   suite: string;
   /** Requests the session sent (API and control). */
   requests: number;
-  /** Credits charged in the suite's workspace per the usage ledger; null without one. */
+  /**
+   * Credits charged per the usage ledgers: in the suite's workspace and in the workspaces its
+   * checks created (through the control protocol); null without a ledger.
+   */
   creditsCharged: number | null;
 }
 
@@ -85,6 +88,11 @@ export async function openSession(suite: SuiteDef, run: RunContext, deps: Sessio
       ? createControlClient({ controlUrl: run.controlUrl!, token: run.controlToken!, http: { ...run.http, dispatcher, secrets } })
       : undefined;
 
+  // Checks that create workspaces of their own spend credits there too: their ledgers are
+  // read just before the check deletes them (the ledger goes with the workspace), and at close.
+  const created: CreatedWorkspaces = { live: new Set(), charged: 0 };
+  const checkControl = control ? countingControl(control, created) : undefined;
+
   const setup: Setup = { keys: new Map(), unmatched: new Map() };
   if (api && control) {
     try {
@@ -117,7 +125,7 @@ export async function openSession(suite: SuiteDef, run: RunContext, deps: Sessio
     else if (setup.broken) conclusion = uniform(check, 'harnessError', setup.broken);
     else if (idle === '--read-only') conclusion = uniform(check, 'disabled', 'disabled by --read-only: the check sends mutations');
     else if (idle) conclusion = uniform(check, 'notObservable', NO_CONTROL);
-    else if (excluded.has(check.id)) conclusion = uniform(check, 'disabled', `would exceed --max-credits ${run.maxCredits} (plans ${planned} credits)`);
+    else if (excluded.has(check.id)) conclusion = uniform(check, 'disabled', `would exceed --max-credits ${run.maxCredits} (may be charged up to ${maxCredits(check, run.numRuns)} credits)`);
     else conclusion = await execute(check);
     const result: CheckResult = {
       checkId: check.id,
@@ -144,7 +152,7 @@ export async function openSession(suite: SuiteDef, run: RunContext, deps: Sessio
         return ex;
       },
     };
-    const ctx = makeContext(run, observed, control, setup, cleanups, soft, secrets);
+    const ctx = makeContext(run, observed, control, checkControl, setup, cleanups, soft, secrets);
     let thrown: unknown;
     try {
       await check.run(ctx);
@@ -184,6 +192,9 @@ export async function openSession(suite: SuiteDef, run: RunContext, deps: Sessio
         // Read before teardown: the ledger goes with the workspace.
         if (control && setup.teardown && setup.workspaceId) {
           creditsCharged = await control.usage(setup.workspaceId).then((u) => u.charged, () => null);
+          // Workspaces a check created and left (its clean-up failed) are counted as they stand.
+          for (const ws of created.live) created.charged += await control.usage(ws).then((u) => u.charged, () => 0);
+          if (creditsCharged !== null) creditsCharged += created.charged;
         }
         await setup.teardown?.();
         return { suite: suite.name, requests: (api?.requestCount ?? 0) + (control?.requestCount ?? 0), creditsCharged };
@@ -196,9 +207,32 @@ export async function openSession(suite: SuiteDef, run: RunContext, deps: Sessio
   };
 }
 
+/** Workspaces the checks created and have not deleted, and what was charged in those they deleted. */
+interface CreatedWorkspaces {
+  live: Set<string>;
+  charged: number;
+}
+
+/** The control client as checks see it: workspaces they create are tallied in `created`. */
+function countingControl(control: ControlApi, created: CreatedWorkspaces): ControlApi {
+  return {
+    ...control,
+    async createWorkspace(credits) {
+      const out = await control.createWorkspace(credits);
+      created.live.add(out.workspaceId);
+      return out;
+    },
+    async deleteWorkspace(ws) {
+      if (created.live.delete(ws)) created.charged += await control.usage(ws).then((u) => u.charged, () => 0);
+      return control.deleteWorkspace(ws);
+    },
+  };
+}
+
 function makeContext(
   run: RunContext,
   api: ApiClient,
+  ledgerControl: ControlApi | undefined,
   control: ControlApi | undefined,
   setup: Setup,
   cleanups: (() => Promise<void>)[],
@@ -206,10 +240,10 @@ function makeContext(
   secrets: SecretRegistry,
 ): CheckContext {
   const ledger: Ledger | undefined =
-    control && setup.workspaceId
+    ledgerControl && setup.workspaceId
       ? {
-          charged: async () => (await control.usage(setup.workspaceId!)).charged,
-          entries: async () => (await control.usage(setup.workspaceId!)).entries,
+          charged: async () => (await ledgerControl.usage(setup.workspaceId!)).charged,
+          entries: async () => (await ledgerControl.usage(setup.workspaceId!)).entries,
         }
       : undefined;
   return {

@@ -146,6 +146,7 @@ function creditPlanOf(meta: RunMetaInput, results: readonly CheckResult[]): RunM
   const planned = meta.creditPlan?.planned ?? sum(results, (r) => r.plannedCredits);
   return {
     planned,
+    ceiling: meta.creditPlan?.ceiling ?? planned,
     wanted: meta.creditPlan?.wanted ?? planned,
     limit: meta.creditPlan?.limit ?? null,
     excluded: [...(meta.creditPlan?.excluded ?? [])].sort(),

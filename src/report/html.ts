@@ -39,7 +39,8 @@ function headerHtml(r: RunResult): SafeHtml {
 function creditPlanText(p: RunResult['meta']['creditPlan']): string {
   const limit = p.limit === null ? 'no --max-credits limit' : `limit ${p.limit}`;
   const cut = p.excluded.length > 0 ? `; ${p.excluded.length} checks disabled by the limit (${p.excluded.join(', ')})` : '';
-  return `${p.planned} credits planned (${p.wanted} wanted), ${limit}${cut}`;
+  const ceiling = p.ceiling === undefined ? '' : `, ceiling ${p.ceiling}`;
+  return `${p.planned} credits planned${ceiling} (${p.wanted} wanted), ${limit}${cut}`;
 }
 
 function runHtml(r: RunResult): SafeHtml {
@@ -52,7 +53,7 @@ function runHtml(r: RunResult): SafeHtml {
     ['Started', m.startedAt],
     ['Duration', `${(m.durationMs / 1000).toFixed(1)} s`],
     ['Requests sent', String(m.requests)],
-    ['Credits charged', m.creditsCharged === null ? 'unknown (no usage ledger)' : String(m.creditsCharged)],
+    ['Credits charged', `${m.creditsCharged === null ? 'unknown (no usage ledger)' : String(m.creditsCharged)}; ${m.creditPlan.planned} planned`],
     ['Credit plan', creditPlanText(m.creditPlan)],
     ['Shard', m.shard ? `${m.shard.index} of ${m.shard.count}` : m.mergedShards > 0 ? `merged from ${m.mergedShards} shards` : 'unsharded'],
     ['openapi.yaml sha256', m.specHash],

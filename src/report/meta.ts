@@ -37,12 +37,14 @@ export const RunMetaInputSchema = z
     creditsCharged: z.number().nullable(),
     /**
      * The credit plan (src/engine/credits.ts CreditPlan fits; its per-check `entries` are
-     * dropped): planned credits (default: sum of the checks' plannedCredits), wanted without
-     * a limit (default: planned), the --max-credits limit, checks excluded by the limit.
+     * dropped): planned credits, exact (default: sum of the checks' plannedCredits), their
+     * ceiling (default: planned), wanted without a limit (default: planned), the
+     * --max-credits limit, checks excluded by the limit.
      */
     creditPlan: z
       .object({
         planned: z.number().nonnegative().optional(),
+        ceiling: z.number().nonnegative().optional(),
         wanted: z.number().nonnegative().optional(),
         limit: z.number().nonnegative().nullable(),
         excluded: z.array(z.string()).optional(),

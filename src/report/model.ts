@@ -200,10 +200,17 @@ export const RunMetaSchema = z
     requests: z.number().int().nonnegative(),
     /** Credits charged according to the usage ledger; null when no ledger was available. */
     creditsCharged: z.number().nullable(),
-    /** Credits the admitted checks planned, would have planned without a limit, the --max-credits limit, and the check ids the limit disabled. */
+    /**
+     * The credit plan: the exact credits of the admitted checks (what a conformant target like
+     * the reference charges them), their ceiling (the most any conformant target may), the exact
+     * credits without a limit, the --max-credits limit, and the check ids the limit disabled.
+     * `ceiling` is absent from reports written before the plan had one (their `planned` was
+     * declared as an upper bound): such reports stay readable.
+     */
     creditPlan: z
       .object({
         planned: z.number().nonnegative(),
+        ceiling: z.number().nonnegative().optional(),
         wanted: z.number().nonnegative(),
         limit: z.number().nonnegative().nullable(),
         excluded: z.array(z.string()),

@@ -72,7 +72,7 @@ describe('wgc run', () => {
     const c = captureIo();
     expect(await runCommand([...SUITES, '--out', out, '--seed', '7', '--runs', '3'], {}, c.io)).toBe(0);
     const stdout = c.out.join('');
-    expect(stdout.indexOf('credit plan: at most 1 credit for 4 checks (no --max-credits limit)')).toBeGreaterThan(-1);
+    expect(stdout.indexOf('credit plan: 1 credit for 4 checks (ceiling 1; no --max-credits limit)')).toBeGreaterThan(-1);
     expect(stdout.indexOf('credit plan')).toBeLessThan(stdout.indexOf('CONFORMANT'));
     expect(c.err.join('')).toMatch(/✓ test\/core\/fixtures\/suites\/example\.test\.ts {2}4 passed/);
     const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8'));

@@ -96,12 +96,15 @@ describe('needs, configuration and provisioning', () => {
   const ledger = check('ledger', async (ctx) => void (await ctx.ledger.charged()), { needs: { ledger: true } });
   const costly = check('costly', async () => {}, { credits: (n) => n * 2 });
   const cheap = check('cheap', async () => {}, { credits: 3 });
+  const varying = check('varying', async () => {}, { credits: 1, maxCredits: 4 });
 
-  test('--read-only disables mutations; --max-credits disables what would exceed the plan', async () => {
-    const [m, c1, c2] = await runAll([mutation, costly, cheap], { readOnly: true, maxCredits: 5, numRuns: 10 });
+  test('--read-only disables mutations; --max-credits disables what would exceed the plan, by ceiling', async () => {
+    const [m, c1, c2, v] = await runAll([mutation, costly, cheap, varying], { readOnly: true, maxCredits: 5, numRuns: 10 });
     expect(m).toMatchObject({ outcome: 'disabled', reason: 'disabled by --read-only: the check sends mutations' });
-    expect(c1).toMatchObject({ outcome: 'disabled', reason: 'would exceed --max-credits 5 (plans 20 credits)', plannedCredits: 20 });
+    expect(c1).toMatchObject({ outcome: 'disabled', reason: 'would exceed --max-credits 5 (may be charged up to 20 credits)', plannedCredits: 20 });
     expect(c2).toMatchObject({ outcome: 'passed', plannedCredits: 3 });
+    // 3 of 5 are taken: its exact credit would fit, its ceiling of 4 does not.
+    expect(v).toMatchObject({ outcome: 'disabled', reason: 'would exceed --max-credits 5 (may be charged up to 4 credits)', plannedCredits: 1 });
   });
 
   test('without control, control and ledger needs are not observable and unmatched cast keys say what is needed', async () => {
@@ -115,6 +118,25 @@ describe('needs, configuration and provisioning', () => {
   test('with control, the ledger works in the provisioned workspace', async () => {
     const [l] = await runAll([ledger]);
     expect(l).toMatchObject({ outcome: 'passed', requests: 1 });
+  });
+
+  test('credits charged count the workspaces checks create, deleted or left behind', async () => {
+    // One billed listing in the suite's workspace, two in a workspace the check deletes, one in one it leaves.
+    const spender = check('spender', async (ctx) => {
+      await ctx.api.send({ method: 'GET', path: '/definitions', key: ctx.key('reader') });
+      for (const keep of [false, true]) {
+        const { workspaceId } = await ctx.control.createWorkspace();
+        const { userId } = await ctx.control.addMember(workspaceId, 'owner');
+        const made = await ctx.control.createKey(workspaceId, userId, ['graph:read']);
+        const key = { name: 'elsewhere', secret: made.secret, role: 'owner' as const, scopes: ['graph:read' as const] };
+        for (let i = keep ? 1 : 0; i < 2; i++) await ctx.api.send({ method: 'GET', path: '/definitions', key });
+        // The kept one is left in the (throw-away) reference: the session reads it at close.
+        if (!keep) await ctx.control.deleteWorkspace(workspaceId);
+      }
+    });
+    const session = await openSession(suiteOf([spender]), runContext({ baseUrl: ref.baseUrl, controlUrl: ref.controlUrl, controlToken: ref.controlToken }));
+    expect(await session.run(spender)).toMatchObject({ outcome: 'passed' });
+    expect(await session.close()).toMatchObject({ creditsCharged: 4 });
   });
 
   test('a provisioning failure makes every check of the suite a harness error', async () => {

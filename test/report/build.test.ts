@@ -83,10 +83,10 @@ describe('clause aggregation', () => {
   test('run facts: defaults from the results, config redacted, suite from package.json', () => {
     const r = build();
     expect(r.meta.requests).toBe(14);
-    expect(r.meta.creditPlan).toEqual({ planned: 18, wanted: 18, limit: 500, excluded: [] });
+    expect(r.meta.creditPlan).toEqual({ planned: 18, ceiling: 18, wanted: 18, limit: 500, excluded: [] });
     // The engine's CreditPlan fits as is; its per-check entries are not copied.
-    const plan = { planned: 12, wanted: 30, limit: 12, excluded: ['billing/b', 'billing/a'], entries: [{ checkId: 'auth/x', suite: 'auth', credits: 2 }] };
-    expect(build(mixedResults(), fixtureMeta({ creditPlan: plan })).meta.creditPlan).toEqual({ planned: 12, wanted: 30, limit: 12, excluded: ['billing/a', 'billing/b'] });
+    const plan = { planned: 9, ceiling: 12, wanted: 30, limit: 12, excluded: ['billing/b', 'billing/a'], entries: [{ checkId: 'auth/x', suite: 'auth', credits: 2, maxCredits: 3 }] };
+    expect(build(mixedResults(), fixtureMeta({ creditPlan: plan })).meta.creditPlan).toEqual({ planned: 9, ceiling: 12, wanted: 30, limit: 12, excluded: ['billing/a', 'billing/b'] });
     expect(r.meta.suite).toEqual({ name: 'wg-conformance', version: expect.stringMatching(/^\d+\.\d+\.\d+/) });
     expect(r.meta.catalogHash).toBe(catalog.hash);
     expect(r.meta.config.keys).toEqual({ owner: '[REDACTED:owner]' });
