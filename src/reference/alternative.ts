@@ -127,6 +127,7 @@ export const ALTERNATIVE: Choices = {
       { policy: 'on_ingest_and_backfill', state: 'backfilling', settleMs: [200, 1500] },
       { policy: '*', state: 'proposed', settleMs: [5, 80] },
     ],
+    settlingTouches: 'state-and-derived',
     reason: 'creation',
     createdBy: 'null',
     estimates: { low: 0, high: 25 },

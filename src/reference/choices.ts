@@ -152,6 +152,11 @@ export interface Choices {
      * matching row applies).
      */
     readonly settling: readonly { readonly policy: string; readonly state: string; readonly settleMs: readonly [number, number] }[];
+    /**
+     * What settling changes: only the state, or also what may move with it (SVC-005's reading):
+     * updated_at, the credit estimates and last_run_credits.
+     */
+    readonly settlingTouches: 'state' | 'state-and-derived';
     /** `reason` shows the latest write's reason, or keeps the one given at creation. */
     readonly reason: 'latest-write' | 'creation';
     /** `created_by`: the creating member's user id, or null. */
@@ -255,7 +260,7 @@ export const DEFAULT_CHOICES: Choices = {
     computeRun: 202,
   },
   routeBeforeKey: false,
-  definitions: { initialState: 'draft', settling: [], reason: 'latest-write', createdBy: 'member', estimates: null, omittedText: null, enumCardinality: null },
+  definitions: { initialState: 'draft', settling: [], settlingTouches: 'state', reason: 'latest-write', createdBy: 'member', estimates: null, omittedText: null, enumCardinality: null },
   enumValueWrites: { mergedAway: 'archived', unknownSlugStatus: 400, sameSlug: 'refuse', unknownArchiveSlug: 'refuse' },
   renameSlug: 'keep',
   unknownBodyProperties: 'ignore',

@@ -206,15 +206,24 @@ function touch(ctx: Ctx, rec: DefinitionRecord, reasonText: string | null): void
 
 /**
  * Definitions whose settling time (a variant's choice) is over move from their first state to
- * the initial state on their own: no write, no updated_at, nothing but the state changes.
+ * the initial state on their own: no write, no revision, no reason. With `settlingTouches`
+ * 'state-and-derived' the change time, the estimates and last_run_credits move with the state.
  */
 function settle(ctx: Ctx): void {
-  const { settling, initialState } = ctx.store.choices.definitions;
+  const { settling, initialState, settlingTouches } = ctx.store.choices.definitions;
   if (settling.length === 0) return;
   const now = Date.now();
   for (const rec of ctx.ws.definitions.values()) {
     if (rec.settlesAt !== undefined && rec.settlesAt.at <= now) {
-      if (rec.def.state === rec.settlesAt.from) rec.def.state = initialState;
+      if (rec.def.state === rec.settlesAt.from) {
+        rec.def.state = initialState;
+        if (settlingTouches === 'state-and-derived') {
+          rec.def.updated_at = ctx.store.now();
+          rec.def.est_credits_low = (rec.def.est_credits_low ?? 0) + 1;
+          rec.def.est_credits_high = (rec.def.est_credits_high ?? 0) + 5;
+          rec.def.last_run_credits = 3;
+        }
+      }
       rec.settlesAt = undefined;
     }
   }

@@ -9,7 +9,7 @@ import { Finding, NotObservable } from '../../src/engine/finding.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 import { soft } from '../_shared/auth-soft.ts';
 import { brief, containsString, isObject } from '../_shared/json.ts';
-import { minimalCreateBody, type DefinitionView } from '../_shared/definitions.ts';
+import { comparableRenderings, minimalCreateBody, type DefinitionView } from '../_shared/definitions.ts';
 import { availableKeys, listAll, ok2xx, otherWorkspace, softStatus } from './lib.ts';
 
 /** How another workspace's id may be answered: as unknown (404) or as forbidden (403). */
@@ -18,15 +18,22 @@ const REFUSED = [404, 403] as const;
 /** The fields a foreign write could change, compared before and after. */
 const WATCHED = ['name', 'state', 'archived_at', 'updated_at', 'enum_values', 'description', 'reason'] as const;
 
-/**
- * The other workspace's definition as its own key lists it (archived ones included). Of its
- * state only "archived or not" is kept: transitions other than archiving are not shown (seed
- * 3), so a target may move it between draft, proposed, backfilling and live on its own.
- */
+/** The other workspace's definition as its own key lists it (archived ones included). */
 async function readOwn(ctx: CheckContext, key: KeyHandle, id: string): Promise<{ def?: Record<string, unknown>; ex: Exchange }> {
   const seen = await listAll(ctx, key, '/definitions', { query: { includeArchived: true } });
   const def = seen.items.find((i) => typeof i.id === 'string' && i.id.toLowerCase() === id.toLowerCase());
-  return def ? { def: { ...def, state: def.state === 'archived' ? 'archived' : '(not archived)' }, ex: seen.exchanges.at(-1)! } : { ex: seen.failed ?? seen.exchanges.at(-1)! };
+  return def ? { def, ex: seen.exchanges.at(-1)! } : { ex: seen.failed ?? seen.exchanges.at(-1)! };
+}
+
+/**
+ * The watched fields that differ between two renderings, compared as comparableRenderings:
+ * of the state only "archived or not" counts, since transitions other than archiving are not
+ * shown (seed 3) and a target may move a definition between draft, proposed, backfilling and
+ * live on its own, changing what moves with them.
+ */
+function differing(fields: readonly string[], a: Record<string, unknown>, b: Record<string, unknown>): string[] {
+  const [x, y] = comparableRenderings(a, b);
+  return fields.filter((f) => JSON.stringify(x[f]) !== JSON.stringify(y[f]));
 }
 
 /** Definition writes and account reads with another workspace's ids are refused; its records stay unchanged and unlisted. */
@@ -55,7 +62,8 @@ export const foreignIds: CheckDef = {
     if (!first.def || !before.def) throw new NotObservable("the second workspace's own key does not list its new definition");
     // Fields that change between two plain reads (e.g. a listing that touches updated_at) say
     // nothing about the writes: they are left out of the comparison.
-    const watched = WATCHED.filter((f) => JSON.stringify(first.def![f]) === JSON.stringify(before.def![f]));
+    const unstable = differing(WATCHED, first.def, before.def);
+    const watched = WATCHED.filter((f) => !unstable.includes(f));
     const slugs = (Array.isArray(def.enum_values) ? def.enum_values : []).map((v) => v?.slug).filter((s): s is string => typeof s === 'string');
 
     // Writes through this workspace's admin key, with valid bodies: only the id is foreign.
@@ -71,7 +79,7 @@ export const foreignIds: CheckDef = {
       softStatus(ctx, 'AUTH-012', ex, REFUSED, `${method} ${path.replace(def.id, '{id of another workspace}')}`);
     }
     const after = await readOwn(ctx, other.key, def.id);
-    const changed = after.def ? watched.filter((f) => JSON.stringify(after.def![f]) !== JSON.stringify(before.def![f])) : ['(gone from its own list)'];
+    const changed = after.def ? differing(watched, before.def, after.def) : ['(gone from its own list)'];
     if (changed.length > 0) {
       soft(ctx, () => {
         throw new Finding({

@@ -7,42 +7,38 @@
 import type { CheckContext, CheckDef, KeyHandle } from '../../src/engine/check.ts';
 import { Finding, NotObservable } from '../../src/engine/finding.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
-import { is2xx } from '../_shared/definitions.ts';
+import { comparableRenderings, is2xx } from '../_shared/definitions.ts';
 import { findObjects, isObject } from '../_shared/json.ts';
 import { WALK_CREDITS, listDefinitions } from './listing.ts';
 import { ADMIN, archive, canonical, optionalReader, setupDefinition, shown } from './support.ts';
 
 interface Snapshot {
-  items: Map<string, string>;
+  /** Each listed definition as read, by id. */
+  items: Map<string, Record<string, unknown>>;
   exchange: Exchange;
 }
 
-/**
- * A definition as compared: everything, except that of its state only "archived or not" counts.
- * Transitions other than archiving are not shown (seed 3): a target may move a definition
- * between draft, proposed, backfilling and live on its own, and that is no read's doing.
- */
-function comparable(item: Record<string, unknown>): Record<string, unknown> {
-  return { ...item, state: item.state === 'archived' ? 'archived' : '(not archived)' };
-}
-
-/** The listing as canonical JSON per id: everything, or only `own` on a shared workspace. */
+/** The listing per id: everything, or only `own` on a shared workspace. */
 async function snapshot(ctx: CheckContext, own: readonly string[]): Promise<Snapshot> {
   const listing = await listDefinitions(ctx, ctx.key(ADMIN), 'true');
-  const items = new Map<string, string>();
-  for (const [id, item] of listing.byId) if (ctx.run.hasControl || own.includes(id)) items.set(id, canonical(comparable(item)));
+  const items = new Map<string, Record<string, unknown>>();
+  for (const [id, item] of listing.byId) if (ctx.run.hasControl || own.includes(id)) items.set(id, item);
   return { items, exchange: listing.exchanges.at(-1)! };
 }
 
-/** What differs between two snapshots, one line per definition; empty when identical. */
+/**
+ * What differs between two snapshots, one line per definition; empty when identical. Compared
+ * as comparableRenderings: a target may move a definition between non-archived states on its
+ * own (seed 3 shows only archiving), and that is no read's doing.
+ */
 function differences(a: Snapshot, b: Snapshot): string[] {
   const out: string[] = [];
-  for (const [id, before] of a.items) {
-    const after = b.items.get(id);
-    if (after === undefined) out.push(`${id} disappeared`);
-    else if (after !== before) {
-      const x = JSON.parse(before) as Record<string, unknown>;
-      const y = JSON.parse(after) as Record<string, unknown>;
+  for (const [id, read] of a.items) {
+    const later = b.items.get(id);
+    if (later === undefined) out.push(`${id} disappeared`);
+    else {
+      const [x, y] = comparableRenderings(read, later);
+      if (canonical(x) === canonical(y)) continue;
       const fields = [...new Set([...Object.keys(x), ...Object.keys(y)])].filter((k) => canonical(x[k]) !== canonical(y[k]));
       out.push(`${id}: ${fields.map((f) => `${f} ${JSON.stringify(x[f])} → ${JSON.stringify(y[f])}`).join(', ')}`);
     }

@@ -6,6 +6,7 @@
  */
 import type { Violation } from '../../src/generators/index.ts';
 import { canonical } from './support.ts';
+import { comparableRenderings } from '../_shared/definitions.ts';
 
 /** The four definition writes. */
 export type Write = 'create' | 'update' | 'archive' | 'merge';
@@ -85,11 +86,13 @@ const WRITABLE = [
 /**
  * The writable fields that differ between two renderings of one definition, plus "state" when
  * it moved into or out of archived. Fields a service may fill in the background (credit
- * estimates, other state transitions, which the seed does not show) are left out.
+ * estimates, other state transitions, which the seed does not show) are left out, and so is
+ * updated_at when the state moved between non-archived states (comparableRenderings).
  */
 export function changedFields(before: Record<string, unknown>, after: Record<string, unknown>): string[] {
-  const out: string[] = WRITABLE.filter((f) => canonical(before[f]) !== canonical(after[f]));
-  if ((before.state === 'archived') !== (after.state === 'archived')) out.push('state');
+  const [x, y] = comparableRenderings(before, after);
+  const out: string[] = WRITABLE.filter((f) => canonical(x[f]) !== canonical(y[f]));
+  if (x.state !== y.state) out.push('state');
   return out;
 }
 

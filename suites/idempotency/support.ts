@@ -8,7 +8,7 @@ import type { ApiRequest, CheckContext, KeyHandle } from '../../src/engine/check
 import { expectResponse } from '../../src/engine/expect.ts';
 import { Finding, NotObservable, type Evidence } from '../../src/engine/finding.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
-import { is2xx, minimalCreateBody, uniqueName } from '../_shared/definitions.ts';
+import { comparableRenderings, is2xx, minimalCreateBody, uniqueName } from '../_shared/definitions.ts';
 import { isObject } from '../_shared/json.ts';
 import { findDefinition, idsWhere, walkOrNotObservable } from '../_shared/paging-walk.ts';
 
@@ -139,10 +139,28 @@ export function createdId(ex: Exchange): string | undefined {
 }
 
 /**
- * Fields a server may own and change in the background (state transitions and credit
- * estimates are "not shown" by the seed): left out when comparing a definition across a replay.
+ * Fields a server may own and change in the background (credit estimates are "not shown" by the
+ * seed): left out when comparing a definition across a replay. The state and what moves with
+ * it are compared as comparableRenderings.
  */
-const BACKGROUND_FIELDS = new Set(['state', 'est_credits_low', 'est_credits_high', 'last_run_credits']);
+const BACKGROUND_FIELDS = new Set(['est_credits_low', 'est_credits_high', 'last_run_credits']);
+
+interface Read {
+  item: Record<string, unknown>;
+  exchange?: Exchange;
+}
+
+/** One rendering of a definition against another, as canonical JSON texts. */
+function texts(a: Read, b: Read): [string, string] {
+  const kept = (d: Record<string, unknown>) => Object.fromEntries(Object.entries(d).filter(([k]) => !BACKGROUND_FIELDS.has(k)));
+  const [x, y] = comparableRenderings(a.item, b.item);
+  return [canonical(kept(x)) ?? '', canonical(kept(y)) ?? ''];
+}
+
+const differ = (a: Read, b: Read): boolean => {
+  const [x, y] = texts(a, b);
+  return x !== y;
+};
 
 /**
  * Reads one definition as listed around `action` and reports (as evidence for `clause`) a
@@ -159,25 +177,25 @@ export async function changeAround(
   clause: string,
   action: () => Promise<Exchange>,
 ): Promise<{ result: Exchange; change?: Evidence }> {
-  const read = async (): Promise<{ text: string; exchange?: Exchange }> => {
+  const read = async (): Promise<Read> => {
     const found = await findDefinition(ctx, key, id, includeArchived);
     if (!found.item) throw new NotObservable(`definition ${id} is not listed${includeArchived ? ' with includeArchived=true' : ''}, so its state cannot be compared`);
-    const kept = Object.fromEntries(Object.entries(found.item).filter(([k]) => !BACKGROUND_FIELDS.has(k)));
-    return { text: canonical(kept) ?? JSON.stringify(found.exchange?.response?.text ?? ''), ...(found.exchange ? { exchange: found.exchange } : {}) };
+    return { item: found.item, ...(found.exchange ? { exchange: found.exchange } : {}) };
   };
   const unstable = 'two reads of the definition with nothing sent in between differ (the listing or the server changes it), so a change cannot be attributed';
   const first = await read();
   const before = await read();
-  if (first.text !== before.text) throw new NotObservable(unstable);
+  if (differ(first, before)) throw new NotObservable(unstable);
   const result = await action();
   const after = await read();
-  if (before.text === after.text) return { result };
+  if (!differ(before, after)) return { result };
   const again = await read();
-  if (again.text !== after.text) throw new NotObservable(unstable);
+  if (differ(after, again)) throw new NotObservable(unstable);
   const context = [before.exchange, after.exchange].filter((e): e is Exchange => e !== undefined);
+  const [was, is] = texts(before, after);
   return {
     result,
-    change: { clause, message: 'the definition changed across the replay', expected: clip(before.text), received: clip(after.text), exchange: result, context },
+    change: { clause, message: 'the definition changed across the replay', expected: clip(was), received: clip(is), exchange: result, context },
   };
 }
 
