@@ -84,28 +84,34 @@ export async function createDefinition(
 }
 
 /**
- * Fields a target may change on its own together with a definition state transition the
- * document does not show (part 3 shows only archiving): the change time, the credit estimates
- * and the last run's credits (SVC-005's recorded reading).
+ * Fields the server owns and may fill in or change on its own at any time (seed 2.1 lists them
+ * without saying when they are computed): the credit estimates and the last run's credits.
+ * Never compared (SVC-005's recorded reading).
  */
-export const MOVES_WITH_STATE: readonly string[] = ['updated_at', 'est_credits_low', 'est_credits_high', 'last_run_credits'];
+export const SERVER_OWNED: readonly string[] = ['est_credits_low', 'est_credits_high', 'last_run_credits'];
 
-/** The state moved between two non-archived states: a transition the target may make on its own. */
+/**
+ * The definition changed on its own between two renderings: its state moved between two
+ * non-archived states (a transition seed 3 does not show), or a server-owned field changed.
+ * updated_at may then have moved with it.
+ */
 export function movedOnItsOwn(before: Record<string, unknown>, after: Record<string, unknown>): boolean {
-  return before.state !== after.state && before.state !== 'archived' && after.state !== 'archived';
+  const stateMoved = before.state !== after.state && before.state !== 'archived' && after.state !== 'archived';
+  return stateMoved || SERVER_OWNED.some((f) => JSON.stringify(before[f]) !== JSON.stringify(after[f]));
 }
 
 /**
  * Two renderings of one definition as compared for "nothing changed it": of the state only
- * "archived or not" counts, and when the state moved between non-archived states the fields
- * that may move with it are left out of both. Anything else that differs is a change: a
- * listing or a refused write that advances updated_at with no state transition still shows.
+ * "archived or not" counts, the server-owned fields are left out, and so is updated_at when
+ * the definition changed on its own (movedOnItsOwn). Anything else that differs is a change: a
+ * listing or a refused write that advances updated_at with nothing else moving still shows.
  */
 export function comparableRenderings(before: Record<string, unknown>, after: Record<string, unknown>): [Record<string, unknown>, Record<string, unknown>] {
   const moved = movedOnItsOwn(before, after);
   const view = (d: Record<string, unknown>): Record<string, unknown> => {
     const out: Record<string, unknown> = { ...d, state: d.state === 'archived' ? 'archived' : '(not archived)' };
-    if (moved) for (const f of MOVES_WITH_STATE) delete out[f];
+    for (const f of SERVER_OWNED) delete out[f];
+    if (moved) delete out.updated_at;
     return out;
   };
   return [view(before), view(after)];
