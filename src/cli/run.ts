@@ -81,6 +81,7 @@ export function runContextFor(config: Config, target: Pick<Target, 'baseUrl' | '
     numRuns: config.runs,
     prefix: makePrefix(config.seed),
     readOnly: config.readOnly,
+    patience: config.patience,
     suites: config.suites,
     http: { timeoutMs: config.timeoutMs, maxResponseBytes: config.maxResponseBytes, allowInsecureHttp: config.allowInsecureHttp, retry429: DEFAULT_RUN_RETRY },
     ...(target.controlUrl ? { controlUrl: target.controlUrl, controlToken: target.controlToken! } : {}),

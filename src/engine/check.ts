@@ -136,6 +136,11 @@ export interface RunInfo {
   numRuns: number;
   readOnly: boolean;
   hasControl: boolean;
+  /**
+   * Multiplier of every wait for an asynchronous effect the document sets no time for (--patience,
+   * default 1): scale such bounds with `waitBound` (src/engine/waits.ts).
+   */
+  patience: number;
 }
 
 export interface CheckContext {

@@ -25,6 +25,11 @@ export interface RunContext {
   /** Prefix for every record the run creates, e.g. "wgc-1a2b3c-". */
   prefix: string;
   readOnly: boolean;
+  /**
+   * Multiplier of every wait for an asynchronous effect the document sets no time for
+   * (receipts, compute runs, agent quotes, usage-ledger lag); absent: 1.
+   */
+  patience?: number;
   maxCredits?: number;
   /**
    * The run-wide credit plan, computed once over every selected check (see credits.ts);

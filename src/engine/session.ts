@@ -247,7 +247,7 @@ function makeContext(
         }
       : undefined;
   return {
-    run: { prefix: run.prefix, seed: run.seed, numRuns: run.numRuns, readOnly: run.readOnly, hasControl: control !== undefined },
+    run: { prefix: run.prefix, seed: run.seed, numRuns: run.numRuns, readOnly: run.readOnly, hasControl: control !== undefined, patience: run.patience ?? 1 },
     api,
     key(castName: string): KeyHandle {
       const k = setup.keys.get(castName);
