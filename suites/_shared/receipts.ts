@@ -7,13 +7,15 @@ import type { CheckContext, KeyHandle } from '../../src/engine/check.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 import { isObject } from './json.ts';
 
-const ID_FIELDS = ['id', 'receiptId', 'operationId', 'runId'] as const;
+const ID_FIELDS = ['id', 'receiptId', 'operationId', 'runId', 'receipt_id', 'operation_id', 'run_id'] as const;
 const WRAPPERS = ['receipt', 'operation', 'run', 'data'] as const;
 
 /**
  * The identifier of a receipt or run in a POST answer: the first string among id, receiptId,
- * operationId, runId at the top level or inside receipt/operation/run/data, else the last path
- * segment of a Location header. Undefined when none is found.
+ * operationId, runId (or their snake_case forms) at the top level or inside
+ * receipt/operation/run/data, else the last path segment of a Location header (as sent when it
+ * is not valid percent-encoding: a hostile header must not crash the check). Undefined when
+ * none is found.
  */
 export function findResourceId(ex: Exchange): string | undefined {
   const body = ex.response?.json;
@@ -29,7 +31,13 @@ export function findResourceId(ex: Exchange): string | undefined {
   const location = ex.response?.headers['location'];
   if (location) {
     const segment = location.split('?')[0]!.split('/').filter(Boolean).pop();
-    if (segment) return decodeURIComponent(segment);
+    if (segment) {
+      try {
+        return decodeURIComponent(segment);
+      } catch {
+        return segment;
+      }
+    }
   }
   return undefined;
 }

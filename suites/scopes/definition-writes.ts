@@ -8,13 +8,17 @@ import { NotObservable } from '../../src/engine/finding.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 import { judgeSweep, sweep, type Attempt } from '../_shared/access-judge.ts';
 import { readDefinition } from '../_shared/access-readback.ts';
-import { is2xx } from '../_shared/definitions.ts';
+import { is2xx, type DefinitionView } from '../_shared/definitions.ts';
+import { isObject } from '../_shared/json.ts';
 import { byScopes, castHolding, endpointScopes, fullKey, split } from './matrix.ts';
 import { expectUntouched, markerFor, readVictim, setupDefinition } from './untouched.ts';
 
 const PERMITTED = castHolding(['admin']);
-// Two listings of the victim (before and after the refused calls), one or two pages each.
-const READBACKS = 4;
+// Two listings of the victim (before and after the refused calls), one page each while the
+// suite's workspace holds at most 200 definitions...
+const READBACKS = 2;
+// ...or two (a workspace holding more, or a walk ending on an empty page).
+const MAX_READBACKS = 4;
 
 interface RowRun {
   operationId: string;
@@ -33,13 +37,23 @@ interface RowRun {
   freshAfterLetThrough?: boolean;
 }
 
+/**
+ * The slugs a create answer shows for its enum values; none when it shows no enum_values
+ * array (a DEF-001 problem, judged by the definitions suite: the rows that need no slug still run).
+ */
+function slugsOf(made: DefinitionView): string[] {
+  const values: unknown = made.enum_values;
+  if (!Array.isArray(values)) return [];
+  return values.filter(isObject).map((v) => v.slug).filter((slug): slug is string => typeof slug === 'string');
+}
+
 /** The common run of the three write rows. */
 async function runRow(ctx: CheckContext, r: RowRun): Promise<void> {
   const required = await endpointScopes(r.operationId);
   const { refused, permitted } = split(ctx, required, r.what);
   const reader = fullKey(ctx);
   const made = await setupDefinition(ctx, reader, r.createOverrides);
-  const victim = { id: made.id, slugs: made.enum_values.map((v) => v.slug) };
+  const victim = { id: made.id, slugs: slugsOf(made) };
   const before = await readVictim(ctx, reader, victim.id);
   const markers = new Map<string, string>();
   let current = victim;
@@ -49,7 +63,7 @@ async function runRow(ctx: CheckContext, r: RowRun): Promise<void> {
     const ex = await r.write(ctx, key, m, current, 0);
     if (r.freshAfterLetThrough && is2xx(ex)) {
       const d = await setupDefinition(ctx, reader, r.createOverrides);
-      current = { id: d.id, slugs: d.enum_values.map((v) => v.slug) };
+      current = { id: d.id, slugs: slugsOf(d) };
     }
     return ex;
   });
@@ -72,6 +86,7 @@ export const definitionUpdate: CheckDef = {
   needs: { mutation: true },
   // The victim, its archiving at clean-up, read-backs, the permitted patches.
   credits: 2 + READBACKS + PERMITTED,
+  maxCredits: 2 + MAX_READBACKS + PERMITTED,
   run: (ctx) =>
     runRow(ctx, {
       operationId: 'updateDefinition',
@@ -87,8 +102,11 @@ export const definitionArchive: CheckDef = {
   title: 'POST /definitions/{id}/archive is let through with admin and refused with 403 without it, changing nothing',
   clauses: ['SCOPE-004', 'SCOPE-012', 'ERR-007'],
   needs: { mutation: true },
-  // The victim and one definition per permitted key, each archived (again) at clean-up; read-backs; the permitted archives.
-  credits: (1 + PERMITTED) * 2 + READBACKS + PERMITTED,
+  // The victim and its archiving at clean-up, read-backs, and per permitted key a definition of
+  // its own and the archive under test (archiving it again at clean-up is refused: free).
+  credits: 2 + READBACKS + 2 * PERMITTED,
+  // A target may accept archiving those again.
+  maxCredits: (1 + PERMITTED) * 2 + MAX_READBACKS + PERMITTED,
   run: (ctx) =>
     runRow(ctx, {
       operationId: 'archiveDefinition',
@@ -115,6 +133,7 @@ export const definitionMerge: CheckDef = {
   needs: { mutation: true },
   // The victim, its archiving at clean-up, read-backs, the permitted merges.
   credits: 2 + READBACKS + PERMITTED,
+  maxCredits: 2 + MAX_READBACKS + PERMITTED,
   run: (ctx) =>
     runRow(ctx, {
       operationId: 'mergeDefinitionValue',
