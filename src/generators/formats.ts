@@ -1,6 +1,10 @@
 /**
  * The string formats of specs/openapi.yaml the generators support: values that satisfy them
- * and values that break them, as ajv-formats (full mode) judges.
+ * and values that break them.
+ *
+ * A "break" must be refused by every conformant server, so it is a value that no common
+ * parser of the format reads as valid — not only one that ajv-formats (full mode) refuses.
+ * Lenient readings that rule candidates out are named next to each list.
  */
 import fc from 'fast-check';
 
@@ -10,32 +14,53 @@ export interface FormatSupport {
   invalid: fc.Arbitrary<string>;
 }
 
+/*
+ * Not used as "not a uuid", because a common parser accepts them:
+ * - upper case, "urn:uuid:" and "{...}" braces (ajv-formats, Python uuid.UUID and pydantic,
+ *   Postgres, Go google/uuid, .NET Guid.Parse);
+ * - 32 hex digits without hyphens (Postgres, Python, pydantic, Go, .NET);
+ * - hyphens moved between the digits (Python strips them; Postgres allows one after any four);
+ * - one digit short or long in the last group (Java UUID.fromString, which Spring uses for
+ *   path and query parameters, accepts short groups; before Java 9 also long ones);
+ * - the empty string (Spring converts an empty parameter to null, i.e. not given).
+ * What is left fails everywhere: a character that is not hexadecimal, a sixth group, no uuid shape.
+ */
 const uuid: FormatSupport = {
   valid: fc.uuid(),
-  // ajv-formats accepts upper case and a "urn:uuid:" prefix, so neither is used as a violation.
   invalid: fc.oneof(
-    fc.constantFrom('not-a-uuid', '', '12345'),
-    fc.uuid().map((u) => u.replace(/-/g, '')),
-    fc.uuid().map((u) => u.slice(0, -1)),
-    fc.uuid().map((u) => `${u}0`),
+    fc.constantFrom('not-a-uuid', '12345'),
     fc.uuid().map((u) => `g${u.slice(1)}`),
+    fc.uuid().map((u) => `${u.slice(0, -1)}z`),
+    fc.tuple(fc.uuid(), fc.string({ unit: fc.constantFrom(...'0123456789abcdef'), minLength: 4, maxLength: 4 })).map(([u, g]) => `${u}-${g}`),
   ),
 };
 
 const DATE_MIN = new Date('2000-01-01T00:00:00.000Z');
 const DATE_MAX = new Date('2099-12-31T23:59:59.999Z');
+const someDate = fc.date({ min: DATE_MIN, max: DATE_MAX, noInvalidDate: true });
+const two = (n: number): string => String(n).padStart(2, '0');
 
+/*
+ * Not used as "not a date-time", because a common parser accepts them: a date alone and a
+ * date-time without its offset (pydantic datetime, ISO 8601 local time, Python fromisoformat),
+ * an impossible day of a real month such as 2024-02-30 (JavaScript Date rolls it over), a
+ * second 60 (a leap second is RFC 3339), digits alone (pydantic reads Unix time), another
+ * separator than T (Python 3.11 fromisoformat takes any), and the empty string (Jackson's
+ * java.time readers take it as null, i.e. not given). What is left fails everywhere: no
+ * date at all, a month 0 or 13, an hour 25, a minute 60.
+ */
 const dateTime: FormatSupport = {
   valid: fc.oneof(
-    fc.date({ min: DATE_MIN, max: DATE_MAX, noInvalidDate: true }).map((d) => d.toISOString()),
-    fc.date({ min: DATE_MIN, max: DATE_MAX, noInvalidDate: true }).map((d) => d.toISOString().replace(/\.\d{3}Z$/, 'Z')),
-    fc.date({ min: DATE_MIN, max: DATE_MAX, noInvalidDate: true }).map((d) => d.toISOString().replace(/Z$/, '+00:00')),
+    someDate.map((d) => d.toISOString()),
+    someDate.map((d) => d.toISOString().replace(/\.\d{3}Z$/, 'Z')),
+    someDate.map((d) => d.toISOString().replace(/Z$/, '+00:00')),
   ),
   invalid: fc.oneof(
-    fc.constantFrom('2024-13-01T00:00:00Z', '2024-02-30T00:00:00Z', '2024-01-01T25:00:00Z', 'yesterday', ''),
-    // A date alone, and a date-time without its time zone: RFC 3339 requires both parts.
-    fc.date({ min: DATE_MIN, max: DATE_MAX, noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10)),
-    fc.date({ min: DATE_MIN, max: DATE_MAX, noInvalidDate: true }).map((d) => d.toISOString().slice(0, 19)),
+    fc.constantFrom('not-a-date', 'yesterday', '2024-13-45T25:61:61Z'),
+    someDate.map((d) => `${d.getUTCFullYear()}-13-${two(d.getUTCDate())}T${two(d.getUTCHours())}:${two(d.getUTCMinutes())}:00Z`),
+    someDate.map((d) => `${d.getUTCFullYear()}-00-${two(d.getUTCDate())}T${two(d.getUTCHours())}:${two(d.getUTCMinutes())}:00Z`),
+    someDate.map((d) => `${d.toISOString().slice(0, 10)}T25:${two(d.getUTCMinutes())}:00Z`),
+    someDate.map((d) => `${d.toISOString().slice(0, 10)}T${two(d.getUTCHours())}:60:00Z`),
   ),
 };
 

@@ -56,7 +56,7 @@ export function parameterSchema(spec: Doc, operationId: string, location: Parame
  * Parameter sets of an operation at one location (default: the query), as objects keyed by
  * parameter name with typed values (numbers, booleans, arrays); serialising them (style,
  * explode) is the HTTP layer's job. Violations are built for a text wire: a "wrong type" is a
- * string that does not parse ("abc" for limit, "yes" for includeArchived). A missing path
+ * string that does not parse under any common reading ("abc" for limit, "maybe" for includeArchived). A missing path
  * parameter cannot be sent, so path locations have no `required` violations.
  */
 export function parameterArbitraries(spec: Doc, operationId: string, location: ParameterLocation = 'query'): Arbitraries<Record<string, unknown>> {

@@ -2,6 +2,11 @@
  * Printable strings of chosen lengths. Lengths are counted in characters (code points), as
  * JSON Schema counts them; only ASCII is produced, so that count is also the UTF-16 length
  * and the byte length, and no server can disagree about it.
+ *
+ * Printable strings begin and end with a letter or a digit: a server may trim surrounding
+ * whitespace (which would move a length across its bound), refuse a blank name, or derive a
+ * slug from a label (which would be empty for punctuation alone). Spaces and punctuation
+ * appear inside only.
  */
 import fc from 'fast-check';
 import { CHEAP_LENGTH, COMPACT_SLACK, UNBOUNDED_LENGTH } from './options.ts';
@@ -12,9 +17,17 @@ export const PRINTABLE: fc.Arbitrary<string> = fc.integer({ min: 0x20, max: 0x7e
 /** Visible ASCII, no space (0x21-0x7E). */
 export const VISIBLE: fc.Arbitrary<string> = fc.integer({ min: 0x21, max: 0x7e }).map((c) => String.fromCharCode(c));
 
-/** Cuts or repeats `text` (non-empty) to exactly `length` characters. */
-function fit(text: string, length: number): string {
-  return text.repeat(Math.ceil(length / text.length)).slice(0, length);
+const ALNUM = '0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
+const isAlnum = (c: string): boolean => /[0-9A-Za-z]/.test(c);
+/** A letter or digit standing in for `c` (deterministic, so generation stays a pure map). */
+const alnumFor = (c: string): string => (isAlnum(c) ? c : ALNUM[c.charCodeAt(0) % ALNUM.length]!);
+
+/** Cuts or repeats `text` (non-empty) to exactly `length` characters; with `edged`, the first and last are letters or digits. */
+function fit(text: string, length: number, edged: boolean): string {
+  const s = text.repeat(Math.ceil(length / text.length)).slice(0, length);
+  if (!edged || s.length === 0) return s;
+  if (s.length === 1) return alnumFor(s);
+  return alnumFor(s[0]!) + s.slice(1, -1) + alnumFor(s.at(-1)!);
 }
 
 /** Random text to cut to length: short enough to be cheap, long enough to vary (see SIZE POLICY). */
@@ -22,10 +35,13 @@ function texts(unit: fc.Arbitrary<string>): fc.Arbitrary<string> {
   return fc.string({ unit, minLength: 1, maxLength: CHEAP_LENGTH });
 }
 
-/** A string of exactly `length` characters drawn from `unit`; past CHEAP_LENGTH a random text repeats. */
+/**
+ * A string of exactly `length` characters drawn from `unit`; past CHEAP_LENGTH a random text
+ * repeats. Printable text (the default unit) begins and ends with a letter or a digit.
+ */
 export function stringOfLength(length: number, unit: fc.Arbitrary<string> = PRINTABLE): fc.Arbitrary<string> {
   if (length === 0) return fc.constant('');
-  return texts(unit).map((text) => fit(text, length));
+  return texts(unit).map((text) => fit(text, length, unit === PRINTABLE));
 }
 
 /**
@@ -46,7 +62,9 @@ export function lengthIn(min: number, max: number | undefined, compact = false):
 /**
  * A printable string whose length is in [min, max], biased to the bounds. The length and the
  * text are drawn independently (no `chain`), so no arbitrary is built while generating.
+ * Printable text (the default unit) begins and ends with a letter or a digit.
  */
 export function boundedString(min: number, max: number | undefined, compact = false, unit: fc.Arbitrary<string> = PRINTABLE): fc.Arbitrary<string> {
-  return fc.tuple(lengthIn(min, max, compact), texts(unit)).map(([length, text]) => (length === 0 ? '' : fit(text, length)));
+  const edged = unit === PRINTABLE;
+  return fc.tuple(lengthIn(min, max, compact), texts(unit)).map(([length, text]) => (length === 0 ? '' : fit(text, length, edged)));
 }

@@ -2,7 +2,9 @@
  * violations(schema): one entry per bound of a JSON Schema, nested bounds included, each an
  * arbitrary of whole values (request bodies, parameter sets) that break exactly that bound
  * and are valid everywhere else. The bad value sits at `path`; for a bound inside an array
- * it is item 0, for a bound inside an optional property that property is present.
+ * it is item 0, for a bound inside an optional property that property is present. A bad
+ * value is one that every conformant server must refuse, not merely one a strict validator
+ * refuses (see wrongTypes, notIn, formats.ts).
  */
 import fc from 'fast-check';
 import type { JsonSchema } from '../spec/types.ts';
@@ -37,6 +39,12 @@ interface Site {
   /** Readable name of the place: "decision_trace.factors[0].criterion", or "body" for the root. */
   label: string;
   schemaPath: string;
+  /**
+   * True when the place is an optional property. JSON null there is no type violation: the
+   * seed does not say what null means for a field that may be left out, and "null = not given"
+   * (pydantic Optional, Jackson) or, on PATCH, "null = clear" are conformant readings.
+   */
+  optional: boolean;
   embed: Embed;
 }
 
@@ -47,7 +55,7 @@ interface Site {
 export function violations(schema: JsonSchema, opts: ViolationOptions = {}): Violation[] {
   const out: Violation[] = [];
   const wire = opts.wire ?? 'json';
-  collect(schema, { path: '', label: 'body', schemaPath: opts.schemaPath ?? '#', embed: (bad) => bad }, wire, out);
+  collect(schema, { path: '', label: 'body', schemaPath: opts.schemaPath ?? '#', optional: false, embed: (bad) => bad }, wire, out);
   return out;
 }
 
@@ -63,7 +71,7 @@ function collect(schema: JsonSchema, site: Site, wire: Wire, out: Violation[]): 
     add('enum', 'not one of its enum values', fc.constantFrom(...notIn(schema.enum)));
   } else if (schema.type !== undefined) {
     // With an enum or const, any wrong-typed value would fail that keyword too; their own violation covers it.
-    const wrong = wrongTypes(schema, types, wire);
+    const wrong = wrongTypes(schema, types, wire, site.optional);
     if (wrong.length) add('type', `of the wrong type (not ${types.join(' or ')})`, fc.constantFrom(...wrong));
   }
   if (types.includes('string')) stringBounds(schema, site, add);
@@ -105,14 +113,17 @@ function stringBounds(schema: JsonSchema, site: Site, add: Add): void {
 
 function numberBounds(schema: JsonSchema, fractional: boolean, add: Add): void {
   const { lo, hi, loExcluded, hiExcluded } = numericRange(schema);
-  // Just outside the bound: the adjacent double (or integer), then further away.
+  // Just outside the bound (the next integer, or a thousandth away), then further away. Not the
+  // adjacent double: a server may hold the number as a 32-bit float (Java float, Go float32),
+  // which reads 1.0000000000000002 as 1 and -5e-324 as 0, back inside the bounds.
+  const step = (bound: number): number => Math.max(0.001, Math.abs(bound) * 1e-6);
   const above = (bound: number, inclusive: boolean): fc.Arbitrary<number> =>
     fractional
-      ? fc.constantFrom(...(inclusive ? [nextUp(bound)] : [bound]), bound + 0.001, bound + 1, bound + 1000)
+      ? fc.constantFrom(...(inclusive ? [] : [bound]), bound + step(bound), bound + 1, bound + 1000)
       : fc.constantFrom(inclusive ? bound + 1 : bound, bound + 2, bound + 1000);
   const below = (bound: number, inclusive: boolean): fc.Arbitrary<number> =>
     fractional
-      ? fc.constantFrom(...(inclusive ? [nextDown(bound)] : [bound]), bound - 0.001, bound - 1, bound - 1000)
+      ? fc.constantFrom(...(inclusive ? [] : [bound]), bound - step(bound), bound - 1, bound - 1000)
       : fc.constantFrom(inclusive ? bound - 1 : bound, bound - 2, bound - 1000);
   if (schema.maximum !== undefined && !hiExcluded) add('maximum', `greater than maximum ${hi}`, above(hi, true));
   if (schema.exclusiveMaximum !== undefined && hiExcluded) add('exclusiveMaximum', `not below exclusiveMaximum ${hi}`, above(hi, false));
@@ -139,6 +150,7 @@ function arrayBounds(schema: JsonSchema, site: Site, wire: Wire, add: Add, out: 
       path: `${site.path}/0`,
       label: `${site.label === 'body' ? '' : site.label}[0]`,
       schemaPath: itemsAt,
+      optional: false,
       embed: (bad) => site.embed(fc.tuple(bad, rest).map(([first, others]) => [first, ...others])),
     },
     wire,
@@ -171,6 +183,7 @@ function objectBounds(schema: JsonSchema, site: Site, wire: Wire, add: Add, out:
         path: `${site.path}/${escape(name)}`,
         label: site.label === 'body' ? name : `${site.label}.${name}`,
         schemaPath: `${site.schemaPath}/properties/${name}`,
+        optional: !required.includes(name),
         embed: (bad) => site.embed(fc.tuple(without(name), bad).map(([others, value]) => ({ ...others, [name]: value }))),
       },
       wire,
@@ -179,28 +192,41 @@ function objectBounds(schema: JsonSchema, site: Site, wire: Wire, add: Add, out:
   }
 }
 
-/** Values of another JSON type than the schema admits; on a text wire, strings that do not parse as the type. */
-function wrongTypes(schema: JsonSchema, types: string[], wire: Wire): unknown[] {
+/*
+ * Values of another JSON type than the schema admits (on a text wire, strings that do not
+ * parse as the type), left out where a common lenient parser would read them as the right
+ * type, since a conformant server built on it may accept them:
+ * - for a string, no number or boolean: Jackson turns scalars into strings by default;
+ * - for a number, no numeric string ("0.9") and no boolean: pydantic's lax mode and ASP.NET
+ *   Core read "0.9" as 0.9, pydantic reads true as 1;
+ * - for an integer, no fractional JSON number either: Jackson truncates 1.5 to 1 by default
+ *   (ACCEPT_FLOAT_AS_INT); on a text wire "1.5" fails every integer parser and is kept;
+ * - for a boolean, no number and no "true"/"false": pydantic reads 0/1 and those strings,
+ *   Jackson reads numbers; on a text wire none of yes/no/on/off/1/0/t/f/y/n, which pydantic,
+ *   Spring or Go's strconv read as booleans;
+ * - null only where the place is not an optional property (see Site.optional).
+ * Objects and arrays are kept for every scalar type: no default parser reads them as one.
+ */
+function wrongTypes(schema: JsonSchema, types: string[], wire: Wire, optional: boolean): unknown[] {
   const fractional = fractionalInRange(schema);
+  const has = (t: string): boolean => types.includes(t);
   if (wire === 'text') {
     // Strings and arrays cannot be mistyped in a query string or header: every value is text.
-    if (types.includes('string') || types.includes('array') || types.includes('object')) return [];
+    if (has('string') || has('array') || has('object')) return [];
     const out: unknown[] = [];
-    if (types.includes('integer') || types.includes('number')) out.push('abc', 'one');
-    if (types.includes('integer') && !types.includes('number') && fractional !== undefined) out.push(String(fractional));
-    if (types.includes('boolean')) out.push('yes', 'maybe');
+    if (has('integer') || has('number')) out.push('abc', 'one');
+    if (has('integer') && !has('number') && fractional !== undefined) out.push(String(fractional));
+    if (has('boolean')) out.push('maybe', 'abc', '2', 'truee');
     return out;
   }
-  const pool: [string, unknown][] = [
-    ['string', 'not-the-right-type'],
-    ['number', 42],
-    ['boolean', true],
-    ['null', null],
-    ['array', []],
-    ['object', {}],
-  ];
-  const out = pool.filter(([type]) => !types.includes(type) && !(type === 'number' && types.includes('integer'))).map(([, v]) => v);
-  if (types.includes('integer') && !types.includes('number') && fractional !== undefined) out.push(fractional);
+  const out: unknown[] = [];
+  if (!has('object')) out.push({});
+  if (!has('array')) out.push([]);
+  // A string that reads as no number, boolean, array or object under any parser.
+  if (!has('string')) out.push('not-the-right-type');
+  // A number is kept for arrays and objects only (see above for strings and booleans).
+  if (!has('integer') && !has('number') && (has('array') || has('object'))) out.push(42);
+  if (!has('null') && !optional) out.push(null);
   return out;
 }
 
@@ -211,27 +237,17 @@ function fractionalInRange(schema: JsonSchema): number | undefined {
   return candidate < hi ? candidate : undefined;
 }
 
-/** Strings not in an enum: a suffixed member, a case change, an unrelated word. */
+/**
+ * Strings not in an enum: a suffixed member and an unrelated word. No case change (.NET's
+ * JsonStringEnumConverter and ASP.NET Core's binding of query enums ignore case) and no empty
+ * string (an empty parameter may read as not given).
+ */
 function notIn(values: unknown[]): string[] {
   const first = String(values.find((v) => typeof v === 'string') ?? 'value');
-  const candidates = [`${first}_other`, first.toUpperCase(), 'unknown_value', ''];
+  const candidates = [`${first}_other`, 'unknown_value'];
   return [...new Set(candidates)].filter((c) => !values.includes(c));
 }
 
 function escape(segment: string): string {
   return segment.replace(/~/g, '~0').replace(/\//g, '~1');
-}
-
-const scratch = new DataView(new ArrayBuffer(8));
-/** The smallest double greater than `x`. */
-function nextUp(x: number): number {
-  if (x === 0) return Number.MIN_VALUE;
-  scratch.setFloat64(0, x);
-  const bits = scratch.getBigUint64(0);
-  scratch.setBigUint64(0, x > 0 ? bits + 1n : bits - 1n);
-  return scratch.getFloat64(0);
-}
-/** The largest double smaller than `x`. */
-function nextDown(x: number): number {
-  return -nextUp(-x);
 }

@@ -50,7 +50,40 @@ function bounds(schema: JsonSchema, path = ''): string[] {
   return out;
 }
 
+/** Strings that pydantic, Spring or Go's strconv read as booleans (compared in lower case). */
+const LAX_BOOLEANS = ['true', 'false', 'yes', 'no', 'on', 'off', '1', '0', 't', 'f', 'y', 'n'];
+
 const pairs = (vs: readonly Violation[]): string[] => vs.map((v) => `${v.path} ${v.keyword}`).sort();
+
+const segmentsOf = (pointer: string): string[] => (pointer === '' ? [] : pointer.slice(1).split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~')));
+
+/** The value at a JSON pointer (undefined when absent). */
+function valueAt(value: unknown, pointer: string): unknown {
+  let v = value;
+  for (const seg of segmentsOf(pointer)) v = v !== null && typeof v === 'object' ? (v as Record<string, unknown>)[seg] : undefined;
+  return v;
+}
+
+/** The schema at a JSON pointer of values, and whether the last step is an optional property. */
+function schemaAt(schema: JsonSchema, pointer: string): { schema: JsonSchema; optional: boolean } {
+  let s = schema;
+  let optional = false;
+  for (const seg of segmentsOf(pointer)) {
+    if (s.properties && Object.hasOwn(s.properties, seg)) {
+      optional = !(s.required ?? []).includes(seg);
+      s = s.properties[seg]!;
+    } else {
+      optional = false;
+      s = s.items ?? {};
+    }
+  }
+  return { schema: s, optional };
+}
+
+const typesOf = (s: JsonSchema): string[] => (Array.isArray(s.type) ? s.type : s.type ? [s.type] : []);
+
+/** Every sample of `v` (one per generated value, fixed seed). */
+const samplesOf = (v: Violation, numRuns = RUNS): unknown[] => fc.sample(v.value, { seed: SEED, numRuns });
 
 describe.each(withBody)('%s body', (operationId) => {
   const { schema, violations } = bodyArbitraries(spec, operationId);
@@ -61,6 +94,66 @@ describe.each(withBody)('%s body', (operationId) => {
 
   test.each(violations.map((v) => [v.scenario, v] as const))('%s', (_scenario, v) => {
     expectSingleBound(schema, v);
+  });
+
+  test('null is a wrong type only where the property is required (or an item, or the body)', () => {
+    for (const v of violations.filter((x) => x.keyword === 'type')) {
+      const { optional } = schemaAt(schema, v.path);
+      const nulls = samplesOf(v, 40).filter((value) => valueAt(value, v.path) === null);
+      if (optional) expect(nulls, v.scenario).toEqual([]);
+    }
+    const nullable = (path: string): boolean => violations.some((v) => v.path === path && v.keyword === 'type' && samplesOf(v, 40).some((x) => valueAt(x, path) === null));
+    if (operationId === 'createDefinition') {
+      expect(nullable('/name') && nullable('/reason') && nullable('/decision_trace/factors/0/criterion')).toBe(true);
+      expect(nullable('/description') || nullable('/autoApplyThreshold') || nullable('/decision_trace')).toBe(false);
+    }
+  });
+
+  test('no wrong-typed value is one a lax parser reads as the right type', () => {
+    for (const v of violations.filter((x) => x.keyword === 'type')) {
+      const types = typesOf(schemaAt(schema, v.path).schema);
+      for (const value of samplesOf(v, 40).map((x) => valueAt(x, v.path))) {
+        const what = `${v.scenario}: ${JSON.stringify(value)}`;
+        // Jackson turns numbers and booleans into strings.
+        if (types.includes('string')) expect(['number', 'boolean'], what).not.toContain(typeof value);
+        // pydantic and ASP.NET Core read "0.9" as a number, pydantic reads true as 1, Jackson truncates 1.5.
+        if (types.includes('number') || types.includes('integer')) {
+          expect(typeof value === 'boolean' || typeof value === 'number' || (typeof value === 'string' && value.trim() !== '' && !Number.isNaN(Number(value))), what).toBe(false);
+        }
+        // pydantic reads 0/1 and "true", "yes", "on", "1"...; Jackson reads numbers.
+        if (types.includes('boolean')) {
+          expect(typeof value === 'number' || (typeof value === 'string' && LAX_BOOLEANS.includes(value.toLowerCase())), what).toBe(false);
+        }
+      }
+    }
+  });
+
+  test('bounds of numbers hold even for a server keeping 32-bit floats', () => {
+    for (const v of violations.filter((x) => ['maximum', 'minimum', 'exclusiveMaximum', 'exclusiveMinimum'].includes(x.keyword))) {
+      const s = schemaAt(schema, v.path).schema;
+      for (const value of samplesOf(v, 40).map((x) => Math.fround(valueAt(x, v.path) as number))) {
+        if (v.keyword === 'maximum') expect(value, v.scenario).toBeGreaterThan(s.maximum!);
+        if (v.keyword === 'minimum') expect(value, v.scenario).toBeLessThan(s.minimum!);
+        if (v.keyword === 'exclusiveMaximum') expect(value, v.scenario).toBeGreaterThanOrEqual(s.exclusiveMaximum!);
+        if (v.keyword === 'exclusiveMinimum') expect(value, v.scenario).toBeLessThanOrEqual(s.exclusiveMinimum!);
+      }
+    }
+  });
+
+  test('enum violations are no case variant of a value and never empty', () => {
+    for (const v of violations.filter((x) => x.keyword === 'enum')) {
+      const values = (schemaAt(schema, v.path).schema.enum ?? []).map((e) => String(e).toLowerCase());
+      for (const value of samplesOf(v, 40).map((x) => valueAt(x, v.path))) {
+        expect(value, v.scenario).not.toBe('');
+        expect(values, v.scenario).not.toContain(String(value).toLowerCase());
+      }
+    }
+  });
+
+  test('strings of a wrong length carry no surrounding whitespace a server could trim away', () => {
+    for (const v of violations.filter((x) => x.keyword === 'maxLength' || x.keyword === 'minLength')) {
+      for (const value of samplesOf(v, 40).map((x) => valueAt(x, v.path) as string)) expect(value, v.scenario).toBe(value.trim());
+    }
   });
 });
 
@@ -129,5 +222,44 @@ describe('parameter violations', () => {
 
   test('a missing path parameter cannot be sent, so none is generated', () => {
     expect(pairs(path.violations)).toEqual(['/definitionId format']);
+  });
+
+  test('a wrong-typed boolean parameter is text no common parser reads as a boolean', () => {
+    const v = query.violations.find((x) => x.path === '/includeArchived' && x.keyword === 'type')!;
+    const values = new Set(fc.sample(v.value, { seed: SEED, numRuns: 200 }).map((set) => String((set as Record<string, unknown>)['includeArchived'])));
+    expect(values.size).toBeGreaterThan(1);
+    for (const value of values) expect(LAX_BOOLEANS, value).not.toContain(value.toLowerCase());
+  });
+
+});
+
+describe('format violations are invalid under every common reading of the format', () => {
+  const formatViolations = (format: string): unknown[] =>
+    withBody.flatMap((op) => {
+      const { schema, violations } = bodyArbitraries(spec, op);
+      return violations.filter((v) => v.keyword === 'format' && schemaAt(schema, v.path).schema.format === format).flatMap((v) => samplesOf(v, 60).map((x) => valueAt(x, v.path)));
+    });
+
+  test('uuid: never hyphen-less, braced, urn:uuid:, upper case, with short or long groups, or empty', () => {
+    const ids = [...formatViolations('uuid'), ...fc.sample(parameterArbitraries(spec, 'updateDefinition', 'path').violations[0]!.value, { seed: SEED, numRuns: 60 }).map((x) => (x as Record<string, unknown>)['definitionId'])];
+    expect(ids.length).toBeGreaterThan(100);
+    for (const id of ids as string[]) {
+      expect(id).not.toBe('');
+      // Python uuid.UUID, Postgres, Go and .NET, once braces, "urn:uuid:" and hyphens are gone and case is ignored.
+      expect(id.toLowerCase().replace(/^urn:uuid:/, '').replace(/^\{(.*)\}$/, '$1').replace(/-/g, ''), id).not.toMatch(/^[0-9a-f]{32}$/);
+      // Java's UUID.fromString: five hexadecimal groups of any length up to 8-4-4-4-12.
+      expect(id, id).not.toMatch(/^[0-9a-fA-F]{1,8}-[0-9a-fA-F]{1,4}-[0-9a-fA-F]{1,4}-[0-9a-fA-F]{1,4}-[0-9a-fA-F]{1,12}$/);
+    }
+  });
+
+  test('date-time: never a date alone, a local time, a rolled-over day, digits alone or empty', () => {
+    const times = formatViolations('date-time') as string[];
+    expect(new Set(times).size).toBeGreaterThan(10);
+    for (const t of times) {
+      expect(t).not.toBe('');
+      // JavaScript's Date is the laxest common reader: date alone, no offset, 2024-02-30.
+      expect(Date.parse(t), t).toBeNaN();
+      expect(t, t).not.toMatch(/^\d+$/);
+    }
   });
 });
