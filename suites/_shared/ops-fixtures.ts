@@ -47,6 +47,20 @@ export async function makeAccounts(ctx: CheckContext, n: number): Promise<string
   return ids;
 }
 
+/**
+ * Credits of one accepted graph.agent_preview or graph.agent_run on the reference target: the
+ * call's one credit, which is also the fee the reference quotes (apiPreviewCredits,
+ * apiSubmissionCredits). Seed part 8 billing rule 4 leaves how the quoted fee is charged to the
+ * target; another conformant target may charge it on top of the call, as an entry of its own.
+ */
+export const AGENT_CALL_CREDITS = 1;
+/**
+ * The most one accepted agent preview or run is planned to cost (the ceiling checks declare):
+ * the call and a quoted fee of up to two credits charged on top. The seed does not bound the
+ * fee; a target quoting more exceeds the ceilings of the checks that preview or run.
+ */
+export const AGENT_CALL_MAX_CREDITS = 3;
+
 /** A fresh Idempotency-Key: visible ASCII, well under 128 characters, unique per call. */
 export const idempotencyKey = (ctx: CheckContext): string => `${ctx.run.prefix}${randomUUID()}`;
 

@@ -17,6 +17,15 @@ export const WALK_MAX_PAGES = 5;
 /** The largest page the seed allows, used for bookkeeping walks (fewest billed pages). */
 export const MAX_LIMIT = 200;
 
+/**
+ * Pages a complete walk of `items` visible items takes with `limit` (each page billed): the
+ * last page carries nextCursor null, as on the reference target. A server whose walks end on
+ * an empty page instead (allowed: the last non-empty page may carry a cursor) takes one more.
+ */
+export function pagesFor(items: number, limit: number): number {
+  return Math.max(1, Math.ceil(items / limit));
+}
+
 /** The parameters of one listing. `moduleKeys` is an already-encoded query fragment (paging-forms.ts). */
 export interface ListQuery {
   limit?: number;

@@ -59,8 +59,10 @@ export const apiKeyReads: CheckDef = {
   id: 'auth/x-api-key-equivalent-reads',
   title: 'A read sent with X-Api-Key gets the same answer as with Authorization: Bearer',
   clauses: ['AUTH-002'],
-  // Up to three 2xx calls (Bearer, X-Api-Key, Bearer again) per billed read.
-  credits: READS.filter((r) => r.billed).length * 3,
+  // Two 2xx calls (Bearer, X-Api-Key) per billed read.
+  credits: READS.filter((r) => r.billed).length * 2,
+  // A third (Bearer again) where a target's two answers differ in parts that vary per request.
+  maxCredits: READS.filter((r) => r.billed).length * 3,
   async run(ctx) {
     const key = widestKey(ctx);
     for (const read of READS) {

@@ -42,8 +42,11 @@ export const foreignIds: CheckDef = {
   title: "Another workspace's record ids are refused and its records neither change nor show",
   clauses: ['AUTH-012', 'AUTH-014'],
   needs: { control: true, mutation: true },
-  // Other workspace: create, three listings, three data reads; own: a listing of up to two pages, two data lists.
-  credits: 12,
+  // Other workspace: the create, three listings of its one definition (one page each) and its
+  // own reads of the account and both person ids. Own: a listing (one page) and two data lists.
+  credits: 1 + 3 + 3 + 1 + 2,
+  // Listings ending on an empty page: two pages each (the own one over a workspace holding more, too).
+  maxCredits: 1 + 3 * 2 + 3 + 2 + 2,
   async run(ctx) {
     const [admin] = availableKeys(ctx, ['admin']);
     const [reader] = availableKeys(ctx, ['reader']);

@@ -67,8 +67,12 @@ export const noSecretInResponses: CheckDef = {
   id: 'auth/no-secret-in-responses',
   title: 'No response contains a key secret, in its body or its headers',
   clauses: ['AUTH-013'],
-  // Every billed GET endpoint may answer 2xx, for each of the three cast keys.
-  credits: 3 * 6,
+  // GET /definitions, /data/icps and /data/relationships answer 2xx for the two cast keys with
+  // graph:read (owner, reader; the admin cast key holds admin only); the other billed GETs name
+  // fresh ids or lack their parameters and are refused (free).
+  credits: 2 * 3,
+  // Every billed GET endpoint (six) answering 2xx, for each of the three cast keys.
+  maxCredits: 3 * 6,
   async run(ctx) {
     const keys = availableKeys(ctx);
     if (keys.length === 0) throw new NotObservable('no cast key is available on this target');

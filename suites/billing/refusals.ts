@@ -108,7 +108,10 @@ export const unavailableFree: CheckDef = {
   title: 'A 5xx answer (503 of a switched-off capability) costs nothing',
   clauses: ['BILL-009'],
   needs: { ledger: true, control: true },
-  credits: 1,
+  // The listing is answered 503: free.
+  credits: 0,
+  // A target that ignores the capability switch lets the listing through.
+  maxCredits: 1,
   async run(ctx) {
     ctx = usableResponses(ctx, 'BILL-009');
     const owner = ctx.key('owner');
@@ -131,8 +134,12 @@ export const rateLimitedFree: CheckDef = {
   title: 'A 429 answer costs nothing',
   clauses: ['BILL-008'],
   needs: { ledger: true, control: true },
-  // At most this many GET /definitions admitted before the first 429.
-  credits: 6,
+  // The first GET /definitions is admitted (the limit counts calls from when it is set), the
+  // second is answered 429.
+  credits: 1,
+  // A target counting earlier calls admits none; one that admits more than the limit (a
+  // failure) at most the six the check sends.
+  maxCredits: 6,
   async run(ctx) {
     ctx = usableResponses(ctx, 'BILL-008');
     const owner = ctx.key('owner');

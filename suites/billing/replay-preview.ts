@@ -6,7 +6,7 @@ import type { CheckDef } from '../../src/engine/check.ts';
 import { Finding, NotObservable } from '../../src/engine/finding.ts';
 import { is2xx, minimalCreateBody } from '../_shared/definitions.ts';
 import { callOf, chargeEvidence, chargesLanded, measureCharges, pollCredits, quietLedger } from '../_shared/ledger-measure.ts';
-import { archiveIfCreated, idempotencyKey, makeAccount, previewAndQuote, QUOTE_PATIENCE_MS, receiptPath } from '../_shared/ops-fixtures.ts';
+import { AGENT_CALL_CREDITS, AGENT_CALL_MAX_CREDITS, archiveIfCreated, idempotencyKey, makeAccount, previewAndQuote, QUOTE_PATIENCE_MS, receiptPath } from '../_shared/ops-fixtures.ts';
 import { usableResponses } from '../_shared/ops-usable.ts';
 
 export const replayFree: CheckDef = {
@@ -37,7 +37,10 @@ export const previewFee: CheckDef = {
   title: 'A successful agent preview grows the ledger by its quoted preview fee (alone or on top of the call)',
   clauses: ['BILL-011'],
   needs: { ledger: true, control: true, mutation: true },
-  credits: 1,
+  // The preview (its fee is its credit on the reference); polling its receipt is free.
+  credits: AGENT_CALL_CREDITS,
+  // A fee charged on top of the call.
+  maxCredits: AGENT_CALL_MAX_CREDITS,
   async run(ctx) {
     ctx = usableResponses(ctx, 'BILL-011');
     const owner = ctx.key('owner');

@@ -10,7 +10,8 @@ import type { LoadedSpec } from '../../src/spec/load.ts';
 import { bodyArbitraries } from '../../src/generators/index.ts';
 import { is2xx, minimalCreateBody, uniqueName } from '../_shared/definitions.ts';
 import { brief, isObject } from '../_shared/json.ts';
-import { WALK_CREDITS, listDefinitions } from './listing.ts';
+import { pagesFor } from '../_shared/paging-walk.ts';
+import { PAGE_LIMIT, SMALL_WALK_CREDITS, WALK_MAX_CREDITS, WALK_PAGES, listDefinitions } from './listing.ts';
 import { defaultEvidence, enumValueEvidence, reflectEvidence, shapeEvidence } from './shape.ts';
 import { ADMIN, FindingLog, TWO_VALUES, apiSpec, archive, distinctEnumValues, forEachGenerated, optionalReader, refusalEvidence, replay, setupDefinition, shown, withoutTrace } from './support.ts';
 
@@ -60,8 +61,11 @@ export const createProperty: CheckDef = {
   title: 'valid creates (two fixed, then generated) succeed and return a complete Definition that reflects the request, with defaults and enum values as the seed says',
   clauses: ['DEF-001', 'DEF-002', 'DEF-003', 'DEF-004', 'DEF-005', 'DEF-012'],
   needs: { mutation: true },
-  // Per create (two fixed, one per run): the create and its clean-up archive; one listing walk.
-  credits: (numRuns) => 2 * (numRuns + 2) + WALK_CREDITS,
+  // Per create (two fixed, one per run): the create and its clean-up archive; one walk of the
+  // live definitions, which are this check's own (the suite's earlier checks archived theirs).
+  credits: (numRuns) => 2 * (numRuns + 2) + Math.min(WALK_PAGES, pagesFor(numRuns + 2, PAGE_LIMIT)),
+  // The walk over a workspace holding more, or ending on an empty page.
+  maxCredits: (numRuns) => 2 * (numRuns + 2) + WALK_MAX_CREDITS,
   async run(ctx) {
     const spec = await apiSpec();
     const log = new FindingLog();
@@ -77,10 +81,12 @@ export const createProperty: CheckDef = {
       body.name = uniqueName(ctx, 'prop');
       created.push(await judgeCreate(ctx, spec, body, replay(ctx, body, path), log));
     });
-    // "Returned by list" as well: the listed copies of the created definitions have the same shape.
+    // "Returned by list" as well: the listed copies of the created definitions have the same
+    // shape. They are live: the default listing shows them (and not the archived definitions of
+    // the checks before, which would make the walk's length depend on them).
     const ids = created.filter((id): id is string => id !== undefined);
     if (ids.length > 0) {
-      const listing = await listDefinitions(ctx, ctx.key(ADMIN), 'true');
+      const listing = await listDefinitions(ctx, ctx.key(ADMIN), 'absent');
       for (const id of ids) {
         const item = listing.byId.get(id);
         if (item) for (const e of shapeEvidence(spec, item, listing.pageOf.get(id)!, `the listed definition ${id}`)) log.add(e);
@@ -97,7 +103,8 @@ export const workspaceId: CheckDef = {
   clauses: ['DEF-024'],
   needs: { mutation: true },
   // The create, its clean-up archive, and one walk per reading key.
-  credits: 2 + 2 * WALK_CREDITS,
+  credits: 2 + 2 * SMALL_WALK_CREDITS,
+  maxCredits: 2 + 2 * WALK_MAX_CREDITS,
   async run(ctx) {
     const admin = ctx.key(ADMIN);
     const { definition, exchange } = await setupDefinition(ctx, admin);

@@ -12,9 +12,16 @@ import { shown } from './support.ts';
 
 /** Pages one walk may read; with 200 per page that is 1000 definitions. */
 export const WALK_PAGES = 5;
-/** Billable calls of one walk on a conformant target (one per page). */
-export const WALK_CREDITS = WALK_PAGES;
-const PAGE_LIMIT = 200;
+/** The most one walk costs (one credit per page). */
+export const WALK_MAX_CREDITS = WALK_PAGES;
+/** Definitions per page of a walk. */
+export const PAGE_LIMIT = 200;
+/**
+ * What one walk costs while the suite's workspace holds at most PAGE_LIMIT definitions (archived
+ * included): one page. That holds for every walk of the suite but the last check's, which the
+ * suite runs after the checks that create many (suites/definitions/index.ts).
+ */
+export const SMALL_WALK_CREDITS = 1;
 
 /** The includeArchived forms a walk can send (absent, or a boolean on the wire). */
 export type ArchivedParam = 'absent' | 'true' | 'false';

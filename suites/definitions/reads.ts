@@ -9,7 +9,7 @@ import { Finding, NotObservable } from '../../src/engine/finding.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 import { comparableRenderings, is2xx } from '../_shared/definitions.ts';
 import { findObjects, isObject } from '../_shared/json.ts';
-import { WALK_CREDITS, listDefinitions } from './listing.ts';
+import { SMALL_WALK_CREDITS, WALK_MAX_CREDITS, listDefinitions } from './listing.ts';
 import { ADMIN, archive, canonical, optionalReader, setupDefinition, shown } from './support.ts';
 
 interface Snapshot {
@@ -69,8 +69,11 @@ export const readsChangeNothing: CheckDef = {
   clauses: ['SVC-005'],
   needs: { mutation: true },
   // Two creates, one archive, the live one's clean-up, two walks, and per reading key the
-  // listed queries plus one followed cursor (GET /me and GET /capabilities are free).
-  credits: 4 + 2 * WALK_CREDITS + 2 * (LIST_QUERIES.length + 1),
+  // listed queries (GET /me and GET /capabilities are free). The one-item page has no cursor to
+  // follow: the check's live definition is the only one.
+  credits: 4 + 2 * SMALL_WALK_CREDITS + 2 * LIST_QUERIES.length,
+  // Walks over a workspace holding more; a cursor to follow on the one-item page.
+  maxCredits: 4 + 2 * WALK_MAX_CREDITS + 2 * (LIST_QUERIES.length + 1),
   async run(ctx) {
     const key = ctx.key(ADMIN);
     const live = await setupDefinition(ctx, key, { valueType: 'enum', enumValues: [{ label: 'Alpha' }] });
@@ -112,9 +115,11 @@ export const traceReadsChangeNothing: CheckDef = {
   title: 'reading the decision trail of a definition (GET /graph/traces) changes no stored definition',
   clauses: ['TRACE-017'],
   needs: { mutation: true },
-  // Create and PATCH with traces, the clean-up archive, three walks, and per reading key each
-  // form plus one followed next_before_revision.
-  credits: 3 + 3 * WALK_CREDITS + 2 * (TRACE_FORMS.length + 1),
+  // Create and PATCH with traces, the clean-up archive, three walks, and per reading key the one
+  // form the reference accepts (the others are refused: free).
+  credits: 3 + 3 * SMALL_WALK_CREDITS + 2,
+  // Walks over a workspace holding more; a target accepting every form, each with an older page.
+  maxCredits: 3 + 3 * WALK_MAX_CREDITS + 2 * (TRACE_FORMS.length + 1),
   async run(ctx) {
     const key = ctx.key(ADMIN);
     const trace = { reason: 'conformance check: traced for a trace read' };

@@ -11,7 +11,7 @@ import { bodyArbitraries, type Violation } from '../../src/generators/index.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 import { is2xx, uniqueName } from '../_shared/definitions.ts';
 import { isObject } from '../_shared/json.ts';
-import { WALK_CREDITS, listDefinitions } from './listing.ts';
+import { SMALL_WALK_CREDITS, WALK_MAX_CREDITS, listDefinitions } from './listing.ts';
 import { ADMIN, FindingLog, TWO_VALUES, apiSpec, archive, canonical, distinctEnumValues, refusalEvidence, setupDefinition, slugsOf, withoutTrace, type Created } from './support.ts';
 import { TRACE_CLAUSES, WRITES, changedFields, scenariosFor, under, type Write } from './violation-map.ts';
 
@@ -157,8 +157,10 @@ const violationCheck = (write: Write, title: string, own: readonly string[]): Ch
     clauses,
     needs: { mutation: true },
     // The target's create and clean-up archive and the final walk; for writes to an existing
-    // definition also the baseline walk and a possible second final walk. Refused writes are free.
-    credits: 2 + (write === 'create' ? 1 : 3) * WALK_CREDITS,
+    // definition also the baseline walk. Refused writes are free.
+    credits: 2 + (write === 'create' ? 1 : 2) * SMALL_WALK_CREDITS,
+    // Walks over a workspace holding more; a second final walk when updated_at moved.
+    maxCredits: 2 + (write === 'create' ? 1 : 3) * WALK_MAX_CREDITS,
     run: (ctx) => runViolations(ctx, write, clauses),
   };
 };

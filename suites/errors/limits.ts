@@ -57,8 +57,10 @@ export const capabilityOff: CheckDef = {
   title: 'A call that needs a switched-off capability is answered 503 SERVICE_UNAVAILABLE with the error envelope',
   clauses: ['ERR-009', ...ENVELOPE_CLAUSES],
   needs: { control: true },
-  // GET /definitions costs a credit only if the target ignores the switch.
-  credits: 1,
+  // The listing is answered 503: free.
+  credits: 0,
+  // A target that ignores the capability switch lets it through.
+  maxCredits: 1,
   async run(ctx) {
     ctx = usableResponses(ctx, 'ERR-009');
     const owner = ctx.key('owner');

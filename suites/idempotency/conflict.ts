@@ -19,8 +19,11 @@ export const keyReuseConflict: CheckDef = {
   title: 'A key reused with a different create or PATCH body answers 409 and performs nothing',
   clauses: ['IDEM-004'],
   needs: { mutation: true },
-  // Create + clean-up, count walk; setup create + clean-up, the first PATCH, one read.
-  credits: 2 + WALK_MAX_PAGES + 2 + 1 + 1,
+  // Create + clean-up, the count walk (one page: only the check's definition is live), setup
+  // create + clean-up, the first PATCH, one read (a one-item page); both reuses answer 409 (free).
+  credits: 2 + 1 + 2 + 1 + 1,
+  // The walk over a workspace holding more; the read followed by a walk where a target refuses its cursor.
+  maxCredits: 2 + WALK_MAX_PAGES + 2 + 1 + 1 + WALK_MAX_PAGES,
   async run(ctx) {
     const key = ctx.key(ADMIN);
     // The status is this clause's; the envelope of the 409 body is ERR-001/ERR-002's (the
@@ -65,8 +68,9 @@ export const concurrentSameKey: CheckDef = {
   title: `${CONCURRENCY} concurrent identical creates under one key create at most one definition; each answer is the original, 409 or 429`,
   clauses: ['IDEM-008'],
   needs: { mutation: true },
-  // One create at most (the others are replays or refusals), the count walk, the clean-up.
-  credits: 1 + WALK_MAX_PAGES + 1,
+  // One create (the others are replays or refusals), the count walk (one page), the clean-up.
+  credits: 1 + 1 + 1,
+  maxCredits: 1 + WALK_MAX_PAGES + 1,
   async run(ctx) {
     const key = ctx.key(ADMIN);
     const body = minimalCreateBody(ctx, { name: uniqueName(ctx, 'idem-concurrent') });
@@ -109,8 +113,11 @@ export const keyAfterRefusal: CheckDef = {
   title: 'After a create refused with 400 under a key, a valid body under that key replays the 400, answers 409, or is processed once',
   clauses: ['IDEM-009'],
   needs: { mutation: true },
-  // The valid create (if processed), the count walk, the clean-up (the refusal and replays are not billed).
-  credits: 1 + WALK_MAX_PAGES + 1,
+  // The valid create (the reference stores no refusal, so it is processed), the count walk (one
+  // page), the clean-up; the refusal and the replay are not billed.
+  credits: 1 + 1 + 1,
+  // The walk over a workspace holding more (a target that replays the 400 or answers 409 creates nothing).
+  maxCredits: 1 + WALK_MAX_PAGES + 1,
   async run(ctx) {
     const key = ctx.key(ADMIN);
     const valid = minimalCreateBody(ctx, { name: uniqueName(ctx, 'idem-after-400') });

@@ -71,8 +71,10 @@ export const keyTooLong: CheckDef = {
   title: 'An Idempotency-Key longer than 128 characters is refused with 400 (an empty one: 400 or treated as absent)',
   clauses: ['IDEM-005'],
   needs: { mutation: true },
-  // Refusals are free; the empty key may be treated as absent (a create and its clean-up); one walk.
-  credits: 2 + WALK_MAX_PAGES,
+  // Refusals are free (the empty key too, on the reference); one walk (one page).
+  credits: 1,
+  // The empty key treated as absent (a create and its clean-up); the walk over a workspace holding more.
+  maxCredits: 2 + WALK_MAX_PAGES,
   async run(ctx) {
     const key = ctx.key(ADMIN);
     const names: string[] = [];
@@ -97,8 +99,9 @@ export const keyCharset: CheckDef = {
   title: 'An Idempotency-Key with a space or a character outside visible ASCII is refused with 400',
   clauses: ['IDEM-006'],
   needs: { mutation: true },
-  // Refusals are free; one walk shows nothing was created.
-  credits: WALK_MAX_PAGES,
+  // Refusals are free; one walk (one page) shows nothing was created.
+  credits: 1,
+  maxCredits: WALK_MAX_PAGES,
   async run(ctx) {
     const key = ctx.key(ADMIN);
     const names: string[] = [];
@@ -119,19 +122,41 @@ export const keyCharset: CheckDef = {
   },
 };
 
+/**
+ * `key` when the check has not sent it yet, else the first key of the same length, one visible
+ * ASCII character different, that it has not sent either. Generated short keys come back (and
+ * may equal the random one-character key): sent again, one would be a replay, which shows
+ * nothing new about the key's bounds and is not billed, so the check's credits would depend on
+ * the draw.
+ */
+function unusedLike(key: string, used: ReadonlySet<string>): string {
+  if (!used.has(key)) return key;
+  for (let i = key.length - 1; i >= 0; i--) {
+    for (let c = 0x21; c <= 0x7e; c++) {
+      const other = key.slice(0, i) + String.fromCharCode(c) + key.slice(i + 1);
+      if (!used.has(other)) return other;
+    }
+  }
+  return key;
+}
+
 export const keyBoundsAccepted: CheckDef = {
   id: 'idempotency/key-bounds-accepted',
   title: 'Idempotency-Keys of 1 to 128 visible ASCII characters (both bounds included) are accepted',
   clauses: ['IDEM-007'],
   needs: { mutation: true },
-  // Setup create and clean-up, then one PATCH per key: a 1-character key, a 128-character key, the generated ones.
+  // Setup create and clean-up, then one PATCH per key, each key used once: a 1-character key,
+  // a 128-character key, the generated ones.
   credits: (numRuns) => 2 + 2 + numRuns,
   async run(ctx) {
     const key = ctx.key(ADMIN);
     const { id } = await setupDefinition(ctx, key);
-    // One body for every key: a key that comes back (short keys repeat) is then a replay, not a conflict.
+    // One body for every key, and every key used once (unusedLike): each PATCH is a first use.
     const body = { reason: 'idempotency key bounds check', description: 'key bounds' };
-    const accept = async (idem: string): Promise<void> => {
+    const used = new Set<string>();
+    const accept = async (drawn: string): Promise<void> => {
+      const idem = unusedLike(drawn, used);
+      used.add(idem);
       const ex = await ctx.api.send({ method: 'PATCH', path: `/definitions/${id}`, key, body, idempotencyKey: idem });
       if (is2xx(ex)) return;
       const res = expectResponse('IDEM-007', ex);

@@ -14,6 +14,7 @@ import {
   ADMIN,
   archiveLater,
   CHANGE_AROUND_CREDITS,
+  CHANGE_AROUND_MAX_CREDITS,
   changeAround,
   createdId,
   freshKey,
@@ -30,8 +31,11 @@ export const createReplay: CheckDef = {
   title: 'POST /definitions under a key succeeds; its replay returns the original answer and creates no second definition',
   clauses: CLAUSES,
   needs: { mutation: true },
-  // The create, a full walk to count by name, the clean-up archive (replays are not billed).
-  credits: 1 + WALK_MAX_PAGES + 1,
+  // The create, a walk to count by name (one page: the suite's earlier checks leave no live
+  // definition), the clean-up archive (replays are not billed).
+  credits: 1 + 1 + 1,
+  // The walk over a workspace holding more, or ending on an empty page.
+  maxCredits: 1 + WALK_MAX_PAGES + 1,
   async run(ctx) {
     const key = ctx.key(ADMIN);
     const body = minimalCreateBody(ctx, { name: uniqueName(ctx, 'idem-create') });
@@ -91,6 +95,7 @@ export const updateReplay: CheckDef = {
   needs: { mutation: true },
   // Setup create, the PATCH, the reads around the replay, the clean-up archive.
   credits: 1 + 1 + CHANGE_AROUND_CREDITS + 1,
+  maxCredits: 1 + 1 + CHANGE_AROUND_MAX_CREDITS + 1,
   async run(ctx) {
     const key = ctx.key(ADMIN);
     const { id } = await setupDefinition(ctx, key);
@@ -107,6 +112,7 @@ export const archiveReplay: CheckDef = {
   needs: { mutation: true },
   // Setup create, the archive, the reads around the replay (the archive is the clean-up).
   credits: 1 + 1 + CHANGE_AROUND_CREDITS,
+  maxCredits: 1 + 1 + CHANGE_AROUND_MAX_CREDITS,
   async run(ctx) {
     const key = ctx.key(ADMIN);
     const { id } = await setupDefinition(ctx, key, {}, { archiveAtEnd: false });
@@ -134,6 +140,7 @@ export const mergeReplay: CheckDef = {
   needs: { mutation: true },
   // Setup create, the merge, the reads around the replay, the clean-up archive.
   credits: 1 + 1 + CHANGE_AROUND_CREDITS + 1,
+  maxCredits: 1 + 1 + CHANGE_AROUND_MAX_CREDITS + 1,
   async run(ctx) {
     const key = ctx.key(ADMIN);
     const { id, exchange } = await setupDefinition(ctx, key, { enumValues: [{ label: 'Alpha' }, { label: 'Beta' }] });

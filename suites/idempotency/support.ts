@@ -10,7 +10,7 @@ import { Finding, NotObservable, type Evidence } from '../../src/engine/finding.
 import type { Exchange } from '../../src/http/exchange.ts';
 import { comparableRenderings, is2xx, minimalCreateBody, uniqueName } from '../_shared/definitions.ts';
 import { isObject } from '../_shared/json.ts';
-import { findDefinition, idsWhere, walkOrNotObservable } from '../_shared/paging-walk.ts';
+import { findDefinition, idsWhere, walkOrNotObservable, WALK_MAX_PAGES } from '../_shared/paging-walk.ts';
 
 /** The one cast member of the suite. */
 export const ADMIN = 'admin';
@@ -201,6 +201,8 @@ export async function changeAround(
 
 /** Billed reads changeAround makes on a conformant target (three probes of one page each). */
 export const CHANGE_AROUND_CREDITS = 3;
+/** The most changeAround may cost: each probe followed by a bounded walk where a target refuses the probe's cursor (findDefinition). */
+export const CHANGE_AROUND_MAX_CREDITS = 3 * (1 + WALK_MAX_PAGES);
 
 /**
  * Creates, without an Idempotency-Key, a definition a check needs as its subject; archived at

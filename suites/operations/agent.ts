@@ -9,7 +9,7 @@ import { Finding, NotObservable } from '../../src/engine/finding.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 import { is2xx } from '../_shared/definitions.ts';
 import { brief } from '../_shared/json.ts';
-import { agentPreviewBody, isQuoted, makeAccount, makeAccounts, previewAndQuote, QUOTE_FIELDS, QUOTE_NUMBERS, QUOTE_PATIENCE_MS, QUOTE_STRINGS, submitOperation } from '../_shared/ops-fixtures.ts';
+import { AGENT_CALL_CREDITS, AGENT_CALL_MAX_CREDITS, agentPreviewBody, isQuoted, makeAccount, makeAccounts, previewAndQuote, QUOTE_FIELDS, QUOTE_NUMBERS, QUOTE_PATIENCE_MS, QUOTE_STRINGS, submitOperation } from '../_shared/ops-fixtures.ts';
 import { usableResponses } from '../_shared/ops-usable.ts';
 
 const received = (ex: Exchange): string => (ex.response ? describeResponse(ex.response) : `no response (${ex.error?.kind}: ${ex.error?.message})`);
@@ -22,7 +22,10 @@ export const previewQuotes: CheckDef = {
   title: 'An agent preview of explicit accounts quotes three credit figures as numbers and the label and model as strings',
   clauses: ['OPS-004'],
   needs: { control: true, mutation: true },
-  credits: 1,
+  // The preview; polling its receipt is free.
+  credits: AGENT_CALL_CREDITS,
+  // Its fee charged on top.
+  maxCredits: AGENT_CALL_MAX_CREDITS,
   async run(ctx) {
     ctx = usableResponses(ctx, 'OPS-004');
     const fx = await makeAccount(ctx, 'ops-preview');
@@ -52,8 +55,11 @@ export const oversizedPreviewNotQuoted: CheckDef = {
   title: 'An agent preview of more than 20 accounts is not quoted (refused, or never priced)',
   clauses: ['OPS-005'],
   needs: { control: true, mutation: true },
-  // The preview at the limit, which shows the request shape is accepted.
-  credits: 1,
+  // The preview at the limit, which shows the request shape is accepted; the oversized one is
+  // refused on the reference (free).
+  credits: AGENT_CALL_CREDITS,
+  // Fees on top; a target may accept the oversized preview and never price it.
+  maxCredits: 2 * AGENT_CALL_MAX_CREDITS,
   async run(ctx) {
     ctx = usableResponses(ctx, 'OPS-005');
     const agent = ctx.key('agent');

@@ -11,7 +11,7 @@ import type { Exchange } from '../../src/http/exchange.ts';
 import { loadSpec } from '../../src/spec/load.ts';
 import { is2xx } from '../_shared/definitions.ts';
 import { brief, containsString } from '../_shared/json.ts';
-import { makeAccount, submitOperation } from '../_shared/ops-fixtures.ts';
+import { AGENT_CALL_CREDITS, AGENT_CALL_MAX_CREDITS, makeAccount, submitOperation } from '../_shared/ops-fixtures.ts';
 import { operationArgumentShapes, statusesOf } from '../_shared/ops-shapes.ts';
 import { usableResponses } from '../_shared/ops-usable.ts';
 
@@ -20,8 +20,11 @@ export const acceptedOperationsListed: CheckDef = {
   title: 'Every 4.8 operation the server accepts from a fully permitted key is listed by name in GET /capabilities',
   clauses: ['OPS-003'],
   needs: { control: true, mutation: true },
-  // At most one accepted submission per operation named in 4.8.
-  credits: 5,
+  // One accepted submission per operation named in 4.8 (the reference accepts all five): three
+  // edits and refreshes, an agent preview and an agent run.
+  credits: 3 + 2 * AGENT_CALL_CREDITS,
+  // Agent fees charged on top.
+  maxCredits: 3 + 2 * AGENT_CALL_MAX_CREDITS,
   async run(ctx) {
     ctx = usableResponses(ctx, 'OPS-003');
     const owner = ctx.key('owner');

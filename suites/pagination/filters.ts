@@ -7,14 +7,16 @@
 import type { CheckContext, CheckDef, KeyHandle } from '../../src/engine/check.ts';
 import { Finding, NotObservable } from '../../src/engine/finding.ts';
 import { compareIds } from '../_shared/json.ts';
-import { describeVerdicts, probeForms } from '../_shared/paging-forms.ts';
-import { MAX_LIMIT, walkDefinitions, walkOrNotObservable, WALK_MAX_PAGES, type ListQuery, type Walk } from '../_shared/paging-walk.ts';
+import { describeVerdicts, MODULE_KEYS_FORMS, probeForms } from '../_shared/paging-forms.ts';
+import { MAX_LIMIT, pagesFor, walkDefinitions, walkOrNotObservable, WALK_MAX_PAGES, type ListQuery, type Walk } from '../_shared/paging-walk.ts';
 import { archiveNow, idsOf, seed, WRITER } from './support.ts';
 
 /** Items seeded per check. */
 const SEEDED = 8;
 /** Pages of the walk under test: the limit grows with the visible set so that this bounds the walk. */
 const TEST_PAGES = 10;
+/** The smallest limit of the walk under test (a page of one cannot be short). */
+const SMALL_LIMIT = 2;
 
 /** The ids of `reference` after `cursor` (all of them for the first page). */
 const after = (ids: readonly string[], cursor: string | null): string[] => (cursor === null ? [...ids] : ids.filter((id) => compareIds(id, cursor) > 0));
@@ -26,7 +28,7 @@ const after = (ids: readonly string[], cursor: string | null): string[] => (curs
 async function expectFullPages(ctx: CheckContext, key: KeyHandle, q: ListQuery, what: string): Promise<void> {
   const reference = async (): Promise<string[]> => idsOf((await walkOrNotObservable(ctx, key, { ...q, limit: MAX_LIMIT })).items);
   let matching = await reference();
-  const limit = Math.max(2, Math.ceil(matching.length / TEST_PAGES));
+  const limit = Math.max(SMALL_LIMIT, Math.ceil(matching.length / TEST_PAGES));
   let walk: Walk;
   try {
     walk = await walkDefinitions(ctx, key, { ...q, limit }, { maxPages: 3 * TEST_PAGES + 2 });
@@ -65,9 +67,13 @@ export const visibilityBeforeLimit: CheckDef = {
   title: 'With archived definitions between visible ones, pages are full while visible items remain',
   clauses: ['PAGE-007'],
   needs: { mutation: true },
-  // Creates, archives of half of them, clean-up archives of all, two walks (one of up to
-  // TEST_PAGES + 1 pages).
-  credits: SEEDED + SEEDED / 2 + SEEDED + WALK_MAX_PAGES + TEST_PAGES + 1,
+  // Creates, archives of half of them, the reference walk (one page: the suite's earlier checks
+  // leave no live definition), the walk under test over the half still visible, and the
+  // clean-up archives of that half (archiving the other half again is refused, which is free).
+  credits: SEEDED + SEEDED / 2 + 1 + pagesFor(SEEDED / 2, SMALL_LIMIT) + SEEDED / 2,
+  // A second archive may be accepted; walks over a workspace holding more (up to TEST_PAGES + 1
+  // pages for the walk under test).
+  maxCredits: SEEDED + SEEDED / 2 + SEEDED + WALK_MAX_PAGES + TEST_PAGES + 1,
   async run(ctx) {
     const key = ctx.key(WRITER);
     const made = await seed(ctx, key, SEEDED, ['customers'], 'hidden');
@@ -83,8 +89,11 @@ export const moduleFilterBeforeLimit: CheckDef = {
   title: 'With definitions of other modules between matching ones, moduleKeys pages are full while matching items remain',
   clauses: ['PAGE-007'],
   needs: { mutation: true },
-  // Creates and their clean-up, a walk per wire form to find one that filters, two walks.
-  credits: 2 * SEEDED + 3 * WALK_MAX_PAGES + WALK_MAX_PAGES + TEST_PAGES + 1,
+  // Creates and their clean-up, a walk per wire form (each filters on the reference: one page),
+  // the reference walk (one page) and the walk under test over the SEEDED / 2 partners.
+  credits: 2 * SEEDED + MODULE_KEYS_FORMS.length + 1 + pagesFor(SEEDED / 2, SMALL_LIMIT),
+  // Walks over a workspace holding more (up to TEST_PAGES + 1 pages for the walk under test).
+  maxCredits: 2 * SEEDED + MODULE_KEYS_FORMS.length * WALK_MAX_PAGES + WALK_MAX_PAGES + TEST_PAGES + 1,
   async run(ctx) {
     const key = ctx.key(WRITER);
     const known = await seed(ctx, key, SEEDED, ['partners', 'vendors'], 'modules');

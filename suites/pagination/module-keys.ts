@@ -27,8 +27,11 @@ export const moduleKeysFilter: CheckDef = {
   title: 'moduleKeys lists only definitions of the given modules (in a wire form the server accepts)',
   clauses: ['DEF-023'],
   needs: { mutation: true },
-  // Three creates and their clean-up, one filtered walk per wire form.
-  credits: 2 * SEEDED.length + PROBE_CREDITS,
+  // Three creates and their clean-up, one filtered walk per wire form (one page each: only the
+  // seeded definitions are live).
+  credits: 2 * SEEDED.length + MODULE_KEYS_FORMS.length,
+  // Filtered walks over a workspace holding more.
+  maxCredits: 2 * SEEDED.length + PROBE_CREDITS,
   async run(ctx) {
     const key = ctx.key(WRITER);
     const known = await seed(ctx, key, SEEDED.length, SEEDED, 'modules');
@@ -76,9 +79,12 @@ export const moduleKeysRefused: CheckDef = {
   id: 'pagination/module-keys-refused',
   title: 'A moduleKeys value outside the six module keys is refused with 400 (in the wire forms the server understands)',
   clauses: ['PAGE-010'],
-  // Seeding two definitions (only when mutations are allowed) and their clean-up, one walk or
-  // a walk per wire form; invalid values are refused, which is free.
-  credits: 4 + WALK_MAX_PAGES + PROBE_CREDITS,
+  // Two definitions seeded and their clean-up, one filtered walk per wire form (one page each,
+  // all of them filter on the reference); invalid values are refused, which is free.
+  credits: 2 * FILTER.length + MODULE_KEYS_FORMS.length,
+  // Under --read-only a walk of the listing instead of the seeding; filtered walks over a
+  // workspace holding more; where no form filters, one valid listing per other form.
+  maxCredits: 2 * FILTER.length + WALK_MAX_PAGES + PROBE_CREDITS + MODULE_KEYS_FORMS.length,
   async run(ctx) {
     const subject = await knownItems(ctx);
     const key = subject?.key ?? ctx.key(READER);

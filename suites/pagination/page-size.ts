@@ -17,7 +17,9 @@ export const defaultPageSize: CheckDef = {
   title: 'Without limit, a page holds 50 items when more than 50 are visible',
   clauses: ['PAGE-001'],
   needs: { mutation: true },
-  // The includeArchived probe, the count probe, up to 51 creates and their clean-up archives, the default page.
+  // The includeArchived probe, the count probe, 51 creates (the suite's read-only checks before
+  // this one created nothing) and their clean-up archives, the default page. A workspace that
+  // already holds definitions needs fewer creates.
   credits: 2 + 2 * (DEFAULT_LIMIT + 1) + 1,
   async run(ctx) {
     const key = ctx.key(WRITER);

@@ -4,20 +4,27 @@
  * same set as a walk with limit 200, whatever the limit (PAGE-006, a property over the
  * generated limits). The workspace may hold other data and other clients may change it, so a
  * difference from the reference walk is only a finding when a second reference walk agrees.
+ * Each generated case walks a fixed number of pages, so the check's credits do not depend on
+ * the limits drawn (the seed).
  */
-import type fc from 'fast-check';
+import fc from 'fast-check';
 import type { CheckContext, CheckDef, KeyHandle } from '../../src/engine/check.ts';
 import { Finding, NotObservable } from '../../src/engine/finding.ts';
 import { checkProperty } from '../../src/engine/property.ts';
 import { parameterArbitraries, validValue } from '../../src/generators/index.ts';
 import { loadSpec } from '../../src/spec/load.ts';
-import { MAX_LIMIT, walkDefinitions, WALK_MAX_PAGES, type Walk } from '../_shared/paging-walk.ts';
+import { MAX_LIMIT, pagesFor, walkDefinitions, WALK_MAX_PAGES, type Walk } from '../_shared/paging-walk.ts';
 import { duplicates, exchangeListing, firstDescent, idsOf, seed, WRITER } from './support.ts';
 
 /** Visible items the walks need: enough for several pages at small limits. */
 const MIN_VISIBLE = 12;
-/** Pages a walk under test may take on a conformant target (limits are raised so that the visible set fits). */
-const MAX_TEST_PAGES = 12;
+/**
+ * Pages each generated case walks, exactly: the case draws this many limits and walks them in
+ * turn, each raised just enough for its walk to fit in the pages left, until they are used up.
+ * Over 12 items the first walk of a case may take all six (limit 2); the others fill what it
+ * left. Whatever the limits drawn, a case costs the same.
+ */
+const PAGES_PER_CASE = 6;
 
 /** A walk of the whole visible set with the largest page; a walk that does not end is itself a finding. */
 async function referenceWalk(ctx: CheckContext, key: KeyHandle): Promise<{ walk: Walk; ids: Set<string> }> {
@@ -56,9 +63,13 @@ export const walkOrderAndCompleteness: CheckDef = {
   title: 'Walking nextCursor lists every visible item exactly once, ascending by id, whatever the limit',
   clauses: ['PAGE-005', 'PAGE-006'],
   needs: { mutation: true },
-  // Two reference walks around the seeding (creates and clean-up), then per generated limit
-  // one walk of at most MAX_TEST_PAGES pages plus the final empty page a server may send.
-  credits: (numRuns) => 2 * WALK_MAX_PAGES + 2 * MIN_VISIBLE + numRuns * (MAX_TEST_PAGES + 1),
+  // The suite's earlier checks leave no live definition: one page for the first reference
+  // walk, the MIN_VISIBLE creates (and their clean-up archives), one page for the second; then
+  // PAGES_PER_CASE pages per generated case.
+  credits: (numRuns) => 2 + 2 * MIN_VISIBLE + numRuns * PAGES_PER_CASE,
+  // Reference walks of up to WALK_MAX_PAGES over a workspace holding more; a server whose walks
+  // end on an empty page takes one more page per walk (a case walks at most PAGES_PER_CASE times).
+  maxCredits: (numRuns) => 2 * WALK_MAX_PAGES + 2 * MIN_VISIBLE + numRuns * 2 * PAGES_PER_CASE,
   async run(ctx) {
     const key = ctx.key(WRITER);
     // The first reference walk comes before seeding: a cursor loop is a finding even where
@@ -73,9 +84,9 @@ export const walkOrderAndCompleteness: CheckDef = {
       }
       reference = await referenceWalk(ctx, key);
     }
-    // Limits are raised to keep each walk within MAX_TEST_PAGES pages (bounded credits on a large workspace).
-    const floor = Math.max(1, Math.ceil(reference.ids.size / (MAX_TEST_PAGES - 1)));
-    const limits = (validValue((parameterArbitraries(await loadSpec(), 'listDefinitions', 'query').schema.properties!.limit!)) as fc.Arbitrary<number>).map((l) => Math.max(l, floor));
+    const limit = validValue(parameterArbitraries(await loadSpec(), 'listDefinitions', 'query').schema.properties!.limit!) as fc.Arbitrary<number>;
+    // A case: as many limits as it has pages (each walk takes at least one).
+    const limits = fc.tuple(...Array.from({ length: PAGES_PER_CASE }, () => limit));
 
     let orderReported = false;
     const judgeOrder = (walk: Walk, limit: number): void => {
@@ -96,33 +107,46 @@ export const walkOrderAndCompleteness: CheckDef = {
     };
     judgeOrder(reference.walk, MAX_LIMIT);
 
+    /** One walk under test, judged against the reference walk. */
+    const walkWith = async (limit: number, pages: number): Promise<void> => {
+      const walk = await walkOrSkip(ctx, key, limit, 3 * (pages + 1) + 2);
+      if (!walk) return;
+      judgeEnd(walk, limit);
+      judgeOrder(walk, limit);
+      const listed = new Set(idsOf(walk.items));
+      let missing = [...reference.ids].filter((id) => !listed.has(id));
+      let extra = [...listed].filter((id) => !reference.ids.has(id));
+      if (missing.length === 0 && extra.length === 0) return;
+      // The workspace may have changed: only items both reference walks agree on count.
+      const again = await referenceWalk(ctx, key);
+      missing = missing.filter((id) => again.ids.has(id));
+      extra = extra.filter((id) => !again.ids.has(id));
+      reference = again;
+      if (missing.length === 0 && extra.length === 0) return;
+      throw new Finding({
+        clause: 'PAGE-006',
+        message: `with limit=${limit} the walk ${missing.length ? `left out ${missing.length} visible item(s)` : ''}${missing.length && extra.length ? ' and ' : ''}${extra.length ? `listed ${extra.length} item(s) no limit=${MAX_LIMIT} walk lists` : ''}`,
+        expected: `the ${reference.ids.size} items of the limit=${MAX_LIMIT} walk, each once`,
+        received: `${missing.length ? `missing ${missing.slice(0, 5).join(', ')}` : ''}${extra.length ? ` extra ${extra.slice(0, 5).join(', ')}` : ''} (${walk.pages.length} pages)`,
+        exchange: walk.pages.at(-1)!.exchange,
+        context: walk.pages.slice(0, -1).map((p) => p.exchange).slice(0, 10),
+      });
+    };
+
     await checkProperty(ctx, {
       clause: 'PAGE-006',
       arbitrary: limits,
-      predicate: async (limit) => {
-        const expectedPages = Math.ceil(reference.ids.size / limit) + 1;
-        const walk = await walkOrSkip(ctx, key, limit, 3 * expectedPages + 2);
-        if (!walk) return true;
-        judgeEnd(walk, limit);
-        judgeOrder(walk, limit);
-        const listed = new Set(idsOf(walk.items));
-        let missing = [...reference.ids].filter((id) => !listed.has(id));
-        let extra = [...listed].filter((id) => !reference.ids.has(id));
-        if (missing.length === 0 && extra.length === 0) return true;
-        // The workspace may have changed: only items both reference walks agree on count.
-        const again = await referenceWalk(ctx, key);
-        missing = missing.filter((id) => again.ids.has(id));
-        extra = extra.filter((id) => !again.ids.has(id));
-        reference = again;
-        if (missing.length === 0 && extra.length === 0) return true;
-        throw new Finding({
-          clause: 'PAGE-006',
-          message: `with limit=${limit} the walk ${missing.length ? `left out ${missing.length} visible item(s)` : ''}${missing.length && extra.length ? ' and ' : ''}${extra.length ? `listed ${extra.length} item(s) no limit=${MAX_LIMIT} walk lists` : ''}`,
-          expected: `the ${reference.ids.size} items of the limit=${MAX_LIMIT} walk, each once`,
-          received: `${missing.length ? `missing ${missing.slice(0, 5).join(', ')}` : ''}${extra.length ? ` extra ${extra.slice(0, 5).join(', ')}` : ''} (${walk.pages.length} pages)`,
-          exchange: walk.pages.at(-1)!.exchange,
-          context: walk.pages.slice(0, -1).map((p) => p.exchange).slice(0, 10),
-        });
+      predicate: async (drawn) => {
+        let left = PAGES_PER_CASE;
+        for (const l of drawn) {
+          if (left === 0) break;
+          // Raised just enough to fit the pages left (bounded credits on a large workspace too).
+          const limit = Math.max(l, Math.ceil(reference.ids.size / left));
+          const pages = pagesFor(reference.ids.size, limit);
+          left -= pages;
+          await walkWith(limit, pages);
+        }
+        return true;
       },
     });
   },

@@ -8,7 +8,7 @@ import type { CheckDef } from '../../src/engine/check.ts';
 import { AGENT_SCOPES, memberKey } from '../_shared/access-cast.ts';
 import { judgeSweep, type Attempt } from '../_shared/access-judge.ts';
 import { establish, previewOf, runOf } from '../_shared/access-shapes.ts';
-import { makeAccount } from '../_shared/ops-fixtures.ts';
+import { AGENT_CALL_CREDITS, AGENT_CALL_MAX_CREDITS, makeAccount } from '../_shared/ops-fixtures.ts';
 import { agentKey } from './cast.ts';
 
 /** Each key role with the three agent scopes and no admin gets its preview. */
@@ -17,8 +17,10 @@ export const previewByRole: CheckDef = {
   title: 'Agent previews succeed for owners, admins and analysts holding graph:read, graph:write and research:run, without admin',
   clauses: ['ROLE-003'],
   needs: { mutation: true, control: true },
-  // Three previews, each its submission and at most a fee of one or two credits.
-  credits: 9,
+  // Three previews (owner, admin, analyst).
+  credits: 3 * AGENT_CALL_CREDITS,
+  // Fees charged on top.
+  maxCredits: 3 * AGENT_CALL_MAX_CREDITS,
   async run(ctx) {
     const fx = await makeAccount(ctx, 'roles-agent');
     const owner = agentKey(ctx, 'owner');
@@ -41,8 +43,10 @@ export const memberRefused: CheckDef = {
   title: 'Agent previews and runs are refused with 403 for a key whose holder was moved to the member role',
   clauses: ['ROLE-004', 'ERR-007'],
   needs: { mutation: true, control: true },
-  // The owner's preview and run, each its submission and at most a fee of one or two credits.
-  credits: 6,
+  // The owner's preview and run; the member's are refused (free).
+  credits: 2 * AGENT_CALL_CREDITS,
+  // Fees charged on top.
+  maxCredits: 2 * AGENT_CALL_MAX_CREDITS,
   async run(ctx) {
     const fx = await makeAccount(ctx, 'roles-member');
     const owner = agentKey(ctx, 'owner');

@@ -12,7 +12,7 @@ import { AGENT_SCOPES, memberKey, moveTo } from '../_shared/access-cast.ts';
 import { judgeSweep, type Attempt, type Expectation } from '../_shared/access-judge.ts';
 import { computeCandidates, establish, previewOf, type Send } from '../_shared/access-shapes.ts';
 import { is2xx } from '../_shared/definitions.ts';
-import { makeAccount } from '../_shared/ops-fixtures.ts';
+import { AGENT_CALL_CREDITS, AGENT_CALL_MAX_CREDITS, makeAccount } from '../_shared/ops-fixtures.ts';
 import { adminKey, agentKey } from './cast.ts';
 
 /** A role and what a call made with it gets. */
@@ -63,8 +63,10 @@ export const roleChangeAgent: CheckDef = {
   title: 'Moving a key holder from member to analyst and back changes the agent-preview gate on the very next call',
   clauses: ['ROLE-005'],
   needs: { mutation: true, control: true },
-  // The owner's preview and the one let through as analyst, each with at most a fee of two.
-  credits: 6,
+  // The owner's preview and the one let through as analyst; the member's are refused (free).
+  credits: 2 * AGENT_CALL_CREDITS,
+  // Fees charged on top.
+  maxCredits: 2 * AGENT_CALL_MAX_CREDITS,
   async run(ctx) {
     const what = 'POST /operations graph.agent_preview';
     const fx = await makeAccount(ctx, 'roles-change');

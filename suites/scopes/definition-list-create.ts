@@ -35,8 +35,11 @@ export const definitionCreate: CheckDef = {
   title: 'POST /definitions is let through with admin and refused with 403 without it, storing nothing',
   clauses: ['SCOPE-002', 'SCOPE-012', 'ERR-007'],
   needs: { mutation: true },
-  // The permitted creates, their archiving at clean-up, and a listing of up to two pages.
-  credits: castHolding(['admin']) * 2 + 2,
+  // The permitted creates, their archiving at clean-up, and a listing (one page: the suite's
+  // workspace holds few definitions).
+  credits: castHolding(['admin']) * 2 + 1,
+  // A listing of two pages (a workspace holding more, or ending on an empty page).
+  maxCredits: castHolding(['admin']) * 2 + 2,
   async run(ctx) {
     const required = await endpointScopes('createDefinition');
     const { refused, permitted } = split(ctx, required, 'POST /definitions');

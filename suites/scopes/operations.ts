@@ -12,7 +12,7 @@ import { applyUpdateOf, establish, previewOf, runOf, type Send } from '../_share
 import { holdsAll } from '../_shared/access-cast.ts';
 import { is2xx } from '../_shared/definitions.ts';
 import { brief } from '../_shared/json.ts';
-import { makeAccount, type AccountFixture } from '../_shared/ops-fixtures.ts';
+import { AGENT_CALL_CREDITS, AGENT_CALL_MAX_CREDITS, makeAccount, type AccountFixture } from '../_shared/ops-fixtures.ts';
 import { byScopes, castHolding, catalogScopes, fullKey, split } from './matrix.ts';
 import { expectNoReceipt, markerFor, NO_TRACE } from './untouched.ts';
 
@@ -59,8 +59,10 @@ export const agentPreview: CheckDef = {
   title: 'graph.agent_preview is let through with graph:read, graph:write and research:run and refused with 403 missing any, leaving no receipt',
   clauses: ['SCOPE-007', 'SCOPE-010', 'SCOPE-012', 'ERR-007'],
   needs: { mutation: true, control: true },
-  // Each accepted preview: its submission and, at most, a preview fee of one or two credits.
-  credits: castHolding(['graph:read', 'graph:write', 'research:run']) * 3,
+  // One accepted preview per key holding the three scopes; the others are refused (free).
+  credits: castHolding(['graph:read', 'graph:write', 'research:run']) * AGENT_CALL_CREDITS,
+  // Its fee charged on top.
+  maxCredits: castHolding(['graph:read', 'graph:write', 'research:run']) * AGENT_CALL_MAX_CREDITS,
   run: (ctx) => runOperationRow(ctx, { name: 'graph.agent_preview', row: 'SCOPE-007', send: (ctx, fx) => previewOf(ctx, fx.accountId), letThrough: adminImplies('SCOPE-007') }),
 };
 
@@ -70,8 +72,10 @@ export const agentRun: CheckDef = {
   title: 'graph.agent_run is let through with graph:read, graph:write and research:run and refused with 403 missing any, leaving no receipt',
   clauses: ['SCOPE-008', 'SCOPE-010', 'SCOPE-012', 'ERR-007'],
   needs: { mutation: true, control: true },
-  // Each accepted run: its submission and, at most, a submission fee of one or two credits.
-  credits: castHolding(['graph:read', 'graph:write', 'research:run']) * 3,
+  // One accepted run per key holding the three scopes; the others are refused (free).
+  credits: castHolding(['graph:read', 'graph:write', 'research:run']) * AGENT_CALL_CREDITS,
+  // Its submission fee charged on top.
+  maxCredits: castHolding(['graph:read', 'graph:write', 'research:run']) * AGENT_CALL_MAX_CREDITS,
   run: (ctx) => runOperationRow(ctx, { name: 'graph.agent_run', row: 'SCOPE-008', send: runOf, letThrough: adminImplies('SCOPE-008') }),
 };
 
