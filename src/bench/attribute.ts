@@ -4,12 +4,13 @@
  * RecordingDispatcher. Because nothing overlaps, every request and every usage-ledger entry
  * belongs to the check that was running: after each check the ledgers of every workspace
  * seen so far are read (once they have stopped moving), and a workspace about to be deleted
- * is read just before its DELETE goes out. The result is each check's real charge next to
- * the credits it declares, and the list of requests to replay for the raw limit.
+ * is read just before its DELETE goes out (for a target whose ledger lags, no sooner than the
+ * lag after the last 2xx answer). The result is each check's real charge next to the credits it
+ * declares (exact, and its ceiling), and the list of requests to replay for the raw limit.
  */
 import type { CheckDef, SuiteDef } from '../engine/check.ts';
 import type { RunContext } from '../engine/context.ts';
-import { plannedCredits, planCredits } from '../engine/credits.ts';
+import { maxCredits, plannedCredits, planCredits } from '../engine/credits.ts';
 import { prepareRun } from '../engine/run.ts';
 import { openSession } from '../engine/session.ts';
 import { createDispatcher } from '../http/client.ts';
@@ -31,8 +32,10 @@ export interface CheckCharge {
   checkId: string;
   suite: string;
   outcome: Outcome;
-  /** Declared credits for the run's property-run count (the plan's figure). */
+  /** Declared (exact) credits for the run's property-run count (the plan's figure). */
   planned: number;
+  /** Declared ceiling for the run's property-run count. */
+  maxCredits: number;
   /** Credits the usage ledgers recorded while the check ran (every workspace). */
   charged: number;
   /** Of `charged`, what landed in workspaces other than the suite's own (ones the check created). */
@@ -47,15 +50,28 @@ export interface AttributedRun {
   checks: CheckCharge[];
   /** Charges while no check ran (set-up and teardown), per suite; a conformant target charges nothing here. */
   outsideChecks: Record<string, number>;
-  /** Sum of the plan (admitted checks). */
+  /** The plan's exact credits (admitted checks). */
   planned: number;
-  /** Credits over the suites' own workspaces, as a run reports them. */
+  /** The plan's ceiling (admitted checks). */
+  ceiling: number;
+  /** Credits over the suites' own workspaces. */
   chargedSuiteWorkspaces: number;
   /** Credits over every workspace any request touched. */
   chargedAll: number;
+  /** Credits as the sessions report them when they close (a run's "credits charged"); null without ledgers. */
+  creditsCharged: number | null;
   /** Every request, in order; `group` names the suite. */
   records: RecordedRequest[];
   durationMs: number;
+}
+
+export interface AttributeOptions {
+  /**
+   * How late the target may record a charge after answering (ms): the ledgers are read (after
+   * each check, and before a workspace is deleted) no sooner than this after the last 2xx
+   * answer of the API. Default 0: a charge shows by the time its answer arrives.
+   */
+  ledgerLagMs?: number;
 }
 
 const WORKSPACE_IN_PATH = /\/__control\/v1\/workspaces\/([^/?#]+)/;
@@ -71,6 +87,8 @@ class LedgerWatch {
   constructor(
     private readonly control: ControlClient,
     private readonly attribute: (ws: string, entries: ChargedEntry[]) => void,
+    /** Until when (epoch ms) a charge may still be recorded late. */
+    private readonly lateUntil: () => number = () => 0,
   ) {}
 
   /** Notes the workspaces named in recorded control paths. */
@@ -89,6 +107,8 @@ class LedgerWatch {
 
   /** Reads one workspace's ledger (settled or as is) and attributes what is new. */
   async read(ws: string, settle: boolean): Promise<void> {
+    const late = settle ? this.lateUntil() - Date.now() : 0;
+    if (late > 0) await new Promise((r) => setTimeout(r, late));
     let usage = await this.control.usage(ws).catch(() => undefined);
     if (!usage) {
       // Deleted by something this watch did not see: nothing more will land there.
@@ -125,7 +145,7 @@ class LedgerWatch {
  * Runs the suites one check at a time against the target in `run` (which must have the
  * test-control protocol) and attributes every ledger entry to the check that caused it.
  */
-export async function attributeCharges(suites: readonly SuiteDef[], run: RunContext): Promise<AttributedRun> {
+export async function attributeCharges(suites: readonly SuiteDef[], run: RunContext, opts: AttributeOptions = {}): Promise<AttributedRun> {
   if (!run.controlUrl || !run.controlToken) throw new Error('the recording pass needs the test-control protocol (ledgers)');
   const started = Date.now();
   const plan = planCredits(suites, run);
@@ -146,7 +166,15 @@ export async function attributeCharges(suites: readonly SuiteDef[], run: RunCont
     c.charged += credits;
     if (ws !== current.suiteWorkspace) c.chargedElsewhere += credits;
     c.entries.push(...entries);
-  });
+  }, () => (opts.ledgerLagMs ? lastAnswered() + opts.ledgerLagMs : 0));
+  /** When the last 2xx answer of the API arrived (a billed call's charge may follow it). */
+  const lastAnswered = (): number => {
+    for (let i = recorder.records.length - 1; i >= 0; i--) {
+      const r = recorder.records[i]!;
+      if (r.status !== undefined && r.status >= 200 && r.status < 300 && !r.path.includes('/__control/')) return r.respondedAt ?? 0;
+    }
+    return 0;
+  };
   let seen = 0;
   const discover = (): void => {
     watch.discover(recorder.records.slice(seen));
@@ -166,6 +194,7 @@ export async function attributeCharges(suites: readonly SuiteDef[], run: RunCont
   const retryBudget = new RetryBudget(run.http.retry429.budget);
   const checks: CheckCharge[] = [];
   const suiteWorkspaces = new Set<string>();
+  let creditsCharged: number | null = 0;
 
   try {
     for (const suite of suites) {
@@ -193,7 +222,8 @@ export async function attributeCharges(suites: readonly SuiteDef[], run: RunCont
         current.charge = undefined;
       }
       recorder.label = `${suite.name}: teardown`;
-      await session.close();
+      const summary = await session.close();
+      creditsCharged = summary.creditsCharged === null || creditsCharged === null ? null : creditsCharged + summary.creditsCharged;
       discover();
       await watch.collect();
     }
@@ -203,14 +233,19 @@ export async function attributeCharges(suites: readonly SuiteDef[], run: RunCont
   }
   const chargedAll = [...watch.totals.values()].reduce((a, b) => a + b, 0);
   const chargedSuiteWorkspaces = [...watch.totals].filter(([ws]) => suiteWorkspaces.has(ws)).reduce((a, [, c]) => a + c, 0);
-  return { checks, outsideChecks, planned: plan.planned, chargedSuiteWorkspaces, chargedAll, records: recorder.records, durationMs: Date.now() - started };
+  return { checks, outsideChecks, planned: plan.planned, ceiling: plan.ceiling, chargedSuiteWorkspaces, chargedAll, creditsCharged, records: recorder.records, durationMs: Date.now() - started };
 }
 
 function emptyCharge(suite: SuiteDef, check: CheckDef, numRuns: number): CheckCharge {
-  return { checkId: check.id, suite: suite.name, outcome: 'harnessError', planned: plannedCredits(check, numRuns), charged: 0, chargedElsewhere: 0, requests: 0, durationMs: 0, entries: [] };
+  return { checkId: check.id, suite: suite.name, outcome: 'harnessError', planned: plannedCredits(check, numRuns), maxCredits: maxCredits(check, numRuns), charged: 0, chargedElsewhere: 0, requests: 0, durationMs: 0, entries: [] };
 }
 
-/** Checks whose declared credits differ from what they were charged. */
+/** Checks whose declared (exact) credits differ from what they were charged. */
 export function creditMismatches(checks: readonly CheckCharge[]): CheckCharge[] {
   return checks.filter((c) => c.planned !== c.charged);
+}
+
+/** Checks charged more than their declared ceiling. */
+export function overCeiling(checks: readonly CheckCharge[]): CheckCharge[] {
+  return checks.filter((c) => c.charged > c.maxCredits);
 }

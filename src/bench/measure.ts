@@ -8,7 +8,7 @@ import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
 import type { Config } from '../config/index.ts';
 import type { SuiteDef } from '../engine/check.ts';
 import { createDispatcher } from '../http/client.ts';
-import { attributeCharges, creditMismatches, type CheckCharge } from './attribute.ts';
+import { attributeCharges, creditMismatches, overCeiling, type CheckCharge } from './attribute.ts';
 import { replayRecording, type ReplayResult } from './replay.ts';
 import { benchControlToken, serveReference } from './server.ts';
 import { timedRun, type TimedRun } from './timed-run.ts';
@@ -49,12 +49,20 @@ export interface BenchResult {
   recording: {
     durationMs: number;
     requests: number;
+    /** The plan's exact credits. */
     planned: number;
+    /** The plan's ceiling. */
+    ceiling: number;
     chargedSuiteWorkspaces: number;
     chargedAll: number;
+    /** As the sessions report it (what a run calls "credits charged"). */
+    creditsCharged: number | null;
     outsideChecks: Record<string, number>;
     checks: CheckCharge[];
+    /** Checks charged other than their exact credits. */
     mismatches: CheckCharge[];
+    /** Checks charged more than their ceiling. */
+    overCeiling: CheckCharge[];
   };
   /** 1-minute load average before the benchmark and after it. */
   load: [number, number];
@@ -92,7 +100,7 @@ export async function runBench(opts: BenchOptions): Promise<BenchResult> {
   } finally {
     await ref.close();
   }
-  say(`  ${recording.records.length} requests, ${recording.chargedSuiteWorkspaces} credits charged, ${(recording.durationMs / 1000).toFixed(1)} s`);
+  say(`  ${recording.records.length} requests, ${recording.chargedAll} credits charged, ${(recording.durationMs / 1000).toFixed(1)} s`);
 
   const iterations: Iteration[] = [];
   for (let i = 1; i <= opts.iterations; i++) {
@@ -120,11 +128,14 @@ export async function runBench(opts: BenchOptions): Promise<BenchResult> {
       durationMs: recording.durationMs,
       requests: recording.records.length,
       planned: recording.planned,
+      ceiling: recording.ceiling,
       chargedSuiteWorkspaces: recording.chargedSuiteWorkspaces,
       chargedAll: recording.chargedAll,
+      creditsCharged: recording.creditsCharged,
       outsideChecks: recording.outsideChecks,
       checks: recording.checks,
       mismatches: creditMismatches(recording.checks),
+      overCeiling: overCeiling(recording.checks),
     },
     load: [loadStart, loadavg()[0]!],
   };

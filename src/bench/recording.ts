@@ -22,6 +22,8 @@ export interface RecordedRequest {
   headers: Record<string, string>;
   body?: string | Buffer;
   status?: number;
+  /** When the answer's status line arrived (epoch ms). */
+  respondedAt?: number;
   responseHeaders: Record<string, string>;
   /** The response body bytes (uncompressed as the reference sends them). */
   responseBody: Buffer;
@@ -77,6 +79,7 @@ class RecordingHandler implements Handler {
   }
   onResponseStart(controller: Controller, statusCode: number, headers: Incoming, statusMessage?: string): void {
     this.record.status = statusCode;
+    this.record.respondedAt = Date.now();
     this.record.responseHeaders = responseHeaderRecord(headers);
     this.inner.onResponseStart(controller, statusCode, headers, statusMessage);
   }

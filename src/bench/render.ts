@@ -113,37 +113,40 @@ function renderSuites(its: Iteration[]): string {
 }
 
 function renderCredits(r: BenchResult, charged: (number | null)[]): string {
-  const planned = r.recording.planned;
-  const runCharged = charged.filter((c): c is number => c !== null);
-  const c = runCharged.length ? median(runCharged) : null;
-  const out: string[] = [];
-  const verdict = c === null ? 'no ledger' : c === planned ? 'they match exactly' : `they do not match: the plan is ${planned - c > 0 ? `${planned - c} over` : `${c - planned} under`}`;
-  out.push(`credits: plan ${planned} (sum of the checks' declared credits) vs charged ${c ?? 'n/a'} (ledgers): ${verdict}`);
   const rec = r.recording;
-  out.push(`per check, from the recording pass (one check at a time, ledgers read between checks): ${rec.chargedSuiteWorkspaces} charged in the suite workspaces${rec.chargedAll !== rec.chargedSuiteWorkspaces ? `, ${rec.chargedAll} counting workspaces the checks created` : ''}`);
+  const planned = rec.planned;
+  const runCharged = charged.filter((c): c is number => c !== null);
+  const out: string[] = [];
+  const off = (c: number): string => (c > planned ? `${c - planned} under` : `${planned - c} over`);
+  const verdict =
+    runCharged.length === 0
+      ? 'no ledger'
+      : runCharged.every((c) => c === planned)
+        ? `they match exactly${runCharged.length > 1 ? ` in all ${runCharged.length} runs` : ''}`
+        : `they do not match: the plan is ${[...new Set(runCharged.filter((c) => c !== planned))].map(off).join(', ')} in ${runCharged.filter((c) => c !== planned).length} of ${runCharged.length} runs`;
+  out.push(`credits: plan ${planned} (the checks' exact credits; ceiling ${rec.ceiling}) vs charged ${runCharged.length ? median(runCharged) : 'n/a'} (ledgers of the timed runs: ${charged.map((c) => c ?? 'n/a').join(', ')}): ${verdict}`);
+  const elsewhere = rec.chargedAll - rec.chargedSuiteWorkspaces;
+  out.push(`per check, from the recording pass (one check at a time, ledgers read between checks): ${rec.chargedAll} charged${elsewhere !== 0 ? ` (${rec.chargedSuiteWorkspaces} in the suite workspaces, ${elsewhere} in workspaces the checks created)` : ''}`);
   const varying = unstableChecks(r);
   if (varying.length > 0) out.push(`  checks whose request count differed between runs (their charge may differ too): ${varying.join('; ')}`);
   const outside = Object.entries(rec.outsideChecks).filter(([, v]) => v !== 0);
   if (outside.length > 0) out.push(`  charged outside any check (set-up, teardown): ${outside.map(([k, v]) => `${k} ${v}`).join(', ')}`);
+  const over = rec.overCeiling;
+  if (over.length > 0) out.push(`  ${over.length} check${over.length === 1 ? ' was' : 's were'} charged more than its ceiling (--max-credits does not bound ${over.length === 1 ? 'it' : 'them'}): ${over.map((c) => `${c.checkId} ${c.charged} > ${c.maxCredits}`).join(', ')}`);
   const mism = rec.mismatches;
-  const under = mism.filter((m) => m.charged > m.planned);
   if (mism.length === 0) {
-    out.push(`  every check's declared credits equal its charge (${rec.checks.length} checks)`);
+    out.push(`  every check was charged exactly its declared credits (${rec.checks.length} checks)`);
     return out.join('\n');
   }
-  out.push(`  ${mism.length} of ${rec.checks.length} checks declare other credits than they were charged: ${mism.length - under.length} over (the plan stays an upper bound), ${under.length} under (the plan is exceeded)`);
-  const w = [44, 8, 8, 7];
-  out.push(`  ${row(['check', 'planned', 'charged', 'diff'], w)}`);
-  // Under-declared first (they break --max-credits), then the largest over-declarations.
-  const order = (a: CheckCharge, b: CheckCharge): number => {
-    const da = a.charged - a.planned;
-    const db = b.charged - b.planned;
-    if (da > 0 !== db > 0) return da > 0 ? -1 : 1;
-    return (da > 0 ? db - da : da - db) || a.checkId.localeCompare(b.checkId);
-  };
+  const under = mism.filter((m) => m.charged > m.planned);
+  out.push(`  ${mism.length} of ${rec.checks.length} checks were charged other than their declared credits: ${mism.length - under.length} declare more, ${under.length} less`);
+  const w = [44, 8, 8, 7, 8];
+  out.push(`  ${row(['check', 'planned', 'charged', 'diff', 'ceiling'], w)}`);
+  // Largest differences first.
+  const order = (a: CheckCharge, b: CheckCharge): number => Math.abs(b.charged - b.planned) - Math.abs(a.charged - a.planned) || a.checkId.localeCompare(b.checkId);
   for (const m of [...mism].sort(order)) {
     const note = m.chargedElsewhere ? `  (${m.chargedElsewhere} in a workspace the check created)` : '';
-    out.push(`  ${row([m.checkId, m.planned, m.charged, `${m.charged - m.planned > 0 ? '+' : ''}${m.charged - m.planned}`], w)}${note}`);
+    out.push(`  ${row([m.checkId, m.planned, m.charged, `${m.charged - m.planned > 0 ? '+' : ''}${m.charged - m.planned}`, m.maxCredits], w)}${note}`);
   }
   return out.join('\n');
 }
