@@ -1,17 +1,21 @@
 /**
- * The string formats of specs/openapi.yaml the generators support: values that satisfy them
- * and values that break them.
+ * The string formats of specs/openapi.yaml the generators support: values that satisfy them,
+ * values that break them, and one fixed example per tag for the minimal values around a
+ * violation (minimal.ts).
  *
  * A "break" must be refused by every conformant server, so it is a value that no common
  * parser of the format reads as valid — not only one that ajv-formats (full mode) refuses.
  * Lenient readings that rule candidates out are named next to each list.
  */
 import fc from 'fast-check';
+import { hexOf } from './strings.ts';
 
 /** What the generators can do with one format. */
 export interface FormatSupport {
   valid: fc.Arbitrary<string>;
   invalid: fc.Arbitrary<string>;
+  /** A fixed valid value, distinct for distinct tags (see minimal.ts). */
+  example(tag: string): string;
 }
 
 /*
@@ -33,6 +37,11 @@ const uuid: FormatSupport = {
     fc.uuid().map((u) => `${u.slice(0, -1)}z`),
     fc.tuple(fc.uuid(), fc.string({ unit: fc.constantFrom(...'0123456789abcdef'), minLength: 4, maxLength: 4 })).map(([u, g]) => `${u}-${g}`),
   ),
+  // Version 4 and variant bits set, so even a validator of uuid4 only (pydantic UUID4) accepts it.
+  example: (tag) => {
+    const h = hexOf(tag, 20);
+    return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(12, 15)}-8${h.slice(15, 18)}-${hexOf(`${tag}/node`, 12)}`;
+  },
 };
 
 const DATE_MIN = new Date('2000-01-01T00:00:00.000Z');
@@ -62,6 +71,7 @@ const dateTime: FormatSupport = {
     someDate.map((d) => `${d.toISOString().slice(0, 10)}T25:${two(d.getUTCMinutes())}:00Z`),
     someDate.map((d) => `${d.toISOString().slice(0, 10)}T${two(d.getUTCHours())}:60:00Z`),
   ),
+  example: () => '2024-01-01T00:00:00Z',
 };
 
 /** Supported formats, by name. */

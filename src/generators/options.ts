@@ -41,6 +41,9 @@ export interface ViolationOptions {
  *   without maxItems it has at most minItems + UNBOUNDED_ITEMS items.
  * With specs/openapi.yaml the largest generated body is a few tens of KB;
  * test/spec/generators-valid.test.ts keeps it under MAX_BODY_BYTES.
+ * Violations are smaller still: around the bad value everything is minimal (minimal.ts: required
+ * properties only, arrays at minItems, strings of a few characters), so a violation's size is
+ * that of its bad value plus a few hundred bytes (test/spec/generators-violations.test.ts).
  */
 export const MAX_BODY_BYTES = 256 * 1024;
 export const UNBOUNDED_LENGTH = 32;

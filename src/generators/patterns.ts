@@ -4,7 +4,7 @@
  * pattern we do not understand would silently yield invalid "valid" data.
  */
 import fc from 'fast-check';
-import { boundedString, stringOfLength, VISIBLE } from './strings.ts';
+import { boundedString, hexOf, stringOfLength, textFor, VISIBLE } from './strings.ts';
 
 /** What the generators can do with one pattern. Lengths are the schema's minLength/maxLength. */
 export interface PatternSupport {
@@ -14,6 +14,8 @@ export interface PatternSupport {
   ofLength(length: number): fc.Arbitrary<string> | undefined;
   /** Strings that do not match, with a length in [min, max] (so only the pattern fails). */
   invalid(min: number, max: number | undefined): fc.Arbitrary<string>;
+  /** A fixed matching string with a length in [min, max], distinct for distinct tags (see minimal.ts). */
+  example(tag: string, min: number, max: number | undefined): string;
 }
 
 const HEX_LOWER = fc.constantFrom(...'0123456789abcdef');
@@ -48,6 +50,7 @@ const color: PatternSupport = {
       [3, fc.constant('red')],
       [0, fc.constant('')],
     ]),
+  example: (tag) => `#${hexOf(tag, 6)}`,
 };
 
 /** Content hash: exactly 64 lowercase hexadecimal characters. */
@@ -64,6 +67,7 @@ const contentHash: PatternSupport = {
       [71, hex(64).map((h) => `sha256:${h}`)],
     ]);
   },
+  example: (tag) => hexOf(tag, 64),
 };
 
 /** Visible ASCII without spaces, at least one character (the Idempotency-Key header). */
@@ -79,6 +83,7 @@ const visibleAscii: PatternSupport = {
       [3, fc.tuple(part, part).map(([a, b]) => `${a}\t${b}`)], // a control character
     ]);
   },
+  example: (tag, min, max) => textFor(tag, Math.max(min, 1), max),
 };
 
 /** Supported patterns, keyed by their exact source text in the document. */

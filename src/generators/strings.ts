@@ -8,6 +8,7 @@
  * slug from a label (which would be empty for punctuation alone). Spaces and punctuation
  * appear inside only.
  */
+import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { CHEAP_LENGTH, COMPACT_SLACK, UNBOUNDED_LENGTH } from './options.ts';
 
@@ -67,4 +68,22 @@ export function lengthIn(min: number, max: number | undefined, compact = false):
 export function boundedString(min: number, max: number | undefined, compact = false, unit: fc.Arbitrary<string> = PRINTABLE): fc.Arbitrary<string> {
   const edged = unit === PRINTABLE;
   return fc.tuple(lengthIn(min, max, compact), texts(unit)).map(([length, text]) => (length === 0 ? '' : fit(text, length, edged)));
+}
+
+/**
+ * A fixed lowercase alphanumeric string for `tag` with a length in [min, max]: "w" and the tag,
+ * padded with leading "w"s up to min (tags hold no "w", so distinct tags stay distinct, also
+ * ignoring case), cut to its last `max` characters when longer. Used by minimal.ts.
+ */
+export function textFor(tag: string, min: number, max: number | undefined): string {
+  let s = `w${tag}`;
+  if (s.length < min) s = 'w'.repeat(min - s.length) + s;
+  if (max !== undefined && s.length > max) s = s.slice(s.length - max);
+  return s;
+}
+
+/** `length` lowercase hexadecimal digits derived from `tag` (sha-256, repeated when longer than 64). */
+export function hexOf(tag: string, length: number): string {
+  const h = createHash('sha256').update(tag).digest('hex');
+  return h.repeat(Math.ceil(length / h.length)).slice(0, length);
 }

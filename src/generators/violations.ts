@@ -2,9 +2,9 @@
  * violations(schema): one entry per bound of a JSON Schema, nested bounds included, each an
  * arbitrary of whole values (request bodies, parameter sets) that break exactly that bound
  * and are valid everywhere else. The bad value sits at `path`; for a bound inside an array
- * it is item 0, for a bound inside an optional property that property is present. A bad
- * value is one that every conformant server must refuse, not merely one a strict validator
- * refuses (see wrongTypes, notIn, formats.ts).
+ * it is item 0, for a bound inside an optional property that property is present. Everything
+ * else is minimal (minimal.ts), and a bad value is one that every conformant server must
+ * refuse, not merely one a strict validator refuses (see wrongTypes, notIn, formats.ts).
  */
 import fc from 'fast-check';
 import type { JsonSchema } from '../spec/types.ts';
@@ -12,7 +12,7 @@ import { FORMATS } from './formats.ts';
 import { checkKeywords, numericRange, typesOf, UnsupportedSchemaError, type ViolationOptions, type Wire } from './options.ts';
 import { PATTERNS } from './patterns.ts';
 import { stringOfLength } from './strings.ts';
-import { propertyModel, validValue } from './valid.ts';
+import { itemTag, minimalItems, minimalObject, propertyTag } from './minimal.ts';
 
 /** One single-bound violation. */
 export interface Violation {
@@ -31,7 +31,7 @@ export interface Violation {
   value: fc.Arbitrary<unknown>;
 }
 
-/** Wraps a bad value at some depth into a whole value that is valid elsewhere. */
+/** Wraps a bad value at some depth into a whole value that is valid (and minimal) elsewhere. */
 type Embed = (bad: fc.Arbitrary<unknown>) => fc.Arbitrary<unknown>;
 
 interface Site {
@@ -39,6 +39,8 @@ interface Site {
   /** Readable name of the place: "decision_trace.factors[0].criterion", or "body" for the root. */
   label: string;
   schemaPath: string;
+  /** The place's tag for minimal values (see minimal.ts). */
+  tag: string;
   /**
    * True when the place is an optional property. JSON null there is no type violation: the
    * seed does not say what null means for a field that may be left out, and "null = not given"
@@ -49,13 +51,16 @@ interface Site {
 }
 
 /**
- * Every single-bound violation of `schema`.
+ * Every single-bound violation of `schema`. Around the bad value the whole value is minimal
+ * (minimal.ts): only required properties and the properties leading to the bad value, arrays at
+ * minItems, short strings, so that nothing but the broken bound gives a server a reason to
+ * refuse it.
  * @throws UnsupportedSchemaError naming the schema path, as validValue().
  */
 export function violations(schema: JsonSchema, opts: ViolationOptions = {}): Violation[] {
   const out: Violation[] = [];
   const wire = opts.wire ?? 'json';
-  collect(schema, { path: '', label: 'body', schemaPath: opts.schemaPath ?? '#', optional: false, embed: (bad) => bad }, wire, out);
+  collect(schema, { path: '', label: 'body', schemaPath: opts.schemaPath ?? '#', tag: '', optional: false, embed: (bad) => bad }, wire, out);
   return out;
 }
 
@@ -134,24 +139,28 @@ function numberBounds(schema: JsonSchema, fractional: boolean, add: Add): void {
 function arrayBounds(schema: JsonSchema, site: Site, wire: Wire, add: Add, out: Violation[]): void {
   const itemSchema = schema.items ?? {};
   const itemsAt = `${site.schemaPath}/items`;
-  const small = validValue(itemSchema, { schemaPath: itemsAt, compact: true });
   const min = schema.minItems ?? 0;
+  // Minimal items, built afresh for each value; distinct while the item schema allows it.
+  const items = (count: number, start = 0): fc.Arbitrary<unknown[]> => fc.constant(null).map(() => minimalItems(schema, site.schemaPath, count, site.tag, start));
   if (schema.maxItems !== undefined) {
-    add('maxItems', `with more than maxItems ${schema.maxItems} items`, fc.array(small, { minLength: schema.maxItems + 1, maxLength: schema.maxItems + 1 }));
+    const count = schema.maxItems + 1;
+    const distinct = itemSchema.enum && !Object.hasOwn(itemSchema, 'const') ? itemSchema.enum.length : Infinity;
+    // More items than an enum has values cannot all differ: say so, a server treating the array as a set may count it shorter.
+    const repeats = count > distinct ? ` (${count} of ${distinct} possible values: some repeat)` : '';
+    add('maxItems', `with more than maxItems ${schema.maxItems} items${repeats}`, items(count));
   }
-  if (min > 0) add('minItems', `with fewer than minItems ${min} items`, fc.array(small, { minLength: min - 1, maxLength: min - 1 }));
-  // Bounds of the items: the bad item goes first, followed by enough valid ones to respect min/maxItems.
-  const restMin = Math.max(0, min - 1);
-  const restMax = Math.max(restMin, Math.min((schema.maxItems ?? Infinity) - 1, restMin + 2));
-  const rest = fc.array(small, { minLength: restMin, maxLength: restMax });
+  if (min > 0) add('minItems', `with fewer than minItems ${min} items`, items(min - 1));
+  // Bounds of the items: the bad item goes first, followed by the minimal items that minItems needs.
+  const rest = Math.max(0, min - 1);
   collect(
     itemSchema,
     {
       path: `${site.path}/0`,
       label: `${site.label === 'body' ? '' : site.label}[0]`,
       schemaPath: itemsAt,
+      tag: itemTag(site.tag, 0),
       optional: false,
-      embed: (bad) => site.embed(fc.tuple(bad, rest).map(([first, others]) => [first, ...others])),
+      embed: (bad) => site.embed(bad.map((first) => [first, ...minimalItems(schema, site.schemaPath, rest, site.tag, 1)])),
     },
     wire,
     out,
@@ -160,21 +169,15 @@ function arrayBounds(schema: JsonSchema, site: Site, wire: Wire, add: Add, out: 
 
 function objectBounds(schema: JsonSchema, site: Site, wire: Wire, add: Add, out: Violation[]): void {
   const required = schema.required ?? [];
-  const without = (name: string): fc.Arbitrary<Record<string, unknown>> =>
-    fc.record(propertyModel(schema, site.schemaPath, false, name), { requiredKeys: required.filter((r) => r !== name), noNullPrototype: true });
+  // The object's other required properties, minimal, built afresh for each value.
+  const others = (except?: string): Record<string, unknown> => minimalObject(schema, site.schemaPath, site.tag, except);
   for (const name of required) {
-    add('required', `without required property "${name}"`, without(name), `${site.path}/${escape(name)}`);
+    add('required', `without required property "${name}"`, fc.constant(null).map(() => others(name)), `${site.path}/${escape(name)}`);
   }
   if (schema.additionalProperties === false) {
     let extra = 'unexpected_property';
     while (schema.properties && Object.hasOwn(schema.properties, extra)) extra += '_';
-    const valid = validValue(schema, { schemaPath: site.schemaPath });
-    add(
-      'additionalProperties',
-      `with an undeclared property "${extra}"`,
-      valid.map((v) => ({ ...(v as object), [extra]: 'not allowed' })),
-      `${site.path}/${escape(extra)}`,
-    );
+    add('additionalProperties', `with an undeclared property "${extra}"`, fc.constant(null).map(() => ({ ...others(), [extra]: 'not allowed' })), `${site.path}/${escape(extra)}`);
   }
   for (const [name, child] of Object.entries(schema.properties ?? {})) {
     collect(
@@ -183,8 +186,9 @@ function objectBounds(schema: JsonSchema, site: Site, wire: Wire, add: Add, out:
         path: `${site.path}/${escape(name)}`,
         label: site.label === 'body' ? name : `${site.label}.${name}`,
         schemaPath: `${site.schemaPath}/properties/${name}`,
+        tag: propertyTag(site.tag, schema, name),
         optional: !required.includes(name),
-        embed: (bad) => site.embed(fc.tuple(without(name), bad).map(([others, value]) => ({ ...others, [name]: value }))),
+        embed: (bad) => site.embed(bad.map((value) => ({ ...others(name), [name]: value }))),
       },
       wire,
       out,

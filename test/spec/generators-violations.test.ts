@@ -82,6 +82,40 @@ function schemaAt(schema: JsonSchema, pointer: string): { schema: JsonSchema; op
 
 const typesOf = (s: JsonSchema): string[] => (Array.isArray(s.type) ? s.type : s.type ? [s.type] : []);
 
+/**
+ * Asserts that `value` is minimal wherever it is not on the way to the bad value of `v`:
+ * objects hold their required properties only (plus the one leading on), arrays have minItems
+ * items (on the way: the bad item first and minItems - 1 more), strings a few characters.
+ */
+function expectMinimalAround(schema: JsonSchema, v: Violation, value: unknown, pointer = ''): void {
+  const where = `${v.scenario}: at "${pointer}"`;
+  if (pointer === v.path) {
+    // The bad value itself; the items of a too long or too short array are minimal.
+    if ((v.keyword === 'maxItems' || v.keyword === 'minItems') && Array.isArray(value)) {
+      value.forEach((item, i) => expectMinimalAround(schema, v, item, `${pointer}/${i}`));
+    }
+    return;
+  }
+  const onWay = v.path.startsWith(`${pointer}/`);
+  const next = onWay ? segmentsOf(v.path.slice(pointer.length))[0] : undefined;
+  const s = schemaAt(schema, pointer).schema;
+  if (Array.isArray(value) && typesOf(s).includes('array')) {
+    const min = s.minItems ?? 0;
+    expect(value.length, where).toBe(onWay && next === '0' ? Math.max(1, min) : min);
+    value.forEach((item, i) => expectMinimalAround(schema, v, item, `${pointer}/${i}`));
+  } else if (value !== null && typeof value === 'object' && typesOf(s).includes('object')) {
+    const required = s.required ?? [];
+    const keys = Object.keys(value).sort();
+    // A missing required property or an undeclared one is the bad value's own place.
+    const wanted = new Set([...required, ...(next !== undefined ? [next] : [])]);
+    if (v.keyword === 'required' && next !== undefined && v.path === `${pointer}/${next}`) wanted.delete(next);
+    expect(keys, where).toEqual([...wanted].sort());
+    for (const k of keys) expectMinimalAround(schema, v, (value as Record<string, unknown>)[k], `${pointer}/${k}`);
+  } else if (typeof value === 'string' && !v.path.startsWith(pointer)) {
+    expect(value.length, where).toBeLessThanOrEqual(Math.max(s.minLength ?? 0, s.pattern !== undefined ? 64 : 16, s.format !== undefined ? 36 : 0));
+  }
+}
+
 /** Every sample of `v` (one per generated value, fixed seed). */
 const samplesOf = (v: Violation, numRuns = RUNS): unknown[] => fc.sample(v.value, { seed: SEED, numRuns });
 
@@ -94,6 +128,20 @@ describe.each(withBody)('%s body', (operationId) => {
 
   test.each(violations.map((v) => [v.scenario, v] as const))('%s', (_scenario, v) => {
     expectSingleBound(schema, v);
+  });
+
+  test('around each bad value the body is minimal: required properties, minItems items, short strings', () => {
+    for (const v of violations) for (const value of samplesOf(v)) expectMinimalAround(schema, v, value);
+  });
+
+  test('a violation weighs its bad value and a few hundred bytes more', () => {
+    for (const v of violations) {
+      const badAt = v.keyword === 'required' || v.keyword === 'additionalProperties' ? v.path.slice(0, v.path.lastIndexOf('/')) : v.path;
+      for (const value of samplesOf(v)) {
+        const size = JSON.stringify(value).length - (JSON.stringify(valueAt(value, badAt))?.length ?? 0);
+        expect(size, v.scenario).toBeLessThanOrEqual(600);
+      }
+    }
   });
 
   test('null is a wrong type only where the property is required (or an item, or the body)', () => {
@@ -231,6 +279,11 @@ describe('parameter violations', () => {
     for (const value of values) expect(LAX_BOOLEANS, value).not.toContain(value.toLowerCase());
   });
 
+  test('each parameter violation sends the bad parameter alone', () => {
+    for (const v of [...query.violations, ...header.violations, ...path.violations]) {
+      for (const set of fc.sample(v.value, { seed: SEED, numRuns: 20 })) expect(Object.keys(set as object), v.scenario).toEqual([segmentsOf(v.path)[0]]);
+    }
+  });
 });
 
 describe('format violations are invalid under every common reading of the format', () => {
