@@ -94,12 +94,17 @@ function inRange(n: number, lo: number, hi: number, loExcluded: boolean, hiExclu
   return (loExcluded ? n > lo : n >= lo) && (hiExcluded ? n < hi : n <= hi);
 }
 
-/** An array for `schema`: a few full-size items, or (up to and at maxItems) compact ones; see SIZE POLICY. */
+/**
+ * An array for `schema`: a few full-size items, or (up to and at maxItems) compact ones; see
+ * SIZE POLICY. An array of enum values is a set of distinct values (see distinctSubset).
+ */
 function validArray(schema: JsonSchema, at: string, compact: boolean): fc.Arbitrary<unknown[]> {
   const min = schema.minItems ?? 0;
   const max = schema.maxItems ?? min + UNBOUNDED_ITEMS;
   if (max < min) throw new UnsupportedSchemaError(at, `maxItems ${max} is below minItems ${min}`);
   const itemSchema = schema.items ?? {};
+  const set = distinctSubset(itemSchema, `${at}/items`, min, max, compact);
+  if (set) return set;
   const small = validValue(itemSchema, { schemaPath: `${at}/items`, compact: true });
   if (compact) return fc.array(small, { minLength: min, maxLength: Math.min(max, min + 2) });
   const full = validValue(itemSchema, { schemaPath: `${at}/items` });
@@ -110,13 +115,31 @@ function validArray(schema: JsonSchema, at: string, compact: boolean): fc.Arbitr
   );
 }
 
+/**
+ * For items that are an enum: distinct values in random order, min items, as many as allowed
+ * (maxItems, or every value when the enum has fewer), or in between. The seed's bounds allow
+ * repeats (entityKinds "1 to 4 items" of 4 kinds), but a server may read such an array as a
+ * set and refuse a repeated value. Undefined for other items, or when minItems exceeds the
+ * enum's size (the values must then repeat).
+ */
+function distinctSubset(items: JsonSchema, at: string, min: number, max: number, compact: boolean): fc.Arbitrary<unknown[]> | undefined {
+  if (!items.enum || Object.hasOwn(items, 'const')) return undefined;
+  checkKeywords(items, at);
+  const values = [...new Set(items.enum)];
+  const hi = Math.min(max, values.length);
+  if (min > hi) return undefined;
+  const subset = (minLength: number, maxLength: number): fc.Arbitrary<unknown[]> => fc.shuffledSubarray(values, { minLength, maxLength });
+  if (compact) return subset(min, Math.min(hi, min + 2));
+  return fc.oneof(subset(min, min), subset(hi, hi), subset(min, hi));
+}
+
 /** An object for `schema`: every required property, each optional one sometimes, nothing undeclared. */
 function validObject(schema: JsonSchema, at: string, compact: boolean): fc.Arbitrary<Record<string, unknown>> {
   const model = propertyModel(schema, at, compact);
   return fc.record(model, { requiredKeys: schema.required ?? [], noNullPrototype: true });
 }
 
-/** One arbitrary per declared property (shared with violations.ts, which rebuilds objects around a bad value). */
+/** One arbitrary per declared property; `except` left out. */
 export function propertyModel(schema: JsonSchema, at: string, compact: boolean, except?: string): Record<string, fc.Arbitrary<unknown>> {
   const model: Record<string, fc.Arbitrary<unknown>> = {};
   for (const [name, child] of Object.entries(schema.properties ?? {})) {

@@ -7,6 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { bodyArbitraries, MAX_BODY_BYTES, parameterArbitraries, UnsupportedSchemaError, validValue, violations } from '../../src/generators/index.ts';
 import { loadSpec } from '../../src/spec/load.ts';
+import type { JsonSchema } from '../../src/spec/types.ts';
 import { validateRequestBody, validateValue } from '../../src/spec/validate.ts';
 
 const SEED = 20_240_601;
@@ -47,12 +48,44 @@ describe('valid request bodies', () => {
     expect(RUNS - present).toBeGreaterThan(RUNS / 10);
   });
 
+  test('arrays of enum values are sets: no value repeats, and both item bounds are still reached', () => {
+    const bodies = fc.sample(bodyArbitraries(spec, 'createDefinition').valid, { seed: SEED, numRuns: RUNS }) as Record<string, any>[];
+    const kinds = bodies.map((b) => b['entityKinds'] as string[]);
+    for (const k of kinds) expect(new Set(k).size, JSON.stringify(k)).toBe(k.length);
+    const counts = new Set(kinds.map((k) => k.length));
+    expect(counts.has(1) && counts.has(4)).toBe(true);
+    const modules = fc.sample(parameterArbitraries(spec, 'listDefinitions').valid, { seed: SEED, numRuns: RUNS }).map((set) => set['moduleKeys']).filter(Array.isArray);
+    expect(modules.length).toBeGreaterThan(0);
+    for (const m of modules) expect(new Set(m).size, JSON.stringify(m)).toBe(m.length);
+  });
+
+  test.each(withBody)('%s: strings have no surrounding whitespace, free text begins and ends with a letter or digit, date-times are past', (operationId) => {
+    const { schema, valid } = bodyArbitraries(spec, operationId);
+    for (const body of fc.sample(valid, { seed: SEED, numRuns: 100 })) {
+      for (const [s, text] of stringsOf(schema, body)) {
+        expect(text, text).toBe(text.trim());
+        if (s.format === undefined && s.pattern === undefined && text.length > 0) expect(text, text).toMatch(/^[0-9A-Za-z](.*[0-9A-Za-z])?$/s);
+        if (s.format === 'date-time') expect(Date.parse(text), text).toBeLessThan(Date.parse('2025-01-01T00:00:00Z'));
+      }
+    }
+  });
+
   test('is deterministic for a seed', () => {
     const { valid } = bodyArbitraries(spec, 'updateDefinition');
     expect(fc.sample(valid, { seed: 7, numRuns: 25 })).toEqual(fc.sample(valid, { seed: 7, numRuns: 25 }));
     expect(fc.sample(valid, { seed: 7, numRuns: 25 })).not.toEqual(fc.sample(valid, { seed: 8, numRuns: 25 }));
   });
 });
+
+/** Every string of `value` with the schema it sits under. */
+function stringsOf(schema: JsonSchema, value: unknown): [JsonSchema, string][] {
+  if (typeof value === 'string') return [[schema, value]];
+  if (Array.isArray(value)) return value.flatMap((item) => stringsOf(schema.items ?? {}, item));
+  if (value !== null && typeof value === 'object') {
+    return Object.entries(value).flatMap(([k, v]) => stringsOf(schema.properties?.[k] ?? {}, v));
+  }
+  return [];
+}
 
 describe('valid parameters', () => {
   test('Idempotency-Key values are 1 to 128 visible characters, both bounds reached', () => {
