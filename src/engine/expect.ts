@@ -19,6 +19,15 @@ export const KNOWN_ERRORS: Readonly<Record<number, { code: string; message: stri
   503: { code: 'SERVICE_UNAVAILABLE', message: 'Capability is not configured' },
 };
 
+/**
+ * The statuses of a request refused as invalid (a broken bound, a wrong type, a malformed body
+ * or parameter): 400, the table's code for an invalid request, or 422, outside the table (so
+ * with defined false and a free-form code), which part 7 allows since rule 4 leaves open which
+ * condition yields which status. Checks that require an invalid request to be refused accept
+ * both; the catalog records the reading (docs/interpretations.md, "Invalid requests").
+ */
+export const INVALID_STATUSES: readonly number[] = [400, 422];
+
 export interface ErrorEnvelope {
   defined: boolean;
   code: string;
