@@ -17,7 +17,7 @@ export interface DefinitionView {
   module_key: string;
   state: string;
   archived_at: string | null;
-  enum_values: { label: string; slug: string; archived: boolean; description?: string; color?: string }[];
+  enum_values: { label: string; slug: string; archived: boolean; description?: string | null; color?: string | null }[];
   updated_at: string;
   created_at: string;
   [field: string]: unknown;
