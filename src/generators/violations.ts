@@ -27,6 +27,11 @@ export interface Violation {
    * breaks minLength and the pattern); absent for a clean single-bound violation.
    */
   alsoFails?: string[];
+  /**
+   * True when breaking maxItems needs a repeated item (the items are an enum with fewer values
+   * than maxItems + 1, as entityKinds): a server reading the array as a set may count it shorter.
+   */
+  repeatsItems?: true;
   /** Whole values breaking that bound and nothing else. */
   value: fc.Arbitrary<unknown>;
 }
@@ -66,8 +71,8 @@ export function violations(schema: JsonSchema, opts: ViolationOptions = {}): Vio
 
 function collect(schema: JsonSchema, site: Site, wire: Wire, out: Violation[]): void {
   checkKeywords(schema, site.schemaPath);
-  const add = (keyword: string, what: string, bad: fc.Arbitrary<unknown>, path = site.path, alsoFails?: string[]): void => {
-    out.push({ scenario: `${site.label} ${what}`, path, keyword, ...(alsoFails ? { alsoFails } : {}), value: site.embed(bad) });
+  const add: Add = (keyword, what, bad, path = site.path, alsoFails, repeatsItems) => {
+    out.push({ scenario: `${site.label} ${what}`, path, keyword, ...(alsoFails ? { alsoFails } : {}), ...(repeatsItems ? { repeatsItems } : {}), value: site.embed(bad) });
   };
   const types = typesOf(schema);
   if (Object.hasOwn(schema, 'const')) {
@@ -85,7 +90,7 @@ function collect(schema: JsonSchema, site: Site, wire: Wire, out: Violation[]): 
   if (types.includes('object')) objectBounds(schema, site, wire, add, out);
 }
 
-type Add = (keyword: string, what: string, bad: fc.Arbitrary<unknown>, path?: string, alsoFails?: string[]) => void;
+type Add = (keyword: string, what: string, bad: fc.Arbitrary<unknown>, path?: string, alsoFails?: string[], repeatsItems?: true) => void;
 
 function stringBounds(schema: JsonSchema, site: Site, add: Add): void {
   const { minLength: min, maxLength: max, pattern, format } = schema;
@@ -146,8 +151,11 @@ function arrayBounds(schema: JsonSchema, site: Site, wire: Wire, add: Add, out: 
     const count = schema.maxItems + 1;
     const distinct = itemSchema.enum && !Object.hasOwn(itemSchema, 'const') ? itemSchema.enum.length : Infinity;
     // More items than an enum has values cannot all differ: say so, a server treating the array as a set may count it shorter.
-    const repeats = count > distinct ? ` (${count} of ${distinct} possible values: some repeat)` : '';
-    add('maxItems', `with more than maxItems ${schema.maxItems} items${repeats}`, items(count));
+    if (count > distinct) {
+      add('maxItems', `with more than maxItems ${schema.maxItems} items (${count} of ${distinct} possible values: some repeat)`, items(count), site.path, undefined, true);
+    } else {
+      add('maxItems', `with more than maxItems ${schema.maxItems} items`, items(count));
+    }
   }
   if (min > 0) add('minItems', `with fewer than minItems ${min} items`, items(min - 1));
   // Bounds of the items: the bad item goes first, followed by the minimal items that minItems needs.

@@ -228,6 +228,16 @@ describe('named bounds of the seed have their violation', () => {
     }
   });
 
+  test('only entityKinds must repeat an item to break maxItems, and says so', () => {
+    const flagged = withBody.flatMap((op) => bodyArbitraries(spec, op).violations.filter((v) => v.repeatsItems).map((v) => `${op} ${v.path} ${v.keyword}`));
+    expect(flagged).toEqual(['createDefinition /entityKinds maxItems']);
+    const v = bodyArbitraries(spec, 'createDefinition').violations.find((x) => x.repeatsItems)!;
+    expect(v.scenario).toContain('some repeat');
+    const enumValues = bodyArbitraries(spec, 'createDefinition').violations.find((x) => x.path === '/enumValues' && x.keyword === 'maxItems')!;
+    const labels = (fc.sample(enumValues.value, { seed: SEED, numRuns: 1 })[0] as { enumValues: { label: string }[] }).enumValues.map((e) => e.label.toLowerCase());
+    expect(new Set(labels).size).toBe(201);
+  });
+
   test('a wrong length still matches the pattern where the pattern allows it', () => {
     const hash = bodyArbitraries(spec, 'archiveDefinition').violations.find((v) => v.path.endsWith('/content_hash') && v.keyword === 'pattern');
     const samples = fc.sample(hash!.value, { seed: SEED, numRuns: 30 }) as { decision_trace: { definition_refs: { content_hash: string }[] } }[];
