@@ -2,10 +2,13 @@
  * The wire forms of the moduleKeys query parameter. The seed calls it a deepObject-style,
  * exploded array, which OpenAPI leaves undefined for arrays, so the catalog accepts three
  * forms (DEF-023 ambiguity). A server may understand any of them; each is judged by what the
- * listing does with items whose module keys are known: it filters, it is refused with 400, it
- * is ignored (the parameter is treated as unknown, the listing is unfiltered) or it is wrong.
+ * listing does with items whose module keys are known: it filters, it is refused as invalid
+ * (400, or 422), it is ignored (the parameter is treated as unknown, the listing is unfiltered),
+ * it keeps only some of the keys (a subset of the matching items and nothing else: e.g. a
+ * server reading a repeated plain key as its last value, as Rails and PHP do) or it is wrong.
  */
 import type { CheckContext, KeyHandle } from '../../src/engine/check.ts';
+import { INVALID_STATUSES } from '../../src/engine/expect.ts';
 import { Finding } from '../../src/engine/finding.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 import { idOf, listQuery, MAX_LIMIT, walkDefinitions } from './paging-walk.ts';
@@ -35,12 +38,15 @@ export interface KnownItem {
 export interface FormVerdict {
   form: ModuleKeysForm;
   /**
-   * filters: only matching items, every known matching item present; refused: 400;
-   * ignored: the known items of other modules are listed too, as without the filter;
-   * wrong: anything else that was accepted; error: no usable listing (other status, broken
-   * envelope, a walk that did not end).
+   * filters: only matching items, every known matching item present; refused: 400 or 422
+   * (INVALID_STATUSES); ignored: the known items of other modules are listed too, as without
+   * the filter; subset: only matching items, but some known matching ones left out (the form
+   * reached the server as fewer keys than sent: when another form filters, this one is simply
+   * not the server's); wrong: anything else that was accepted (items of other modules listed
+   * while matching ones are left out, or while not every known one of other modules is);
+   * error: no usable listing (other status, broken envelope, a walk that did not end).
    */
-  kind: 'filters' | 'refused' | 'ignored' | 'wrong' | 'error';
+  kind: 'filters' | 'refused' | 'ignored' | 'subset' | 'wrong' | 'error';
   /** The first page's exchange (the evidence). */
   exchange: Exchange | undefined;
   detail: string;
@@ -68,8 +74,9 @@ export async function probeForms(
     } catch (e) {
       if (!(e instanceof Finding)) throw e;
       const ex = e.evidence.exchange;
-      const kind = ex?.response?.status === 400 ? 'refused' : 'error';
-      verdicts.push({ form, kind, exchange: ex, detail: kind === 'refused' ? '400' : `${ex?.response?.status ?? ex?.error?.kind ?? 'no response'}: ${e.evidence.message}` });
+      const status = ex?.response?.status;
+      const kind = status !== undefined && INVALID_STATUSES.includes(status) ? 'refused' : 'error';
+      verdicts.push({ form, kind, exchange: ex, detail: kind === 'refused' ? String(status) : `${status ?? ex?.error?.kind ?? 'no response'}: ${e.evidence.message}` });
       continue;
     }
     const exchange = walk.pages[0]?.exchange;
@@ -85,10 +92,12 @@ export async function probeForms(
       verdicts.push({ form, kind: 'filters', exchange, detail: `${walk.items.length} items, all of ${opts.keys.join(', ')}` });
     } else if (offKey.length > 0 && missing.length === 0 && knownOut.every(has)) {
       verdicts.push({ form, kind: 'ignored', exchange, detail: `listed items of other modules too (${describeOff(offKey)}), as without the filter` });
+    } else if (offKey.length === 0) {
+      verdicts.push({ form, kind: 'subset', exchange, detail: `only items of ${opts.keys.join(', ')}, but left out matching items ${describeMissing(missing)} (as if fewer keys had been sent)` });
     } else {
       const parts = [];
       if (offKey.length > 0) parts.push(`listed items of other modules (${describeOff(offKey)})`);
-      if (missing.length > 0) parts.push(`left out matching items ${missing.map((m) => `${m.id} (${m.module_key})`).join(', ')}`);
+      if (missing.length > 0) parts.push(`left out matching items ${describeMissing(missing)}`);
       verdicts.push({ form, kind: 'wrong', exchange, detail: parts.join('; ') });
     }
   }
@@ -98,6 +107,10 @@ export async function probeForms(
 function describeOff(items: readonly Record<string, unknown>[]): string {
   const shown = items.slice(0, 3).map((i) => `${String(i.id)}: ${String(i.module_key)}`);
   return `${shown.join(', ')}${items.length > 3 ? ` and ${items.length - 3} more` : ''}`;
+}
+
+function describeMissing(items: readonly KnownItem[]): string {
+  return items.map((m) => `${m.id} (${m.module_key})`).join(', ');
 }
 
 /** A one-line account of every verdict, for evidence. */
