@@ -1,13 +1,21 @@
 /**
  * Cursors are boundaries, not snapshots (seed part 8, PAGE-008): after the first page is read,
- * new definitions are created; the rest of the walk lists only items that sort after their
- * cursor, and the new items that sort after the first cursor appear. New items sorting before
- * it need not (and cannot) appear. Ids are random: the number of requests does not depend on
- * where they fall (one round of inserts), only whether the clause can be observed does.
+ * new definitions are created; the rest of the walk lists no item that sorts before its cursor,
+ * and the new items that sort after the first cursor appear. New items sorting before it need
+ * not (and cannot) appear. Ids are random: the number of requests does not depend on where
+ * they fall (one round of inserts), only whether the clause can be observed does.
+ *
+ * Whether the item the cursor names is itself on the page the cursor fetches, part 8 does not
+ * say. A cursor may name the last item delivered (the next page starts after it) or the first
+ * item of the next page (inclusive: `id >= cursor`, the common "fetch limit + 1" design); both
+ * list every item once. So an item equal to the cursor is a finding only when the page that
+ * handed out that cursor already listed it: then the boundary lies after it, and the next page
+ * repeats it from before the boundary. Other repeats across pages are PAGE-006's finding.
  */
 import type { CheckDef } from '../../src/engine/check.ts';
 import { Finding, NotObservable } from '../../src/engine/finding.ts';
 import { compareIds, isObject } from '../_shared/json.ts';
+import { INVALID_STATUSES } from '../../src/engine/expect.ts';
 import { listQuery, MAX_LIMIT, walkDefinitions, WALK_MAX_PAGES, type Walk } from '../_shared/paging-walk.ts';
 import { idsOf, seed, visibleUpTo, WRITER } from './support.ts';
 
@@ -22,9 +30,14 @@ const VISIBLE = 5;
  */
 const INSERTS = 5;
 
+/** The items of a page answer (objects only), or none. */
+function itemsOf(body: unknown): Record<string, unknown>[] {
+  return isObject(body) && Array.isArray(body.items) ? body.items.filter(isObject) : [];
+}
+
 export const cursorIsBoundary: CheckDef = {
   id: 'pagination/cursor-is-boundary',
-  title: 'After page 1, items inserted after its cursor appear and every later item sorts after its cursor',
+  title: 'After page 1, items inserted after its cursor appear and no later page lists an item before its cursor (or the one it names, once delivered)',
   clauses: ['PAGE-008'],
   needs: { mutation: true },
   // The count probe, the VISIBLE creates (the suite's earlier checks leave no live definition),
@@ -38,7 +51,7 @@ export const cursorIsBoundary: CheckDef = {
     if (visible < VISIBLE) await seed(ctx, key, VISIBLE - visible, ['customers'], 'boundary');
     // The smallest page puts the cursor low, so that most new ids sort after it; limit=2 if 1 is refused (PAGE-002's concern).
     let first = await ctx.api.send({ method: 'GET', path: '/definitions', key, query: listQuery({ limit: 1 }) });
-    if (first.response?.status === 400) first = await ctx.api.send({ method: 'GET', path: '/definitions', key, query: listQuery({ limit: 2 }) });
+    if (first.response !== undefined && INVALID_STATUSES.includes(first.response.status)) first = await ctx.api.send({ method: 'GET', path: '/definitions', key, query: listQuery({ limit: 2 }) });
     const body = first.response?.json;
     const cursor = isObject(body) && typeof body.nextCursor === 'string' ? body.nextCursor : undefined;
     if (cursor === undefined) throw new NotObservable(`the first small page has no nextCursor although ${VISIBLE} items are visible (see PAGE-006 and ENV-001)`);
@@ -54,16 +67,21 @@ export const cursorIsBoundary: CheckDef = {
       if (!(e instanceof Finding)) throw e;
       throw new NotObservable(`continuing from the cursor gave no usable page: ${e.evidence.message} (${e.evidence.received ?? ''})`);
     }
-    for (const page of rest.pages) {
-      const early = idsOf(page.items).find((id) => compareIds(id, page.cursor!) <= 0);
+    // The page that handed out each page's cursor: the first page, then the walk's own pages.
+    const handedOut = [first, ...rest.pages.map((p) => p.exchange)];
+    for (const [i, page] of rest.pages.entries()) {
+      const before = handedOut[i]!;
+      const delivered = new Set(idsOf(itemsOf(before.response?.json)));
+      const early = idsOf(page.items).find((id) => compareIds(id, page.cursor!) < 0 || (compareIds(id, page.cursor!) === 0 && delivered.has(id)));
       if (early !== undefined) {
+        const at = compareIds(early, page.cursor!) < 0 ? 'which sorts before it' : 'the item the cursor names, which the page that handed out the cursor already listed';
         throw new Finding({
           clause: 'PAGE-008',
-          message: `a page fetched with cursor ${page.cursor} lists ${early}, which does not sort after it`,
-          expected: `only ids after ${page.cursor}`,
+          message: `a page fetched with cursor ${page.cursor} lists ${early}, ${at}`,
+          expected: `no id before ${page.cursor}, nor the cursor's own item once delivered`,
           received: early,
           exchange: page.exchange,
-          context: [first],
+          context: [before],
         });
       }
     }
