@@ -28,7 +28,10 @@ export async function catalogScopes(name: string): Promise<readonly Scope[]> {
   return rule.scopes;
 }
 
-/** How many cast members hold every scope of `scopes`: an upper bound of 2xx answers, for credit plans. */
+/**
+ * How many cast members hold every scope of `scopes`: the keys a row's sweep gets 2xx answers
+ * for on a conformant target (every cast member is provisioned), for credit plans.
+ */
 export function castHolding(scopes: readonly Scope[]): number {
   return Object.values(CAST).filter((m) => scopes.every((s) => m.scopes.includes(s))).length;
 }

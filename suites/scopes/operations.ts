@@ -103,7 +103,9 @@ export const applyUpdate: CheckDef = {
   title: 'graph.apply_update is refused with 403 without graph:write, leaving no receipt and no changed value',
   clauses: ['SCOPE-011', 'SCOPE-012', 'ERR-007'],
   needs: { mutation: true, control: true },
-  // Each accepted edit, and two reads of the person and the account.
+  // An accepted edit per key holding graph:write (the reference also lets through those
+  // without graph:read, which 4.8 leaves open: a target refusing them charges less), and two
+  // reads of the person and the account.
   credits: castHolding(['graph:write']) + 2,
   async run(ctx) {
     const titleOf = titles(ctx);
