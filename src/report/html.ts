@@ -53,7 +53,7 @@ function runHtml(r: RunResult): SafeHtml {
     ['Started', m.startedAt],
     ['Duration', `${(m.durationMs / 1000).toFixed(1)} s`],
     ['Requests sent', String(m.requests)],
-    ['Credits charged', `${m.creditsCharged === null ? 'unknown (no usage ledger)' : String(m.creditsCharged)}; ${m.creditPlan.planned} planned`],
+    ['Credits charged', m.creditsCharged === null ? `unknown (no usage ledger); ${m.creditPlan.planned} planned` : `${m.creditsCharged} of ${m.creditPlan.planned} planned`],
     ['Credit plan', creditPlanText(m.creditPlan)],
     ['Shard', m.shard ? `${m.shard.index} of ${m.shard.count}` : m.mergedShards > 0 ? `merged from ${m.mergedShards} shards` : 'unsharded'],
     ['openapi.yaml sha256', m.specHash],
