@@ -9,7 +9,7 @@ import type { CheckContext, KeyHandle } from '../../src/engine/check.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 import { is2xx } from './definitions.ts';
 import { findObjects, isObject } from './json.ts';
-import { findResourceId, pollUntil } from './receipts.ts';
+import { findResourceId, pollUntil, receiptProgress } from './receipts.ts';
 
 /**
  * Registers the archive of a definition that a POST /definitions created (a write that should
@@ -94,8 +94,9 @@ export function receiptPath(ex: Exchange): string | undefined {
 }
 
 /**
- * Polls a receipt until it answers 2xx (or `done` holds, when given) within `budgetMs`, the
- * wait between polls doubling up to `maxWaitMs`. Undefined when the submission named no receipt id.
+ * Polls a receipt until it answers 2xx (or `done` holds, when given) within `budgetMs` (the
+ * suite's assumed bound, 2 s unless given; the run's --patience multiplies it), the wait
+ * between polls doubling up to `maxWaitMs`. Undefined when the submission named no receipt id.
  */
 export async function pollReceipt(
   ctx: CheckContext,
@@ -114,24 +115,35 @@ export const QUOTE_NUMBERS = ['modelCreditCeiling', 'apiPreviewCredits', 'apiSub
 export const QUOTE_STRINGS = ['analysisLabel', 'model'] as const;
 export const QUOTE_FIELDS = [...QUOTE_NUMBERS, ...QUOTE_STRINGS] as const;
 export type QuoteField = (typeof QUOTE_FIELDS)[number];
+export type Quote = Partial<Record<QuoteField, unknown>>;
 
 /**
- * The quote fields found in JSON bodies, searched anywhere. The object holding the most quote
- * fields wins (a quote is usually one object), so an unrelated "model" elsewhere in a receipt
- * does not shadow the quote's own.
+ * A quote field counts only with a value: a receipt of fixed layout may carry the fields as
+ * null (or leave them undefined) until the preview has run, and that is no quote yet.
  */
-export function findQuote(...bodies: unknown[]): Partial<Record<QuoteField, unknown>> {
-  const holders = bodies.flatMap((b) => findObjects(b, (o) => QUOTE_FIELDS.some((f) => f in o)));
-  holders.sort((a, b) => QUOTE_FIELDS.filter((f) => f in b).length - QUOTE_FIELDS.filter((f) => f in a).length);
-  const out: Partial<Record<QuoteField, unknown>> = {};
-  for (const h of holders) for (const f of QUOTE_FIELDS) if (!(f in out) && f in h) out[f] = h[f];
+const valued = (o: Record<string, unknown>, f: QuoteField): boolean => o[f] !== undefined && o[f] !== null;
+
+/**
+ * The quote fields found in JSON bodies, searched anywhere; only fields with a non-null value
+ * count. The object holding the most valued quote fields wins (a quote is usually one
+ * object), so an unrelated "model" elsewhere in a receipt does not shadow the quote's own.
+ */
+export function findQuote(...bodies: unknown[]): Quote {
+  const count = (o: Record<string, unknown>) => QUOTE_FIELDS.filter((f) => valued(o, f)).length;
+  const holders = bodies.flatMap((b) => findObjects(b, (o) => count(o) > 0));
+  holders.sort((a, b) => count(b) - count(a));
+  const out: Quote = {};
+  for (const h of holders) for (const f of QUOTE_FIELDS) if (!(f in out) && valued(h, f)) out[f] = h[f];
   return out;
 }
 
-/** True when any of the credit figures of a quote appears (a preview was priced). */
-export function isQuoted(quote: Partial<Record<QuoteField, unknown>>): boolean {
-  return QUOTE_NUMBERS.some((f) => f in quote);
+/** True when any of the credit figures of a quote has a value (a preview was priced). */
+export function isQuoted(quote: Quote): boolean {
+  return QUOTE_NUMBERS.some((f) => valued(quote, f));
 }
+
+/** True when every quote field has a value. */
+export const isFullyQuoted = (quote: Quote): boolean => QUOTE_FIELDS.every((f) => valued(quote, f));
 
 /** The JSON body of an exchange when it is an object or array, else undefined. */
 export function jsonOf(ex: Exchange | undefined): unknown {
@@ -139,36 +151,58 @@ export function jsonOf(ex: Exchange | undefined): unknown {
   return isObject(j) || Array.isArray(j) ? j : undefined;
 }
 
+/** How long a preview's receipt is polled for its quote at first (the suite's bound; --patience multiplies it). */
+export const QUOTE_WAIT_MS = 3_000;
+/** How long OPS-004, OPS-005 and BILL-011 then wait for a pollable receipt to show its quote before concluding. */
+export const QUOTE_PATIENCE_MS = 15_000;
+/** The whole wait for a quote, for findings (describeBound). */
+export const QUOTE_BOUND_MS = QUOTE_WAIT_MS + QUOTE_PATIENCE_MS;
+
+/** What {@link previewAndQuote} saw. */
+export interface PreviewSeen {
+  submitted: Exchange;
+  polls: Exchange[];
+  quote: Quote;
+  receiptFound: boolean;
+  /** The answer or a poll showed the preview finished (receiptProgress: terminal). */
+  finished: boolean;
+  waitedMs: number;
+}
+
 /**
  * Submits an agent preview and searches its quote in the answer and then in the polled
- * receipt, until every quote field is found or the budget runs out. Returns what was seen.
+ * receipt, until `until` holds of the quote (default: every field valued), or, with
+ * `stopWhenFinished`, the receipt shows it finished; or the time runs out. Returns what was seen.
  *
  * Execution may complete asynchronously (seed 4.8) and receipt states are not shown, so a
- * receipt that answers 2xx without the quote yet may simply not be done. With `patienceMs`,
- * such a receipt is polled on for that much longer (backing off to one poll a second) before
- * the caller concludes: a slow conformant server is not failed, and a fast one costs nothing.
+ * receipt that answers 2xx without the quote yet may simply not be done. The receipt is polled
+ * for `budgetMs` (default {@link QUOTE_WAIT_MS}) and, with `patienceMs`, while it answers 2xx,
+ * that much longer (backing off to one poll a second) before the caller concludes: a slow
+ * conformant server is not failed, and a fast one costs nothing. Both are the suite's bounds:
+ * the run's --patience multiplies them.
  */
 export async function previewAndQuote(
   ctx: CheckContext,
   key: KeyHandle,
   customerIds: readonly string[],
-  opts: { budgetMs?: number; patienceMs?: number; until?: (q: Partial<Record<QuoteField, unknown>>) => boolean } = {},
-): Promise<{ submitted: Exchange; polls: Exchange[]; quote: Partial<Record<QuoteField, unknown>>; receiptFound: boolean; waitedMs: number }> {
+  opts: { budgetMs?: number; patienceMs?: number; until?: (q: Quote) => boolean; stopWhenFinished?: boolean } = {},
+): Promise<PreviewSeen> {
   const started = Date.now();
-  const until = opts.until ?? ((q) => QUOTE_FIELDS.every((f) => f in q));
+  const until = opts.until ?? isFullyQuoted;
   const submitted = await submitOperation(ctx, key, agentPreviewBody(customerIds));
   let quote = findQuote(jsonOf(submitted));
-  if (!is2xx(submitted) || until(quote)) return { submitted, polls: [], quote, receiptFound: receiptPath(submitted) !== undefined, waitedMs: Date.now() - started };
-  const done = (ex: Exchange) => is2xx(ex) && until(findQuote(jsonOf(submitted), jsonOf(ex)));
-  const polled = await pollReceipt(ctx, key, submitted, { budgetMs: opts.budgetMs ?? 3_000, done });
+  const finishedIn = (ex: Exchange) => is2xx(ex) && receiptProgress(jsonOf(ex)) === 'terminal';
+  let finished = finishedIn(submitted);
+  const seen = (polls: Exchange[]): PreviewSeen => ({ submitted, polls, quote, receiptFound: receiptPath(submitted) !== undefined, finished, waitedMs: Date.now() - started });
+  if (!is2xx(submitted) || until(quote) || (opts.stopWhenFinished && finished)) return seen([]);
+  const done = (ex: Exchange) => is2xx(ex) && (until(findQuote(jsonOf(submitted), jsonOf(ex))) || (opts.stopWhenFinished === true && finishedIn(ex)));
+  const polled = await pollReceipt(ctx, key, submitted, { budgetMs: opts.budgetMs ?? QUOTE_WAIT_MS, done });
   const polls = polled?.polls ?? [];
   // A pollable receipt without the quote yet: wait longer when asked to.
   if (polled && !polled.satisfied && is2xx(polled.last) && (opts.patienceMs ?? 0) > 0) {
     polls.push(...(await pollReceipt(ctx, key, submitted, { budgetMs: opts.patienceMs, maxWaitMs: 1_000, done }))!.polls);
   }
-  if (polled) quote = findQuote(jsonOf(submitted), ...polls.map(jsonOf));
-  return { submitted, polls, quote, receiptFound: polled !== undefined, waitedMs: Date.now() - started };
+  quote = findQuote(jsonOf(submitted), ...polls.map(jsonOf));
+  finished ||= polls.some(finishedIn);
+  return seen(polls);
 }
-
-/** How long OPS-004 and BILL-011 wait for a pollable receipt to show its quote before concluding it has none. */
-export const QUOTE_PATIENCE_MS = 15_000;

@@ -9,7 +9,8 @@ import { Finding, NotObservable } from '../../src/engine/finding.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 import { is2xx } from '../_shared/definitions.ts';
 import { brief } from '../_shared/json.ts';
-import { AGENT_CALL_CREDITS, AGENT_CALL_MAX_CREDITS, agentPreviewBody, isQuoted, makeAccount, makeAccounts, previewAndQuote, QUOTE_FIELDS, QUOTE_NUMBERS, QUOTE_PATIENCE_MS, QUOTE_STRINGS, submitOperation } from '../_shared/ops-fixtures.ts';
+import { describeBound } from '../../src/engine/waits.ts';
+import { AGENT_CALL_CREDITS, AGENT_CALL_MAX_CREDITS, agentPreviewBody, isQuoted, makeAccount, makeAccounts, previewAndQuote, QUOTE_BOUND_MS, QUOTE_FIELDS, QUOTE_NUMBERS, QUOTE_PATIENCE_MS, QUOTE_STRINGS, submitOperation } from '../_shared/ops-fixtures.ts';
 import { usableResponses } from '../_shared/ops-usable.ts';
 
 const received = (ex: Exchange): string => (ex.response ? describeResponse(ex.response) : `no response (${ex.error?.kind}: ${ex.error?.message})`);
@@ -38,7 +39,9 @@ export const previewQuotes: CheckDef = {
       ...QUOTE_STRINGS.filter((f) => f in quote && typeof quote[f] !== 'string'),
     ];
     if (missing.length === 0 && mistyped.length === 0) return;
-    const where = receiptFound ? `the answer and ${polls.length} polls of the receipt over ${(waitedMs / 1000).toFixed(1)} s` : 'the answer (it names no receipt to poll)';
+    const where = receiptFound
+      ? `the answer and ${polls.length} polls of the receipt over ${(waitedMs / 1000).toFixed(1)} s (the wait for a quote: ${describeBound(ctx.run, QUOTE_BOUND_MS)})`
+      : 'the answer (it names no receipt to poll)';
     throw new Finding({
       clause: 'OPS-004',
       message: [missing.length ? `${missing.join(', ')} not found in ${where}` : '', mistyped.length ? `${mistyped.join(', ')} of the wrong type` : ''].filter(Boolean).join('; '),
@@ -52,7 +55,7 @@ export const previewQuotes: CheckDef = {
 
 export const oversizedPreviewNotQuoted: CheckDef = {
   id: 'operations/oversized-preview-not-quoted',
-  title: 'An agent preview of more than 20 accounts is not quoted (refused, or never priced)',
+  title: 'An agent preview of more than 20 accounts is not quoted (refused, or finished without a quote)',
   clauses: ['OPS-005'],
   needs: { control: true, mutation: true },
   // The preview at the limit, which shows the request shape is accepted; the oversized one is
@@ -66,12 +69,15 @@ export const oversizedPreviewNotQuoted: CheckDef = {
     const ids = await makeAccounts(ctx, MAX_ACCOUNTS + 1);
     const atLimit = await submitOperation(ctx, agent, agentPreviewBody(ids.slice(0, MAX_ACCOUNTS)));
     if (!is2xx(atLimit)) throw new NotObservable(`a preview of ${MAX_ACCOUNTS} accounts was refused (${received(atLimit)}), so a refusal of ${MAX_ACCOUNTS + 1} would say nothing`);
-    const over = await previewAndQuote(ctx, agent, ids, { until: isQuoted, budgetMs: 2_000 });
+    // The same patience as OPS-004: a quote may come as late as the one OPS-004 waits for, so
+    // a shorter wait would pass a server that quotes the oversized scope a little later.
+    // Polling stops early once the receipt shows the preview finished.
+    const over = await previewAndQuote(ctx, agent, ids, { until: isQuoted, patienceMs: QUOTE_PATIENCE_MS, stopWhenFinished: true });
     const status = over.submitted.response?.status;
     if (status !== undefined && status >= 400 && status < 500 && ![401, 403, 429].includes(status)) return;
     if (!is2xx(over.submitted)) throw new NotObservable(`the oversized preview was answered ${received(over.submitted)}, which is neither a refusal of the scope nor an acceptance`);
+    const last = over.polls[over.polls.length - 1] ?? over.submitted;
     if (isQuoted(over.quote)) {
-      const last = over.polls[over.polls.length - 1] ?? over.submitted;
       throw new Finding({
         clause: 'OPS-005',
         message: `a preview of ${ids.length} accounts was quoted`,
@@ -81,6 +87,12 @@ export const oversizedPreviewNotQuoted: CheckDef = {
         context: [atLimit, ...(last !== over.submitted ? [over.submitted] : [])],
       });
     }
+    // Accepted and not quoted: only a preview seen to finish was never priced.
+    if (over.finished) return;
     if (!over.receiptFound) throw new NotObservable('the oversized preview was accepted and names no receipt, so whether it is quoted later cannot be seen');
+    throw new NotObservable(
+      `the oversized preview was accepted and its receipt showed neither a quote nor a finished state in ${over.polls.length} polls over ${(over.waitedMs / 1000).toFixed(1)} s ` +
+        `(the wait for a quote: ${describeBound(ctx.run, QUOTE_BOUND_MS)}); last answer ${received(last)}`,
+    );
   },
 };

@@ -6,10 +6,14 @@
 import type { CheckDef } from '../../src/engine/check.ts';
 import { describeResponse } from '../../src/engine/expect.ts';
 import { Finding, NotObservable } from '../../src/engine/finding.ts';
+import { describeBound } from '../../src/engine/waits.ts';
 import { is2xx } from '../_shared/definitions.ts';
 import { computeRunShapes, statusesOf, tryShapes } from '../_shared/ops-shapes.ts';
 import { findResourceId, pollUntil } from '../_shared/receipts.ts';
 import { usableResponses } from '../_shared/ops-usable.ts';
+
+/** How long a started compute run may take to answer 2xx (the suite's bound; --patience multiplies it). */
+const RUN_BOUND_MS = 3_000;
 
 export const computeRunPollable: CheckDef = {
   id: 'operations/compute-run-pollable',
@@ -27,12 +31,12 @@ export const computeRunPollable: CheckDef = {
     const id = findResourceId(tried.accepted);
     if (id === undefined) throw new NotObservable('the started run names no id (id, runId, a wrapper or Location), so it cannot be polled');
     const path = `/compute/runs/${encodeURIComponent(id)}`;
-    const polled = await pollUntil(ctx, computer, path, is2xx, 3_000);
+    const polled = await pollUntil(ctx, computer, path, is2xx, RUN_BOUND_MS);
     if (!polled.satisfied) {
       const last = polled.last;
       throw new Finding({
         clause: 'OPS-012',
-        message: `the run never answered 2xx at ${path} (${polled.polls.length} polls)`,
+        message: `the run never answered 2xx at ${path} (${polled.polls.length} polls within ${describeBound(ctx.run, RUN_BOUND_MS)})`,
         expected: '2xx with the run',
         received: last.response ? describeResponse(last.response) : `no response (${last.error?.kind})`,
         exchange: last,

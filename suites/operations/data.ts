@@ -6,12 +6,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { CheckDef } from '../../src/engine/check.ts';
-import { describeResponse, expectStatus } from '../../src/engine/expect.ts';
+import { describeResponse, expectStatus, INVALID_STATUSES } from '../../src/engine/expect.ts';
 import { Finding, NotObservable } from '../../src/engine/finding.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 import { is2xx } from '../_shared/definitions.ts';
 import { brief, findObjects, isObject } from '../_shared/json.ts';
-import { makeAccount } from '../_shared/ops-fixtures.ts';
+import { makeAccount, type AccountFixture } from '../_shared/ops-fixtures.ts';
+import { isUuid, unknownIdLike } from '../_shared/receipts.ts';
 import { usableResponses } from '../_shared/ops-usable.ts';
 
 const received = (ex: Exchange): string => (ex.response ? describeResponse(ex.response) : `no response (${ex.error?.kind}: ${ex.error?.message})`);
@@ -54,9 +55,13 @@ export const personRead: CheckDef = {
     ctx = usableResponses(ctx, 'DATA-002');
     const owner = ctx.key('owner');
     const fx = await makeAccount(ctx, 'data-person');
-    // Which id /data/people takes is not shown: the account-membership record's, else the canonical person's.
+    // Which id /data/people takes is not shown: the account-membership record's, else the
+    // canonical person's. Any refusal of the first id (404, or 400/422 from a server that takes
+    // only canonical ids and reads the other kind as malformed, or 409...) leads to the second;
+    // refusals of the caller (401, 403) and throttling (429) are judged on the first.
     const first = await ctx.api.send({ method: 'GET', path: `/data/people/${fx.accountPersonId}`, key: owner });
-    if (first.response?.status !== 404) return expectRelatedData('DATA-002', first, 'GET /data/people/{accountPersonId}');
+    const status = first.response?.status;
+    if (status === undefined || status < 400 || status >= 500 || [401, 403, 429].includes(status)) return expectRelatedData('DATA-002', first, 'GET /data/people/{accountPersonId}');
     const second = await ctx.api.send({ method: 'GET', path: `/data/people/${fx.personId}`, key: owner });
     expectRelatedData('DATA-002', second, 'GET /data/people/{id} (by account-membership id and by person id)', [first]);
   },
@@ -85,6 +90,20 @@ export const relationshipsListed: CheckDef = {
   },
 };
 
+/**
+ * Issued ids of each kind, for the shape of unknown ids: the profile's fixtures, else records
+ * made through the control protocol (never billed), else none (the seed does not show that
+ * these ids are uuids). People have two: the account-membership record's and the canonical
+ * person's (which one /data/people takes is not shown).
+ */
+async function issuedIds(ctx: Parameters<CheckDef['run']>[0]): Promise<{ account: string[]; person: string[] }> {
+  const { accountId, accountPersonId } = ctx.fixtures;
+  if (accountId !== undefined) return { account: [accountId], person: accountPersonId === undefined ? [] : [accountPersonId] };
+  if (!ctx.run.hasControl) return { account: [], person: [] };
+  const fx: AccountFixture = await makeAccount(ctx, 'data-shape');
+  return { account: [fx.accountId], person: [fx.accountPersonId, fx.personId] };
+}
+
 export const unknownRecords: CheckDef = {
   id: 'operations/unknown-records',
   title: 'Stored-data reads of well-formed ids that name no record answer 404',
@@ -93,7 +112,25 @@ export const unknownRecords: CheckDef = {
   async run(ctx) {
     ctx = usableResponses(ctx, 'DATA-004');
     const owner = ctx.key('owner');
-    expectStatus('DATA-004', await ctx.api.send({ method: 'GET', path: `/data/accounts/${randomUUID()}`, key: owner }), 404);
-    expectStatus('DATA-004', await ctx.api.send({ method: 'GET', path: `/data/people/${randomUUID()}`, key: owner }), 404);
+    const issued = await issuedIds(ctx);
+    for (const [kind, path] of [['account', '/data/accounts'], ['person', '/data/people']] as const) {
+      // A random uuid when no id was issued; else ids shaped like each issued one in turn.
+      const shapes: (string | undefined)[] = issued[kind].length > 0 ? issued[kind] : [undefined];
+      const refused: string[] = [];
+      for (const like of shapes) {
+        const ex = await ctx.api.send({ method: 'GET', path: `${path}/${encodeURIComponent(like === undefined ? randomUUID() : unknownIdLike(like))}`, key: owner });
+        const status = ex.response?.status;
+        // An id refused as malformed says nothing when the server's id format is not known to be uuids.
+        if (status !== undefined && INVALID_STATUSES.includes(status) && (like === undefined || !isUuid(like))) {
+          refused.push(like === undefined ? `a random uuid (${status})` : `an id shaped like the issued ${JSON.stringify(like)} (${status})`);
+          continue;
+        }
+        expectStatus('DATA-004', ex, 404);
+        break;
+      }
+      if (refused.length === shapes.length) {
+        throw new NotObservable(`GET ${path}/{id} refused as invalid ${refused.join(' and ')}: the server's ${kind} id format is not known well enough to form a well-formed id that names nothing`);
+      }
+    }
   },
 };

@@ -5,13 +5,15 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { CheckDef } from '../../src/engine/check.ts';
-import { describeResponse, expectStatus } from '../../src/engine/expect.ts';
+import { describeResponse, expectStatus, INVALID_STATUSES } from '../../src/engine/expect.ts';
+import { describeBound } from '../../src/engine/waits.ts';
 import { Finding, NotObservable } from '../../src/engine/finding.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 import { is2xx } from '../_shared/definitions.ts';
 import { isObject } from '../_shared/json.ts';
 import { applyUpdateBody, makeAccount, pollReceipt, receiptPath, submitOperation } from '../_shared/ops-fixtures.ts';
 import { pageOf } from '../_shared/paging.ts';
+import { idOf, isUuid, unknownIdLike } from '../_shared/receipts.ts';
 import { usableResponses } from '../_shared/ops-usable.ts';
 
 const received = (ex: Exchange): string => (ex.response ? describeResponse(ex.response) : `no response (${ex.error?.kind}: ${ex.error?.message})`);
@@ -42,6 +44,9 @@ export const applyUpdateAccepted: CheckDef = {
   },
 };
 
+/** How long a submitted operation's receipt may take to answer 2xx (the suite's bound; --patience multiplies it). */
+const RECEIPT_BOUND_MS = 3_000;
+
 export const receiptPollable: CheckDef = {
   id: 'operations/receipt-pollable',
   title: 'The receipt of a submitted operation answers 2xx at GET /operations/{id}',
@@ -55,9 +60,9 @@ export const receiptPollable: CheckDef = {
     const submitted = await submitOperation(ctx, owner, applyUpdateBody(fx));
     if (!is2xx(submitted)) throw new NotObservable(`the submission was refused (${received(submitted)}), so there is no receipt to poll`);
     if (receiptPath(submitted) === undefined) throw new NotObservable('the submission names no receipt id (id, receiptId, operationId, a wrapper or Location)');
-    const polled = (await pollReceipt(ctx, owner, submitted, { budgetMs: 3_000 }))!;
+    const polled = (await pollReceipt(ctx, owner, submitted, { budgetMs: RECEIPT_BOUND_MS }))!;
     if (!polled.satisfied) {
-      throw new Finding({ clause: 'OPS-001', message: `the receipt never answered 2xx at ${receiptPath(submitted)} (${polled.polls.length} polls)`, expected: '2xx with the receipt', received: received(polled.last), exchange: polled.last, context: [submitted] });
+      throw new Finding({ clause: 'OPS-001', message: `the receipt never answered 2xx at ${receiptPath(submitted)} (${polled.polls.length} polls within ${describeBound(ctx.run, RECEIPT_BOUND_MS)})`, expected: '2xx with the receipt', received: received(polled.last), exchange: polled.last, context: [submitted] });
     }
   },
 };
@@ -75,6 +80,13 @@ export const receiptsListed: CheckDef = {
   },
 };
 
+/** Receipt ids the listing shows (its shape is not shown: an items array, or a bare array). */
+function listedIds(list: Exchange): string[] {
+  const body = list.response?.json;
+  const items = isObject(body) && Array.isArray(body.items) ? body.items : Array.isArray(body) ? body : [];
+  return items.map(idOf).filter((id): id is string => id !== undefined);
+}
+
 export const unknownReceipt: CheckDef = {
   id: 'operations/unknown-receipt',
   title: 'GET /operations/{id} of an id that names no receipt answers 404',
@@ -82,13 +94,27 @@ export const unknownReceipt: CheckDef = {
   credits: 0,
   async run(ctx) {
     ctx = usableResponses(ctx, 'OPS-013');
-    expectStatus('OPS-013', await ctx.api.send({ method: 'GET', path: `/operations/${randomUUID()}`, key: ctx.key('owner') }), 404);
+    const owner = ctx.key('owner');
+    // Receipt ids are not shown to be uuids: the unknown id takes the shape of an issued one
+    // (GET /operations is free; earlier checks of the suite submitted operations).
+    const list = await ctx.api.send({ method: 'GET', path: '/operations', key: owner });
+    const issued = is2xx(list) ? listedIds(list)[0] : undefined;
+    const ex = await ctx.api.send({ method: 'GET', path: `/operations/${encodeURIComponent(issued === undefined ? randomUUID() : unknownIdLike(issued))}`, key: owner });
+    const status = ex.response?.status;
+    if (status !== undefined && INVALID_STATUSES.includes(status) && (issued === undefined || !isUuid(issued))) {
+      throw new NotObservable(
+        issued === undefined
+          ? `a random uuid was refused as invalid (${status}) and no issued receipt id was listed to show the server's id format`
+          : `an id shaped like the issued receipt id ${JSON.stringify(issued)} was refused as invalid (${status}): the server's id format is not known well enough to form a well-formed id`,
+      );
+    }
+    expectStatus('OPS-013', ex, 404);
   },
 };
 
 export const unknownOperation: CheckDef = {
   id: 'operations/unknown-operation',
-  title: 'An operation name outside the catalog is refused with 400 or 404 and an error body',
+  title: 'An operation name outside the catalog is refused (400 or 422 as invalid, or 404) with an error body',
   clauses: ['OPS-002'],
   needs: { mutation: true },
   credits: 0,
@@ -96,7 +122,7 @@ export const unknownOperation: CheckDef = {
     ctx = usableResponses(ctx, 'OPS-002');
     const body = { operation: `wgc.no_such_operation_${randomUUID().slice(0, 8)}`, arguments: {}, reason: 'conformance check' };
     const ex = await submitOperation(ctx, ctx.key('owner'), body);
-    const res = expectStatus('OPS-002', ex, [400, 404]);
+    const res = expectStatus('OPS-002', ex, [...INVALID_STATUSES, 404]);
     // The envelope's fields are the errors suite's (ERR-001/002); a refusal needs an error body at all.
     if (!res.isJson || !isObject(res.json)) {
       throw new Finding({ clause: 'OPS-002', message: 'the refusal has no error envelope: the body is not a JSON object', expected: 'an error envelope', received: received(ex), exchange: ex });
