@@ -15,6 +15,12 @@ export interface BodyEndpoint {
   operationId: string;
   method: 'POST' | 'PATCH' | 'PUT';
   path: string;
+  /**
+   * False where the seed does not show the request shape (4.9: POST /query, /compute/*,
+   * /graph/decision-inputs; the body schema carries x-wgc-not-shown): such an endpoint may
+   * take no body at all and never read one, so what it does with a bad body says nothing.
+   */
+  shown: boolean;
 }
 
 /** Creates a definition to send bodies to (archived at clean-up); undefined when refused. */
@@ -36,7 +42,8 @@ export async function jsonBodyEndpoints(definitionId: string | undefined): Promi
     if (!op.requestBodySchema || !['POST', 'PATCH', 'PUT'].includes(op.method)) continue;
     const path = definitionId ? op.path.replace('{definitionId}', encodeURIComponent(definitionId)) : op.path;
     if (path.includes('{')) continue;
-    out.push({ operationId: op.operationId, method: op.method as BodyEndpoint['method'], path });
+    const shown = op.requestBodySchema['x-wgc-not-shown'] === undefined;
+    out.push({ operationId: op.operationId, method: op.method as BodyEndpoint['method'], path, shown });
   }
   return out;
 }

@@ -12,7 +12,7 @@
  * Findings are soft (ctx.softFail), so a check goes on judging its other responses.
  */
 import type { CheckContext } from '../../src/engine/check.ts';
-import { describeResponse } from '../../src/engine/expect.ts';
+import { describeResponse, INVALID_STATUSES } from '../../src/engine/expect.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 import { loadSpec } from '../../src/spec/load.ts';
 import { validateSchema } from '../../src/spec/validate.ts';
@@ -61,6 +61,42 @@ export async function judgeEnvelope(ctx: CheckContext, ex: Exchange, presence = 
       message: `the ${res.status} error does not carry the table's constants`,
       expected: `defined true, code ${known.code}, status ${res.status}`,
       received: `defined ${JSON.stringify(body.defined)}, code ${JSON.stringify(body.code)}, status ${JSON.stringify(body.status)}`,
+      exchange: ex,
+    });
+  }
+  return true;
+}
+
+/** How the accepted refusals of an invalid request read in findings. */
+export const INVALID_EXPECTED = '400 BAD_REQUEST, or 422 with defined false';
+
+/**
+ * Judges the answer to a request the check made invalid (a malformed or mistyped body, a
+ * non-JSON body): refused with one of INVALID_STATUSES (400, or 422 outside the table: part 7
+ * rule 4 leaves open which status each condition yields), or one of `also` (e.g. 415 for a
+ * content type). The envelope is judged (ERR-001, ERR-002), and a refusal with a status
+ * outside the table must say `defined: false` (part 7: "otherwise defined is false"), which is
+ * recorded on `clause`, the clause that accepted that status; `presence` owns "no envelope at
+ * all" as in judgeEnvelope. Returns false, judging nothing, when the answer is not such a
+ * refusal: the caller reports that under its clause.
+ */
+export async function judgeInvalidRefusal(
+  ctx: CheckContext,
+  ex: Exchange,
+  clause: string,
+  opts: { also?: readonly number[]; presence?: string } = {},
+): Promise<boolean> {
+  const res = ex.response;
+  if (!res || !(INVALID_STATUSES.includes(res.status) || (opts.also ?? []).includes(res.status))) return false;
+  if (!(await judgeEnvelope(ctx, ex, opts.presence))) return true;
+  const known = (await knownErrors()).some((k) => k.status === res.status);
+  const defined = isObject(res.json) ? res.json.defined : undefined;
+  if (!known && defined !== false) {
+    ctx.softFail({
+      clause,
+      message: `a ${res.status}, which is not in the table of part 7, has defined ${JSON.stringify(defined)}`,
+      expected: `defined false on a ${res.status}`,
+      received: describeResponse(res),
       exchange: ex,
     });
   }

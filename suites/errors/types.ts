@@ -1,12 +1,16 @@
 /**
- * A body field of the wrong JSON type is refused with 400 (seed part 7, 400 row; the field
- * types of 4.4 and 4.5). Fixed cases include numeric and boolean look-alike strings, which a
- * lenient parser might coerce; the property draws one wrong-typed field at a time from the
- * contract's generators (every `type` violation of the create body).
+ * A body field of the wrong JSON type is refused (seed part 7: 400, or 422 with defined false;
+ * the field types of 4.4 and 4.5). Only types no common parser reads as the field's type are
+ * sent: objects and arrays for scalars, a scalar for an array, a string that reads as no number
+ * or boolean. Look-alikes a lenient parser coerces ("0.9" or true for a number, "true" or 1 for
+ * a boolean, 123 for a string: pydantic's lax mode, Jackson's scalar coercion) are left out, as
+ * the contract's generators leave them out: a conformant server built on such a parser may
+ * accept them. The property draws one wrong-typed field at a time from those generators (every
+ * `type` violation of the create body).
  */
 import fc from 'fast-check';
 import type { CheckContext, CheckDef, KeyHandle } from '../../src/engine/check.ts';
-import { describeResponse } from '../../src/engine/expect.ts';
+import { describeResponse, INVALID_STATUSES } from '../../src/engine/expect.ts';
 import { Finding, NotObservable } from '../../src/engine/finding.ts';
 import { checkProperty } from '../../src/engine/property.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
@@ -16,7 +20,7 @@ import { minimalCreateBody, uniqueName } from '../_shared/definitions.ts';
 import { isObject } from '../_shared/json.ts';
 import { archiveIfCreated } from '../_shared/ops-fixtures.ts';
 import { scratchDefinition, sendRaw, unavailable } from './bodies.ts';
-import { ENVELOPE_CLAUSES, judgeEnvelope } from './envelope.ts';
+import { ENVELOPE_CLAUSES, INVALID_EXPECTED, judgeInvalidRefusal } from './envelope.ts';
 import { usableResponses } from '../_shared/ops-usable.ts';
 
 /** One wrong-typed request: a JSON value sent as the whole body, and what is wrong with it. */
@@ -29,13 +33,12 @@ function createCases(ctx: CheckContext): Case[] {
   const valid = minimalCreateBody(ctx);
   const field = (name: string, value: unknown): Case => ({ scenario: `${name} is ${JSON.stringify(value)}`, body: { ...minimalCreateBody(ctx), [name]: value } });
   return [
-    field('name', 123),
+    field('name', { text: 'conformance' }),
     field('entityKinds', 'account'),
     field('autoApplyThreshold', 'high'),
-    field('autoApplyThreshold', '0.9'),
-    field('reviewThreshold', '0.5'),
-    field('captureEnabled', 'true'),
-    field('chatVisible', 1),
+    field('reviewThreshold', { value: 0.5 }),
+    field('captureEnabled', 'not-a-boolean'),
+    field('chatVisible', [true]),
     field('enumValues', { label: 'Alpha' }),
     field('reason', ['conformance check']),
     { scenario: 'the body is an array', body: [valid] },
@@ -46,24 +49,28 @@ function createCases(ctx: CheckContext): Case[] {
 
 function patchCases(): Case[] {
   const field = (name: string, value: unknown): Case => ({ scenario: `${name} is ${JSON.stringify(value)}`, body: { reason: 'conformance check', [name]: value } });
-  return [field('autoApplyThreshold', '0.9'), field('name', 123), field('chatVisible', 'false'), field('reason', 42), { scenario: 'the body is an array', body: [{ reason: 'conformance check' }] }];
+  return [
+    field('autoApplyThreshold', [0.9]),
+    field('name', ['conformance']),
+    field('chatVisible', 'not-a-boolean'),
+    field('reason', { text: 'conformance check' }),
+    { scenario: 'the body is an array', body: [{ reason: 'conformance check' }] },
+  ];
 }
 
 /**
- * Judges one answer: 400 with the envelope passes; 503 is skipped (returns false); anything
- * else is a finding (soft, or thrown for the property).
+ * Judges one answer: a refusal as invalid (400, or 422 with defined false) with the envelope
+ * passes; 503 is skipped (returns false); anything else is a finding (soft, or thrown for the
+ * property, which judges the status only).
  */
 async function judge(ctx: CheckContext, owner: KeyHandle, ex: Exchange, scenario: string, soft: boolean): Promise<boolean> {
   archiveIfCreated(ctx, owner, ex);
   if (unavailable(ex)) return false;
-  if (ex.response?.status === 400) {
-    if (soft) await judgeEnvelope(ctx, ex);
-    return true;
-  }
+  if (soft ? await judgeInvalidRefusal(ctx, ex, 'ERR-005') : INVALID_STATUSES.includes(ex.response?.status ?? 0)) return true;
   const f = new Finding({
     clause: 'ERR-005',
-    message: `${ex.request.method} with a wrong JSON type (${scenario}) was not refused with 400`,
-    expected: '400 BAD_REQUEST',
+    message: `${ex.request.method} with a wrong JSON type (${scenario}) was not refused as invalid`,
+    expected: INVALID_EXPECTED,
     received: ex.response ? describeResponse(ex.response) : `no response (${ex.error?.kind}: ${ex.error?.message})`,
     exchange: ex,
   });
@@ -74,7 +81,7 @@ async function judge(ctx: CheckContext, owner: KeyHandle, ex: Exchange, scenario
 
 export const wrongTypes: CheckDef = {
   id: 'errors/wrong-types',
-  title: 'Body fields of the wrong JSON type (and bodies that are not objects) are refused with 400',
+  title: 'Body fields of a JSON type no parser reads as theirs (and bodies that are not objects) are refused with 400 (or 422)',
   clauses: ['ERR-005', ...ENVELOPE_CLAUSES],
   needs: { mutation: true },
   // The scratch definition for PATCH and its clean-up archive.
