@@ -1,10 +1,13 @@
 /**
  * The workspace comes only from the verified key (part 5 rule 3): another workspace's id in
- * headers, query parameters or body fields is ignored. Reads show the key's workspace; creates
- * land in it. A second workspace (with a definition of its own) is created for the check.
+ * headers, query parameters or body fields is never used. Reads show the key's workspace;
+ * creates land in it. A request naming another workspace may also be refused, as invalid (400,
+ * or 422) or as forbidden (403), wherever the name is: a refusal does not take the workspace
+ * from the input either (and unknown query parameters and body properties may be refused
+ * anyway: DEF-025). A second workspace (with a definition of its own) is created for the check.
  */
 import type { ApiRequest, CheckContext, CheckDef, KeyHandle } from '../../src/engine/check.ts';
-import { describeResponse, expectResponse } from '../../src/engine/expect.ts';
+import { describeResponse, expectResponse, INVALID_STATUSES } from '../../src/engine/expect.ts';
 import { Finding, NotObservable } from '../../src/engine/finding.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 import { soft, softAsync } from '../_shared/auth-soft.ts';
@@ -19,18 +22,31 @@ const headersNaming = (ws: string): Record<string, string> => ({ 'x-workspace-id
 const queryNaming = (ws: string): Record<string, string> => ({ workspaceId: ws, workspace_id: ws, workspace: ws });
 const bodyNaming = (ws: string): Record<string, string> => ({ workspaceId: ws, workspace_id: ws });
 
+/** The refusals of a request that names another workspace: as invalid, or as forbidden. */
+const REFUSALS: readonly number[] = [...INVALID_STATUSES, 403];
+const refused = (ex: Exchange): boolean => ex.response !== undefined && REFUSALS.includes(ex.response.status);
+
 function fail(message: string, expected: string, ex: Exchange): never {
   throw new Finding({ clause: CLAUSE, message, expected, received: ex.response ? describeResponse(ex.response) : `no response (${ex.error?.kind})`, exchange: ex });
 }
 
-/** The workspaceId GET /me reports for a request, or a finding when the answer is not usable. */
-async function meWorkspace(ctx: CheckContext, req: ApiRequest, allow400: boolean): Promise<string | undefined> {
+/**
+ * The workspaceId GET /me reports for a request, undefined when a request naming another
+ * workspace (`naming`) was refused, or a finding when the answer is not usable.
+ */
+async function meWorkspace(ctx: CheckContext, req: ApiRequest, naming: boolean): Promise<string | undefined> {
   const ex = await ctx.api.send(req);
   const res = expectResponse(CLAUSE, ex);
-  // Refusing an unexpected query parameter with 400 is not taking the workspace from it.
-  if (allow400 && res.status === 400) return undefined;
+  // Refusing a request that names another workspace is not taking the workspace from it.
+  if (naming && refused(ex)) return undefined;
   const ws = isObject(res.json) ? res.json.workspaceId : undefined;
-  if (!ok2xx(ex) || typeof ws !== 'string') fail('GET /me did not answer 2xx with a workspaceId when another workspace was named', '2xx with the key\'s workspaceId', ex);
+  if (!ok2xx(ex) || typeof ws !== 'string') {
+    fail(
+      naming ? 'GET /me neither answered 2xx with a workspaceId nor refused the request when another workspace was named' : 'GET /me did not answer 2xx with a workspaceId',
+      naming ? `2xx with the key's workspaceId, or a refusal (${REFUSALS.join(', ')})` : "2xx with the key's workspaceId",
+      ex,
+    );
+  }
   return ws;
 }
 
@@ -57,13 +73,13 @@ export const workspaceFromKey: CheckDef = {
     const mine = await meWorkspace(ctx, { method: 'GET', path: '/me', key }, false);
     if (mine === other.workspaceId) throw new Error('the suite key and the new workspace report the same workspace id');
 
-    // GET /me: named in headers (must be ignored), in the query (ignored or refused).
-    for (const [where, req, allow400] of [
-      ['headers', { method: 'GET', path: '/me', key, headers: headersNaming(other.workspaceId) }, false],
-      ['query', { method: 'GET', path: '/me', key, query: queryNaming(other.workspaceId) }, true],
-    ] as [string, ApiRequest, boolean][]) {
+    // GET /me: named in headers or in the query (ignored or refused).
+    for (const [where, req] of [
+      ['headers', { method: 'GET', path: '/me', key, headers: headersNaming(other.workspaceId) }],
+      ['query', { method: 'GET', path: '/me', key, query: queryNaming(other.workspaceId) }],
+    ] as [string, ApiRequest][]) {
       await softAsync(ctx, async () => {
-        const got = await meWorkspace(ctx, req, allow400);
+        const got = await meWorkspace(ctx, req, true);
         if (got !== undefined && got !== mine) throw new Finding({ clause: CLAUSE, message: `GET /me reported another workspace when one was named in the ${where}`, expected: `workspaceId ${mine}`, received: `workspaceId ${got}` });
       });
     }
@@ -73,15 +89,15 @@ export const workspaceFromKey: CheckDef = {
     // finding (foreign-ids.ts), not evidence that the named workspace was used.
     const plain = await listAll(ctx, key, '/definitions', { query: { includeArchived: true }, maxPages: 2 });
     const leaky = idsOf(plain.items).has(otherDef.toLowerCase());
-    const listings: [string, Parameters<typeof listAll>[3], boolean][] = [
-      ['headers', { headers: headersNaming(other.workspaceId), query: { includeArchived: true }, maxPages: 2 }, false],
-      ['query', { query: { includeArchived: true, ...queryNaming(other.workspaceId) }, maxPages: 2 }, true],
+    const listings: [string, Parameters<typeof listAll>[3]][] = [
+      ['headers', { headers: headersNaming(other.workspaceId), query: { includeArchived: true }, maxPages: 2 }],
+      ['query', { query: { includeArchived: true, ...queryNaming(other.workspaceId) }, maxPages: 2 }],
     ];
-    for (const [where, opts, allow400] of listings) {
+    for (const [where, opts] of listings) {
       const seen = await listAll(ctx, key, '/definitions', opts);
       if (seen.failed) {
-        if (allow400 && seen.failed.response?.status === 400) continue;
-        soft(ctx, () => fail(`GET /definitions did not succeed when another workspace was named in the ${where}`, '2xx with the key\'s definitions', seen.failed!));
+        if (refused(seen.failed)) continue;
+        soft(ctx, () => fail(`GET /definitions neither succeeded nor was refused when another workspace was named in the ${where}`, `2xx with the key's definitions, or a refusal (${REFUSALS.join(', ')})`, seen.failed!));
         continue;
       }
       if (!leaky && idsOf(seen.items).has(otherDef.toLowerCase())) {
@@ -90,14 +106,14 @@ export const workspaceFromKey: CheckDef = {
     }
 
     // POST /definitions: a create lands in the key's workspace wherever another one is named.
-    const creates: [string, Omit<ApiRequest, 'key' | 'method' | 'path'>, boolean][] = [
-      ['headers', { headers: headersNaming(other.workspaceId), body: minimalCreateBody(ctx) }, false],
-      ['query', { query: queryNaming(other.workspaceId), body: minimalCreateBody(ctx) }, true],
+    const creates: [string, Omit<ApiRequest, 'key' | 'method' | 'path'>][] = [
+      ['headers', { headers: headersNaming(other.workspaceId), body: minimalCreateBody(ctx) }],
+      ['query', { query: queryNaming(other.workspaceId), body: minimalCreateBody(ctx) }],
       // Unknown body properties may be ignored or refused (docs/interpretations.md, DEF-025).
-      ['body', { body: minimalCreateBody(ctx, bodyNaming(other.workspaceId)) }, true],
+      ['body', { body: minimalCreateBody(ctx, bodyNaming(other.workspaceId)) }],
     ];
     const landed: { where: string; id: string; ex: Exchange }[] = [];
-    for (const [where, extra, allow400] of creates) {
+    for (const [where, extra] of creates) {
       const ex = await ctx.api.send({ method: 'POST', path: '/definitions', key, ...extra });
       const id = ok2xx(ex) && isObject(ex.response?.json) ? ex.response.json.id : undefined;
       if (typeof id === 'string') {
@@ -113,8 +129,8 @@ export const workspaceFromKey: CheckDef = {
         }
         continue;
       }
-      if (allow400 && ex.response?.status === 400) continue;
-      soft(ctx, () => fail(`a valid POST /definitions did not succeed when another workspace was named in the ${where}`, '2xx with a Definition in the key\'s workspace', ex));
+      if (refused(ex)) continue;
+      soft(ctx, () => fail(`a valid POST /definitions neither succeeded nor was refused when another workspace was named in the ${where}`, `2xx with a Definition in the key's workspace, or a refusal (${REFUSALS.join(', ')})`, ex));
     }
     if (landed.length === 0) return;
     await checkLanding(ctx, key, other, landed, leaky);
