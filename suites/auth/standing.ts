@@ -73,7 +73,14 @@ export const departedMember: CheckDef = {
   },
 };
 
-/** Every key of a paused workspace (a workspace of the check's own) gets 401 or 403 from the next call on. */
+/**
+ * How a paused workspace's keys may be refused: the key is valid but access is lost (401 or
+ * 403), or the workspace's API access, which is off, is a capability that is not configured
+ * (503, whose row in part 7 reads "Capability is not configured").
+ */
+const PAUSED_REFUSALS = [401, 403, 503] as const;
+
+/** Every key of a paused workspace (a workspace of the check's own) gets 401, 403 or 503 from the next call on. */
 export const pausedWorkspace: CheckDef = {
   id: 'auth/paused-workspace-loses-access',
   title: 'Every key of a workspace whose API access is paused loses access from the next call on',
@@ -86,6 +93,6 @@ export const pausedWorkspace: CheckDef = {
     const second = await provisionKey(ctx, workspaceId, 'analyst', SCOPES, 'paused_workspace_key');
     for (const key of [first, second]) await provenWorking(ctx, key);
     await ctx.control.pauseWorkspace(workspaceId);
-    for (const key of [first, second]) await expectLostAccess(ctx, 'AUTH-010', key, [401, 403], `key of a paused workspace (holder ${key.role})`);
+    for (const key of [first, second]) await expectLostAccess(ctx, 'AUTH-010', key, PAUSED_REFUSALS, `key of a paused workspace (holder ${key.role})`);
   },
 };
