@@ -7,7 +7,7 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import type { CheckContext, CheckDef, KeyHandle } from '../../src/engine/check.ts';
-import { expectResponse } from '../../src/engine/expect.ts';
+import { expectResponse, INVALID_STATUSES } from '../../src/engine/expect.ts';
 import { Finding, NotObservable } from '../../src/engine/finding.ts';
 import { checkProperty } from '../../src/engine/property.ts';
 import { parameterArbitraries } from '../../src/generators/index.ts';
@@ -36,9 +36,13 @@ async function badKeys(keyword: string): Promise<fc.Arbitrary<string>> {
 /** True when the HTTP client itself could not put the value in a header (nothing reached the target). */
 const unsendable = (ex: Exchange): boolean => !ex.response && ex.error?.kind === 'other';
 
+/** How an invalid key's refusal reads in findings (part 7 rule 4: 400, or 422 outside the table). */
+const REFUSED = INVALID_STATUSES.join(' or ');
+
 /**
- * A create under an invalid key must be refused with 400. Returns false when the client could
- * not send the value. Every name tried is recorded so that the check can show nothing was created.
+ * A create under an invalid key must be refused as invalid (400, or 422). Returns false when the
+ * client could not send the value. Every name tried is recorded so that the check can show
+ * nothing was created.
  */
 async function expectRefused(ctx: CheckContext, key: KeyHandle, clause: string, idem: string, names: string[]): Promise<boolean> {
   const body = minimalCreateBody(ctx, { name: uniqueName(ctx, 'idem-badkey') });
@@ -48,8 +52,8 @@ async function expectRefused(ctx: CheckContext, key: KeyHandle, clause: string, 
   const id = createdId(ex);
   if (id !== undefined) archiveLater(ctx, key, [id]);
   const res = expectResponse(clause, ex);
-  if (res.status !== 400) {
-    throw new Finding({ clause, message: `a create under the invalid Idempotency-Key ${JSON.stringify(idem)} answered ${res.status}`, expected: 'status 400', received: answerOf(ex), exchange: ex });
+  if (!INVALID_STATUSES.includes(res.status)) {
+    throw new Finding({ clause, message: `a create under the invalid Idempotency-Key ${JSON.stringify(idem)} answered ${res.status}`, expected: `status ${REFUSED}`, received: answerOf(ex), exchange: ex });
   }
   return true;
 }
@@ -68,7 +72,7 @@ async function expectNoneCreated(ctx: CheckContext, key: KeyHandle, clause: stri
 
 export const keyTooLong: CheckDef = {
   id: 'idempotency/key-too-long',
-  title: 'An Idempotency-Key longer than 128 characters is refused with 400 (an empty one: 400 or treated as absent)',
+  title: 'An Idempotency-Key longer than 128 characters is refused with 400 or 422 (an empty one: refused so, or treated as absent)',
   clauses: ['IDEM-005'],
   needs: { mutation: true },
   // Refusals are free (the empty key too, on the reference); one walk (one page).
@@ -81,14 +85,14 @@ export const keyTooLong: CheckDef = {
     await expectRefused(ctx, key, 'IDEM-005', `${ctx.run.prefix}${randomUUID()}`.padEnd(129, '~'), names);
     await checkProperty(ctx, { clause: 'IDEM-005', arbitrary: await badKeys('maxLength'), predicate: async (idem) => void (await expectRefused(ctx, key, 'IDEM-005', idem, names)) });
 
-    // An empty value is either a key of length 0 (400) or no key at all (the create proceeds).
+    // An empty value is either a key of length 0 (refused as invalid) or no key at all (the create proceeds).
     const body = minimalCreateBody(ctx, { name: uniqueName(ctx, 'idem-emptykey') });
     const empty = await ctx.api.send({ method: 'POST', path: '/definitions', key, body, idempotencyKey: '' });
     const id = createdId(empty);
     if (id !== undefined) archiveLater(ctx, key, [id]);
     const res = expectResponse('IDEM-005', empty);
-    if (res.status !== 400 && !is2xx(empty)) {
-      throw new Finding({ clause: 'IDEM-005', message: `a create with an empty Idempotency-Key answered ${res.status}`, expected: '400, or the create as without a key', received: answerOf(empty), exchange: empty });
+    if (!INVALID_STATUSES.includes(res.status) && !is2xx(empty)) {
+      throw new Finding({ clause: 'IDEM-005', message: `a create with an empty Idempotency-Key answered ${res.status}`, expected: `${REFUSED}, or the create as without a key`, received: answerOf(empty), exchange: empty });
     }
     await expectNoneCreated(ctx, key, 'IDEM-005', names);
   },
@@ -96,7 +100,7 @@ export const keyTooLong: CheckDef = {
 
 export const keyCharset: CheckDef = {
   id: 'idempotency/key-charset',
-  title: 'An Idempotency-Key with a space or a character outside visible ASCII is refused with 400',
+  title: 'An Idempotency-Key with a space or a character outside visible ASCII is refused with 400 or 422',
   clauses: ['IDEM-006'],
   needs: { mutation: true },
   // Refusals are free; one walk (one page) shows nothing was created.
@@ -161,7 +165,7 @@ export const keyBoundsAccepted: CheckDef = {
       if (is2xx(ex)) return;
       const res = expectResponse('IDEM-007', ex);
       // A short key cannot be made unique: another run (or another workspace, where keys are
-      // scoped wider) may have used it. A 409 then shows it was read as a key; a refused key is 400.
+      // scoped wider) may have used it. A 409 then shows it was read as a key; a refused key is 400 or 422.
       if (res.status === 409 && idem.length < UNIQUE_HEAD) return;
       throw new Finding({ clause: 'IDEM-007', message: `a PATCH under the valid ${idem.length}-character Idempotency-Key ${JSON.stringify(idem)} answered ${res.status}`, expected: '2xx', received: answerOf(ex), exchange: ex });
     };
