@@ -119,8 +119,14 @@ export const ALTERNATIVE: Choices = {
     methodMismatch: 405,
     submit: 201,
     computeRun: 201,
+    invalid: 400,
   },
   routeBeforeKey: true,
+  // The lenient variant (lenient.ts) takes the other side of these: request reading, paths, paging's cursor.
+  paths: {},
+  bodies: { contentTypes: 'json', trailingBytes: 'refuse', nullOptional: 'refuse', scalarStrings: 'refuse' },
+  uuids: 'hyphenated',
+  queryBooleans: 'true-false',
   definitions: {
     initialState: 'live',
     settling: [
@@ -133,6 +139,8 @@ export const ALTERNATIVE: Choices = {
     estimates: { low: 0, high: 25 },
     omittedText: '',
     enumCardinality: 'exclusive',
+    emptyText: 'keep',
+    estimating: null,
   },
   enumValueWrites: { mergedAway: 'removed', unknownSlugStatus: 404, sameSlug: 'no-op', unknownArchiveSlug: 'ignore' },
   renameSlug: 'rederive',
@@ -140,7 +148,7 @@ export const ALTERNATIVE: Choices = {
   unknownListParameters: 'refuse',
   archivedDefinitionWrites: 'allow',
   idempotency: { scope: 'workspace', storeRefusals: true, emptyKey: 'absent', replayHeaders: {}, inFlightMs: 25 },
-  paging: { trailingCursor: true, moduleKeysForms: 'repeated' },
+  paging: { trailingCursor: true, moduleKeysForms: 'repeated', cursor: 'exclusive' },
   slugs: 'kebab-random',
   receipts: { pollsToComplete: 4, executionDelayMs: 1500, slowOperations: { 'graph.agent_preview': 4000 } },
   previewFee: { apiPreviewCredits: 2, chargedOnTop: true, surface: 'api:fees.agent_preview' },

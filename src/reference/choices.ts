@@ -5,15 +5,17 @@
  * idempotency scope, paging edge cases, and the layout of every response the seed does not
  * show. `default` is the reference as documented in docs/reference-target.md; `alternative`
  * (alternative.ts) makes the other choice everywhere while staying conformant, so that the
- * suite can be shown not to depend on the default's incidental behaviour.
+ * suite can be shown not to depend on the default's incidental behaviour; `lenient`
+ * (lenient.ts) reads requests as lenient real-world stacks do and fills in some fields late.
+ * variants.ts resolves a variant by name.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { ALTERNATIVE } from './alternative.ts';
 import { envelope, type ApiError, type ErrorEnvelope } from './errors.ts';
 import type { ComputeRun, Definition, EnumValue, Receipt } from './model.ts';
+import type { Reading } from './validate.ts';
 
 /** The variants `startReference({ variant })` and `wgc serve --variant` accept. */
-export const VARIANT_NAMES = ['default', 'alternative'] as const;
+export const VARIANT_NAMES = ['default', 'alternative', 'lenient'] as const;
 export type VariantName = (typeof VARIANT_NAMES)[number];
 
 /** The parts of an agent preview's quote (seed 4.8), before a variant lays them out. */
@@ -139,9 +141,40 @@ export interface Choices {
     readonly submit: 201 | 202;
     /** POST /compute/runs (not stated). */
     readonly computeRun: 201 | 202;
+    /**
+     * A request refused as invalid: a broken bound, a wrong type, a bad query parameter or
+     * Idempotency-Key (7 rule 4: which condition yields which status is not shown): 400, or
+     * 422 with defined false and code VALIDATION_ERROR (FastAPI, Rails). Malformed JSON and
+     * refusals that depend on stored state stay 400.
+     */
+    readonly invalid: 400 | 422;
   };
   /** Unknown API paths are answered 404 before the key is looked at (else the key is checked first). */
   readonly routeBeforeKey: boolean;
+  /**
+   * Route paths served elsewhere, by pattern (4.9 names no path for ICPs, only "resources under
+   * /data"): the pattern's own path is then an unknown path (404).
+   */
+  readonly paths: Readonly<Record<string, string>>;
+  /** How request bodies are read (part 4: "Bodies are JSON"). */
+  readonly bodies: {
+    /** Content types a JSON body is taken under: JSON ones only (others get `status.nonJsonBody`), or any (Go's json.NewDecoder(r.Body)); a body that is not JSON is 400 either way. */
+    readonly contentTypes: 'json' | 'any';
+    /** Bytes after a complete JSON value: 400 like any malformed JSON, or ignored (Go's json.Decoder.Decode reads the first value). */
+    readonly trailingBytes: 'refuse' | 'ignore';
+    /**
+     * JSON null in an optional property the seed types without null: a wrong type, or "not
+     * given" (pydantic's Optional[...] = None, Jackson); then on PATCH, description and
+     * instruction ("string or null" in 2.1) are cleared. A null in a required property is refused either way.
+     */
+    readonly nullOptional: 'refuse' | 'absent';
+    /** "0.9" for a number, "true" or "false" for a boolean: a wrong type, or read as the number or boolean (pydantic's lax mode). */
+    readonly scalarStrings: 'refuse' | 'coerce';
+  };
+  /** uuids wherever one is parsed (cursor, path ids, body fields, trace ids): 8-4-4-4-12 hex in any case, or also 32 hex digits without hyphens (Python's uuid.UUID, Go's google/uuid, Postgres). */
+  readonly uuids: 'hyphenated' | 'hyphenated-or-plain';
+  /** Boolean query parameters (includeArchived, 4.3 "boolean"): `true` or `false`, or also yes/no, on/off, 1/0, in any case (pydantic, Spring). */
+  readonly queryBooleans: 'true-false' | 'lenient';
   /** Values of Definition fields the seed does not fix (seed 2.1, 3: "other transitions: not shown"). */
   readonly definitions: {
     /** State of a new definition. */
@@ -167,6 +200,14 @@ export interface Choices {
     readonly omittedText: null | '';
     /** cardinality of an enum definition created without one: null or this value. */
     readonly enumCardinality: 'exclusive' | null;
+    /** description and instruction given as "": kept as "", or stored as null (2.1: "string or null"). */
+    readonly emptyText: 'keep' | 'null';
+    /**
+     * Estimates computed in the background: `afterMs` after a create, est_credits_low/high and
+     * last_run_credits are filled in and updated_at advances, with no state change and no write
+     * (2.1 does not say when they are computed). Null: never.
+     */
+    readonly estimating: { readonly afterMs: number; readonly low: number; readonly high: number; readonly lastRun: number } | null;
   };
   /** Enum value writes the seed leaves open (4.5 archiveEnumValueSlugs, 4.7 merge-value). */
   readonly enumValueWrites: {
@@ -205,8 +246,18 @@ export interface Choices {
   readonly paging: {
     /** nextCursor is the last item's id on every non-empty page, so a walk ends on an empty page (PAGE-006). */
     readonly trailingCursor: boolean;
-    /** moduleKeys wire forms accepted (DEF-023): all three, or only `moduleKeys=a&moduleKeys=b` (the others 400). */
-    readonly moduleKeysForms: 'all' | 'repeated';
+    /**
+     * moduleKeys wire forms accepted (DEF-023): all three; or only `moduleKeys=a&moduleKeys=b`
+     * (the others 400); or the bracket forms `moduleKeys[]=a`, `moduleKeys[0]=a`, a repeated plain
+     * name keeping only its last value (Rails, PHP).
+     */
+    readonly moduleKeysForms: 'all' | 'repeated' | 'brackets-last-wins';
+    /**
+     * The cursor (part 8: a boundary): exclusive (nextCursor is the last item's id, the next page
+     * starts after it) or inclusive (nextCursor is the id of the next page's first item, the next
+     * page starts at it: the "fetch limit + 1" design).
+     */
+    readonly cursor: 'exclusive' | 'inclusive';
   };
   /** Definition and enum value slugs: snake_case with _2, _3 on collisions, or kebab-case with a random suffix. */
   readonly slugs: 'snake-numbered' | 'kebab-random';
@@ -258,16 +309,21 @@ export const DEFAULT_CHOICES: Choices = {
     methodMismatch: 404,
     submit: 202,
     computeRun: 202,
+    invalid: 400,
   },
   routeBeforeKey: false,
-  definitions: { initialState: 'draft', settling: [], settlingTouches: 'state', reason: 'latest-write', createdBy: 'member', estimates: null, omittedText: null, enumCardinality: null },
+  paths: {},
+  bodies: { contentTypes: 'json', trailingBytes: 'refuse', nullOptional: 'refuse', scalarStrings: 'refuse' },
+  uuids: 'hyphenated',
+  queryBooleans: 'true-false',
+  definitions: { initialState: 'draft', settling: [], settlingTouches: 'state', reason: 'latest-write', createdBy: 'member', estimates: null, omittedText: null, enumCardinality: null, emptyText: 'keep', estimating: null },
   enumValueWrites: { mergedAway: 'archived', unknownSlugStatus: 400, sameSlug: 'refuse', unknownArchiveSlug: 'refuse' },
   renameSlug: 'keep',
   unknownBodyProperties: 'ignore',
   unknownListParameters: 'ignore',
   archivedDefinitionWrites: 'refuse',
   idempotency: { scope: 'member', storeRefusals: false, emptyKey: 'refuse', replayHeaders: { 'idempotent-replayed': 'true' }, inFlightMs: 0 },
-  paging: { trailingCursor: false, moduleKeysForms: 'all' },
+  paging: { trailingCursor: false, moduleKeysForms: 'all', cursor: 'exclusive' },
   slugs: 'snake-numbered',
   receipts: { pollsToComplete: 1, executionDelayMs: 0, slowOperations: {} },
   previewFee: { apiPreviewCredits: 1, chargedOnTop: false, surface: '' },
@@ -314,14 +370,9 @@ export const DEFAULT_CHOICES: Choices = {
   },
 };
 
-/** Every variant by name. */
-export const VARIANTS: Readonly<Record<VariantName, Choices>> = { default: DEFAULT_CHOICES, alternative: ALTERNATIVE };
-
-/** The choices of a variant; rejects an unknown name with the list of valid ones. */
-export function resolveVariant(name: string | undefined): Choices {
-  if (name === undefined) return DEFAULT_CHOICES;
-  if (!(VARIANT_NAMES as readonly string[]).includes(name)) throw new Error(`unknown variant "${name}"; valid variants: ${VARIANT_NAMES.join(', ')}`);
-  return VARIANTS[name as VariantName];
+/** How a variant reads request bodies (validate.ts), from its choices. */
+export function readingOf(c: Choices): Reading {
+  return { nullIsAbsent: c.bodies.nullOptional === 'absent', coerceScalars: c.bodies.scalarStrings === 'coerce', plainUuids: c.uuids === 'hyphenated-or-plain' };
 }
 
 /** A fresh random uuid of the variant's version, lowercase. */

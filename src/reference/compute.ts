@@ -6,7 +6,7 @@ import { ApiError, notFound } from './errors.ts';
 import type { ComputeRun } from './model.ts';
 import { accountIn } from './op-graph.ts';
 import type { Ctx, Route } from './route.ts';
-import { arr, obj, oneOf, opt, parseBody, req, str } from './validate.ts';
+import { arr, lookupId, obj, oneOf, opt, parseBody, req, str } from './validate.ts';
 
 const JOBS = ['pmm_refresh'] as const;
 const scope = { job: req(oneOf(JOBS)), accountIds: opt(arr(str({ format: 'uuid' }), { max: 1000, unique: true })) };
@@ -20,13 +20,13 @@ function accountsOf(ctx: Ctx, ids: string[] | undefined): number {
 }
 
 function preview(ctx: Ctx) {
-  const b = parseBody(previewBody, ctx.body, 'body', ctx.relax);
+  const b = parseBody(previewBody, ctx.body, 'body', ctx.relax, ctx.store.reading);
   const n = accountsOf(ctx, b.accountIds);
   return { status: 200, body: ctx.store.choices.layout.computePreview(b.job, n) };
 }
 
 function start(ctx: Ctx) {
-  const b = parseBody(runBody, ctx.body, 'body', ctx.relax);
+  const b = parseBody(runBody, ctx.body, 'body', ctx.relax, ctx.store.reading);
   const n = accountsOf(ctx, b.accountIds);
   const run: ComputeRun = { id: ctx.store.newId(), job: b.job, status: 'queued', reason: b.reason, accounts: n, createdAt: ctx.store.now(), completedAt: null, result: null };
   ctx.ws.computeRuns.set(run.id, run);
@@ -37,7 +37,7 @@ function start(ctx: Ctx) {
 }
 
 function get(ctx: Ctx) {
-  const id = ctx.params.id!.toLowerCase();
+  const id = lookupId(ctx.params.id!, ctx.store.reading);
   const { choices } = ctx.store;
   const run = ctx.faults.has('compute-runs-not-pollable') ? undefined : ctx.ws.computeRuns.get(id);
   if (!run) {

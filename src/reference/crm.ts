@@ -20,7 +20,7 @@ const queryBody = obj({
 });
 
 function query(ctx: Ctx) {
-  const b = parseBody(queryBody, ctx.body, 'body', ctx.relax);
+  const b = parseBody(queryBody, ctx.body, 'body', ctx.relax, ctx.store.reading);
   const object = QUERY_OPERATIONS[b.operation]!;
   const known = CRM_FIELDS[object] as readonly string[];
   for (const p of b.arguments.properties) if (!known.includes(p)) throw badRequest(`body.arguments.properties: "${p}" is not a ${object} field of the field catalog`);

@@ -9,6 +9,7 @@ import type { Account, Person, Workspace } from './model.ts';
 import { page, pageParams } from './query.ts';
 import { accountOut, accountPersonOut, personOut } from './records.ts';
 import type { Ctx, Route } from './route.ts';
+import { lookupId } from './validate.ts';
 
 /** 404 for an id of no record here; the variant's status when it names another workspace's record. */
 function missing(ctx: Ctx, what: string, elsewhere: (w: Workspace) => boolean): ApiError {
@@ -17,14 +18,14 @@ function missing(ctx: Ctx, what: string, elsewhere: (w: Workspace) => boolean): 
 }
 
 function account(ctx: Ctx): Account {
-  const id = ctx.params.id!.toLowerCase();
+  const id = lookupId(ctx.params.id!, ctx.store.reading);
   const a = ctx.ws.accounts.get(id);
   if (!a) throw missing(ctx, 'account', (w) => w.accounts.has(id));
   return a;
 }
 
 function accountRead(ctx: Ctx) {
-  const id = ctx.params.id!.toLowerCase();
+  const id = lookupId(ctx.params.id!, ctx.store.reading);
   const nowhere = ![...ctx.store.workspaces.values()].some((w) => w.accounts.has(id));
   if (nowhere && ctx.faults.has('unknown-account-empty-200')) return { status: 200, body: {} };
   const out: Partial<ReturnType<typeof accountOut>> = accountOut(ctx.ws, account(ctx));
@@ -50,7 +51,7 @@ function relationships(ctx: Ctx) {
  * a variant's choice, by its canonical id only).
  */
 function person(ctx: Ctx): Person {
-  const id = ctx.params.id!.toLowerCase();
+  const id = lookupId(ctx.params.id!, ctx.store.reading);
   const byMembership = ctx.store.choices.personIds === 'both';
   const p = ctx.ws.people.get(id) ?? (byMembership ? ctx.ws.people.get(ctx.ws.accountPeople.get(id)?.personId ?? '') : undefined);
   if (!p) throw missing(ctx, 'person', (w) => w.people.has(id) || (byMembership && w.accountPeople.has(id)));
@@ -58,7 +59,7 @@ function person(ctx: Ctx): Person {
 }
 
 function envelope<T extends { id: string }>(ctx: Ctx, records: Iterable<T>, out: (r: T) => unknown = (r) => r) {
-  const p = pageParams(ctx.query, ctx.faults);
+  const p = pageParams(ctx.query, ctx.faults, ctx.store.choices);
   const env = page(records, p, ctx.faults, ctx.store.choices);
   const body = ctx.store.choices.layout.list(env.items.map(out), env.nextCursor) as { items: unknown[]; nextCursor: string | null };
   return { status: 200, body };

@@ -3,14 +3,14 @@
  */
 import { createHash } from 'node:crypto';
 import type { Choices } from './choices.ts';
-import { ApiError, badRequest, conflict, notFound } from './errors.ts';
+import { ApiError, badRequest, conflict, invalid, notFound } from './errors.ts';
 import type { FaultSet } from './faults.ts';
 import type { Definition, DefinitionRecord, EnumValue, Workspace } from './model.ts';
 import { arrayParam, boolParam, page, pageParams, single } from './query.ts';
 import type { Ctx, Route } from './route.ts';
 import { randomBase62 } from './store.ts';
 import { DECISION_TRACE, recordTrace } from './trace.ts';
-import { any, arr, bool, isUuid, num, obj, oneOf, opt, parseBody, req, str } from './validate.ts';
+import { any, arr, bool, canonicalUuid, num, obj, oneOf, opt, parseBody, req, str, type Schema } from './validate.ts';
 
 export const MODULE_KEYS = ['customers', 'partners', 'investors', 'recruiting', 'advisors', 'vendors'] as const;
 const ENTITY_KINDS = ['account', 'contact', 'deal', 'investor'] as const;
@@ -156,8 +156,18 @@ export function contentHash(d: Definition): string {
 
 function traceOf(ctx: Ctx, body: unknown): Record<string, unknown> | undefined {
   const raw = (body as Record<string, unknown>).decision_trace;
-  if (raw === undefined) return undefined;
-  return parseBody(DECISION_TRACE, raw, 'body.decision_trace', ctx.relax);
+  if (raw === undefined || (raw === null && ctx.store.reading.nullIsAbsent)) return undefined;
+  return parseBody(DECISION_TRACE, raw, 'body.decision_trace', ctx.relax, ctx.store.reading);
+}
+
+/** A write body as the variant reads it. */
+function bodyOf<T>(ctx: Ctx, schema: Schema<T>, value: unknown): T {
+  return parseBody(schema, value, 'body', ctx.relax, ctx.store.reading);
+}
+
+/** description or instruction as stored: "" may be stored as null (a variant's choice). */
+function storedText(ctx: Ctx, v: string): string | null {
+  return v === '' && ctx.store.choices.definitions.emptyText === 'null' ? null : v;
 }
 
 /**
@@ -169,8 +179,8 @@ function target(ctx: Ctx): DefinitionRecord {
   settle(ctx);
   const raw = ctx.params.definitionId!;
   const { status } = ctx.store.choices;
-  if (!isUuid(raw)) throw ctx.faults.has('malformed-definition-id-409') ? conflict('definitionId must be a uuid') : new ApiError(status.malformedPathId, 'definitionId must be a uuid');
-  const id = raw.toLowerCase();
+  const id = canonicalUuid(raw, ctx.store.reading.plainUuids);
+  if (id === undefined) throw ctx.faults.has('malformed-definition-id-409') ? conflict('definitionId must be a uuid') : new ApiError(status.malformedPathId, 'definitionId must be a uuid');
   const rec = ctx.ws.definitions.get(id);
   if (rec) return rec;
   const elsewhere = [...ctx.store.workspaces.values()].find((w) => w.definitions.has(id))?.definitions.get(id);
@@ -208,9 +218,12 @@ function touch(ctx: Ctx, rec: DefinitionRecord, reasonText: string | null): void
  * Definitions whose settling time (a variant's choice) is over move from their first state to
  * the initial state on their own: no write, no revision, no reason. With `settlingTouches`
  * 'state-and-derived' the change time, the estimates and last_run_credits move with the state.
+ * Definitions whose estimates are due (a variant's choice) get them, and a new updated_at,
+ * with no state change.
  */
 function settle(ctx: Ctx): void {
-  const { settling, initialState, settlingTouches } = ctx.store.choices.definitions;
+  const { settling, initialState, settlingTouches, estimating } = ctx.store.choices.definitions;
+  if (estimating) estimate(ctx, estimating);
   if (settling.length === 0) return;
   const now = Date.now();
   for (const rec of ctx.ws.definitions.values()) {
@@ -229,6 +242,19 @@ function settle(ctx: Ctx): void {
   }
 }
 
+/** Fills in the estimates that are due (background work: no write, no revision, no reason, no state change). */
+function estimate(ctx: Ctx, e: NonNullable<Choices['definitions']['estimating']>): void {
+  const now = Date.now();
+  for (const rec of ctx.ws.definitions.values()) {
+    if (rec.estimatesAt === undefined || rec.estimatesAt > now) continue;
+    rec.estimatesAt = undefined;
+    rec.def.est_credits_low = e.low;
+    rec.def.est_credits_high = e.high;
+    rec.def.last_run_credits = e.lastRun;
+    rec.def.updated_at = ctx.store.now();
+  }
+}
+
 /** The query parameters of GET /definitions (seed 4.3), moduleKeys in any of its wire forms. */
 const LIST_PARAMETER_RE = /^(cursor|limit|includeArchived|moduleKeys(\[\d*\])?)$/;
 
@@ -239,11 +265,11 @@ function list(ctx: Ctx) {
     const unknown = ctx.query.find(([k]) => !LIST_PARAMETER_RE.test(k));
     if (unknown) throw badRequest(`query.${unknown[0].slice(0, 100)} is not a parameter of GET /definitions`);
   }
-  const p = pageParams(ctx.query, faults);
-  const includeArchived = (faults.has('include-archived-lenient') ? single(ctx.query, 'includeArchived') === 'true' : boolParam(ctx.query, 'includeArchived')) ?? false;
+  const p = pageParams(ctx.query, faults, ctx.store.choices);
+  const includeArchived = (faults.has('include-archived-lenient') ? single(ctx.query, 'includeArchived') === 'true' : boolParam(ctx.query, 'includeArchived', ctx.store.choices.queryBooleans)) ?? false;
   let modules = arrayParam(ctx.query, 'moduleKeys', ctx.store.choices.paging.moduleKeysForms);
   if (modules && !faults.has('module-keys-unchecked')) {
-    for (const m of modules) if (!(MODULE_KEYS as readonly string[]).includes(m)) throw badRequest(`query.moduleKeys: "${m}" is not a module key`);
+    for (const m of modules) if (!(MODULE_KEYS as readonly string[]).includes(m)) throw invalid(`query.moduleKeys: "${m}" is not a module key`);
   }
   if (faults.has('module-keys-ignored')) modules = undefined;
   const shown = (d: Definition) => (includeArchived || d.state !== 'archived' || faults.has('archived-still-listed')) && (!modules || modules.includes(d.module_key));
@@ -282,7 +308,7 @@ function stubDefinition(ctx: Ctx, now: string): Definition {
 export function create(ctx: Ctx) {
   let b;
   try {
-    b = parseBody(bodies(ctx).create, coerceThresholds(ctx), 'body', ctx.relax);
+    b = bodyOf(ctx, bodies(ctx).create, coerceThresholds(ctx));
   } catch (e) {
     if (ctx.faults.has('bad-create-still-stores')) storeRefused(ctx);
     throw e;
@@ -300,13 +326,13 @@ export function create(ctx: Ctx) {
     workspace_id: ws.id,
     name: b.name,
     slug: slugFor(choices, b.name, ws.definitionSlugs.taken, false, ws.definitionSlugs.next),
-    description: b.description ?? shape.omittedText,
+    description: b.description === undefined ? shape.omittedText : storedText(ctx, b.description),
     module_key: b.moduleKey,
     entity_kinds: b.entityKinds,
     value_type: b.valueType,
     cardinality: b.cardinality ?? (b.valueType === 'enum' ? shape.enumCardinality : null),
     enum_values: toEnumValues(choices, b.enumValues, new Set()),
-    instruction: ctx.faults.has('create-ignores-instruction') ? null : (b.instruction ?? shape.omittedText),
+    instruction: ctx.faults.has('create-ignores-instruction') ? null : b.instruction === undefined ? shape.omittedText : storedText(ctx, b.instruction),
     refresh_policy: b.refreshPolicy,
     capture_enabled: b.captureEnabled,
     auto_apply_threshold: b.autoApplyThreshold,
@@ -326,7 +352,8 @@ export function create(ctx: Ctx) {
     for (const [k, v] of Object.entries(raw)) if (!Object.hasOwn(def, k) && !CREATE_FIELDS.has(k)) (def as unknown as Record<string, unknown>)[k] = v;
   }
   const settleMs = settling ? settling.settleMs[0] + Math.random() * (settling.settleMs[1] - settling.settleMs[0]) : 0;
-  ws.definitions.set(def.id, { def, revision: 1, ...(settling ? { settlesAt: { at: Date.now() + settleMs, from: settling.state } } : {}) });
+  const estimatesAt = shape.estimating ? { estimatesAt: Date.now() + shape.estimating.afterMs } : {};
+  ws.definitions.set(def.id, { def, revision: 1, ...(settling ? { settlesAt: { at: Date.now() + settleMs, from: settling.state } } : {}), ...estimatesAt });
   recordTrace(ws, 'definition', def.id, { at: now, action: 'create', actor: ctx.p.member.userId, trace });
   const out = definitionOut(def, ctx.faults, choices);
   if (ctx.faults.has('enum-values-created-archived')) {
@@ -343,7 +370,7 @@ function update(ctx: Ctx) {
   const { faults } = ctx;
   const unarchive = faults.has('patch-unarchives');
   const rec = writable(ctx, unarchive);
-  const b = parseBody(bodies(ctx).patch, coerceThresholds(ctx), 'body', ctx.relax);
+  const b = bodyOf(ctx, bodies(ctx).patch, coerceThresholds(ctx));
   const trace = traceOf(ctx, ctx.body);
   const d = rec.def;
   const slugs = new Set(d.enum_values.map((v) => v.slug));
@@ -363,8 +390,11 @@ function update(ctx: Ctx) {
     d.slug = slugFor(ctx.store.choices, b.name, ctx.ws.definitionSlugs.taken, false, ctx.ws.definitionSlugs.next);
   }
   if (b.name !== undefined) d.name = b.name;
-  if (b.description !== undefined) d.description = b.description;
-  if (b.instruction !== undefined) d.instruction = b.instruction;
+  if (b.description !== undefined) d.description = storedText(ctx, b.description);
+  if (b.instruction !== undefined) d.instruction = storedText(ctx, b.instruction);
+  // A variant reads null as "not given"; description and instruction ("string or null", 2.1) are then cleared.
+  const raw = ctx.body as Record<string, unknown>;
+  if (ctx.store.reading.nullIsAbsent) for (const k of ['description', 'instruction'] as const) if (raw[k] === null) d[k] = null;
   if (b.refreshPolicy !== undefined) d.refresh_policy = b.refreshPolicy;
   if (b.captureEnabled !== undefined) d.capture_enabled = b.captureEnabled;
   if (b.autoApplyThreshold !== undefined) d.auto_apply_threshold = b.autoApplyThreshold;
@@ -383,7 +413,7 @@ function archive(ctx: Ctx) {
   const { faults } = ctx;
   const restores = faults.has('archive-of-archived-restores');
   const rec = writable(ctx, restores);
-  const b = parseBody(bodies(ctx).archive, ctx.body, 'body', ctx.relax);
+  const b = bodyOf(ctx, bodies(ctx).archive, ctx.body);
   const trace = traceOf(ctx, ctx.body);
   const d = rec.def;
   // Reached with archived writes allowed (a variant's choice): nothing changes, it stays archived.
@@ -407,7 +437,7 @@ function archive(ctx: Ctx) {
 
 function mergeValue(ctx: Ctx) {
   const rec = writable(ctx);
-  const b = parseBody(bodies(ctx).merge, ctx.body, 'body', ctx.relax);
+  const b = bodyOf(ctx, bodies(ctx).merge, ctx.body);
   if (ctx.faults.has('trace-refused-on-merge') && (ctx.body as Record<string, unknown>).decision_trace !== undefined) throw badRequest('decision_trace is not accepted here');
   const trace = traceOf(ctx, ctx.body);
   const d = rec.def;

@@ -27,6 +27,7 @@ export const OTHER_ERRORS = {
   405: { code: 'METHOD_NOT_ALLOWED', message: 'Method not allowed' },
   413: { code: 'PAYLOAD_TOO_LARGE', message: 'Request body too large' },
   415: { code: 'UNSUPPORTED_MEDIA_TYPE', message: 'Unsupported media type' },
+  422: { code: 'VALIDATION_ERROR', message: 'Validation failed' },
 } as const;
 
 export type OtherStatus = keyof typeof OTHER_ERRORS;
@@ -56,9 +57,26 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * A request refused as invalid: a broken bound, a wrong type, a bad query parameter or
+ * Idempotency-Key. A 400, which a variant may answer 422 instead (Choices.status.invalid);
+ * malformed JSON and refusals that depend on stored state stay plain 400s.
+ */
+export class InvalidRequest extends ApiError {
+  constructor(message: string, issues?: readonly Issue[]) {
+    super(400, message, issues ? { issues } : undefined);
+  }
+
+  /** The same refusal with another status (for a variant's 422). */
+  as(status: ErrorStatus): ApiError {
+    return new ApiError(status, this.message, this.data, this.headers);
+  }
+}
+
 /** Shorthands for the common refusals. */
 export const badRequest = (message: string, issues?: readonly Issue[]): ApiError =>
   new ApiError(400, message, issues ? { issues } : undefined);
+export const invalid = (message: string, issues?: readonly Issue[]): ApiError => new InvalidRequest(message, issues);
 export const unauthorized = (message?: string): ApiError => new ApiError(401, message);
 export const forbidden = (message?: string): ApiError => new ApiError(403, message);
 export const notFound = (message?: string): ApiError => new ApiError(404, message);

@@ -4,13 +4,13 @@
  * changes nothing. Label decisions made against a definition that has since changed (or whose
  * value was archived or merged away) carry the changed_or_deleted marker.
  */
-import { badRequest, notFound } from './errors.ts';
+import { invalid, notFound } from './errors.ts';
 import { contentHash } from './definitions.ts';
 import type { TraceEvent, Workspace } from './model.ts';
 import { single, type Query } from './query.ts';
 import type { Ctx, Route } from './route.ts';
 import { TRACE_KINDS, type TraceKind } from './trace.ts';
-import { arr, obj, parseBody, req, str, type Schema } from './validate.ts';
+import { arr, lookupId, obj, parseBody, req, str, type Schema } from './validate.ts';
 
 const definitionIds = req(arr(str({ format: 'uuid' }), { min: 1, max: 30, unique: true }));
 /** The body by the variant's name of the id list. */
@@ -18,7 +18,7 @@ const INPUTS_BODY: Record<'definitionIds' | 'definition_ids', Schema<Record<stri
 
 function decisionInputs(ctx: Ctx) {
   const field = ctx.store.choices.decisionInputsField;
-  const b = parseBody(INPUTS_BODY[field], ctx.body, 'body', ctx.relax);
+  const b = parseBody(INPUTS_BODY[field], ctx.body, 'body', ctx.relax, ctx.store.reading);
   const refs = b[field]!.map((id) => {
     const rec = ctx.ws.definitions.get(id);
     if (!rec) throw notFound(`No definition ${id} in this workspace`);
@@ -30,7 +30,7 @@ function decisionInputs(ctx: Ctx) {
 function intParam(q: Query, name: string, min: number, max: number): number | undefined {
   const raw = single(q, name);
   if (raw === undefined) return undefined;
-  if (!/^[0-9]{1,9}$/.test(raw) || Number(raw) < min || Number(raw) > max) throw badRequest(`query.${name} must be an integer from ${min} to ${max}`);
+  if (!/^[0-9]{1,9}$/.test(raw) || Number(raw) < min || Number(raw) > max) throw invalid(`query.${name} must be an integer from ${min} to ${max}`);
   return Number(raw);
 }
 
@@ -65,11 +65,12 @@ function traces(ctx: Ctx) {
   const names = ctx.store.choices.traceParams;
   const kind = single(ctx.query, names.kind);
   const id = single(ctx.query, names.id);
-  if (kind === undefined || !(TRACE_KINDS as readonly string[]).includes(kind)) throw badRequest(`query.${names.kind} must be one of ${TRACE_KINDS.join(', ')}`);
-  if (id === undefined || id === '') throw badRequest(`query.${names.id} is required`);
+  if (kind === undefined || !(TRACE_KINDS as readonly string[]).includes(kind)) throw invalid(`query.${names.kind} must be one of ${TRACE_KINDS.join(', ')}`);
+  if (id === undefined || id === '') throw invalid(`query.${names.id} is required`);
   const before = intParam(ctx.query, 'before_revision', 1, 1e9);
   const limit = intParam(ctx.query, 'limit', 1, 200) ?? 20;
-  const trail = ctx.ws.traces.get(`${kind}:${id.toLowerCase()}`);
+  const subject = lookupId(id, ctx.store.reading);
+  const trail = ctx.ws.traces.get(`${kind}:${subject}`);
   if (!trail) throw notFound(`No trace for ${kind} ${id} in this workspace`);
   if (ctx.faults.has('trace-read-touches-definitions')) for (const r of ctx.ws.definitions.values()) r.def.updated_at = ctx.store.now();
   const older = trail.filter((e) => before === undefined || e.revision < before).reverse();
@@ -84,7 +85,7 @@ function traces(ctx: Ctx) {
   }));
   const next = older.length > limit ? events[events.length - 1]!.revision : null;
   const markers = [...new Set(events.flatMap((e) => e.markers))];
-  return { status: 200, body: ctx.store.choices.layout.trace({ kind, id: id.toLowerCase(), events, next_before_revision: next, related_trace_refs: related(ctx.ws, kind as TraceKind, id.toLowerCase()), markers }) };
+  return { status: 200, body: ctx.store.choices.layout.trace({ kind, id: subject, events, next_before_revision: next, related_trace_refs: related(ctx.ws, kind as TraceKind, subject), markers }) };
 }
 
 const read = { billable: true, scopes: ['graph:read'] as const, capability: 'graphReads' as const };

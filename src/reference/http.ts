@@ -75,11 +75,34 @@ export function jsonDepth(root: unknown, stopAt: number): number {
 }
 
 /**
+ * The end of the JSON object or array that `text` starts with (after white space), found
+ * without parsing it: brackets are counted outside strings. -1 when it does not close.
+ */
+export function endOfFirstValue(text: string): number {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      if (c === '\\') i++;
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (c === '{' || c === '[') depth++;
+    else if (c === '}' || c === ']') {
+      if (--depth === 0) return i + 1;
+    } else if (depth === 0 && !/\s/.test(c!)) return -1;
+  }
+  return -1;
+}
+
+/**
  * Parses a request body as a JSON object. An empty body counts as absent (undefined).
  * Bad UTF-8, bad JSON, too deep nesting and non-objects are 400s; a wrong content type is a
- * 400 too unless `wrongTypeStatus` says otherwise (a variant may answer 415).
+ * 400 too unless `wrongTypeStatus` says otherwise (a variant may answer 415), and no error at
+ * all with `anyType`. With `ignoreTrailing` (a variant's choice, as Go's json.Decoder), what
+ * follows a complete JSON object or array is ignored.
  */
-export function parseJsonObject(bytes: Buffer, contentType: string | undefined, anyType = false, wrongTypeStatus: 400 | 415 = 400): Record<string, unknown> | undefined {
+export function parseJsonObject(bytes: Buffer, contentType: string | undefined, anyType = false, wrongTypeStatus: 400 | 415 = 400, ignoreTrailing = false): Record<string, unknown> | undefined {
   if (bytes.length === 0) return undefined;
   if (!anyType && (contentType === undefined || !JSON_TYPE_RE.test(contentType.trim()))) {
     throw new ApiError(wrongTypeStatus, 'The body must be JSON sent with Content-Type: application/json');
@@ -92,7 +115,8 @@ export function parseJsonObject(bytes: Buffer, contentType: string | undefined, 
   }
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    const end = ignoreTrailing ? endOfFirstValue(text) : -1;
+    value = JSON.parse(end < 0 ? text : text.slice(0, end));
   } catch (e) {
     throw new ApiError(400, `The body is not valid JSON (${e instanceof SyntaxError ? e.message.slice(0, 200) : 'parse error'})`, { reason: 'syntax' });
   }

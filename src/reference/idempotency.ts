@@ -6,7 +6,7 @@
  * By default only 2xx replies are stored and a refused request leaves the key unused (a
  * variant stores the handler's refusals too: Choices.idempotency).
  */
-import { badRequest, conflict } from './errors.ts';
+import { conflict, invalid } from './errors.ts';
 import type { FaultSet } from './faults.ts';
 import type { Workspace, StoredReply } from './model.ts';
 
@@ -15,11 +15,11 @@ const VISIBLE_ASCII_RE = /^[\x21-\x7e]{1,128}$/;
 /** The header value, or undefined when absent; a present but invalid value is a 400. */
 export function idempotencyKeyOf(header: string | string[] | undefined, faults: FaultSet): string | undefined {
   if (header === undefined) return undefined;
-  if (typeof header !== 'string') throw badRequest('Idempotency-Key must be given once');
+  if (typeof header !== 'string') throw invalid('Idempotency-Key must be given once');
   if (header.length > 128 && faults.has('long-idempotency-key-409')) throw conflict('Idempotency-Key too long');
-  if (header.length > 64 && faults.has('idempotency-key-max-64')) throw badRequest('Idempotency-Key must be at most 64 characters');
+  if (header.length > 64 && faults.has('idempotency-key-max-64')) throw invalid('Idempotency-Key must be at most 64 characters');
   const ok = faults.has('idempotency-key-allows-spaces') ? header.length >= 1 && header.length <= 128 : VISIBLE_ASCII_RE.test(header);
-  if (!ok) throw badRequest('Idempotency-Key must be 1 to 128 visible ASCII characters (no spaces)');
+  if (!ok) throw invalid('Idempotency-Key must be 1 to 128 visible ASCII characters (no spaces)');
   return header;
 }
 

@@ -8,7 +8,8 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { resolveVariant, type VariantName } from './choices.ts';
+import type { VariantName } from './choices.ts';
+import { resolveVariant } from './variants.ts';
 import { Executor } from './executor.ts';
 import { resolveFaults } from './faults.ts';
 import { OPERATIONS } from './operations.ts';

@@ -75,6 +75,8 @@ export interface DefinitionRecord {
   revision: number;
   /** When (epoch ms) a definition still in its first state `from` (a variant's choice) moves to the initial state. */
   settlesAt?: { at: number; from: string };
+  /** When (epoch ms) the estimates are filled in (a variant's background estimating). */
+  estimatesAt?: number;
 }
 
 export interface Account {

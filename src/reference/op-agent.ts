@@ -7,7 +7,7 @@
 import { requireScopes } from './auth.ts';
 import type { Choices } from './choices.ts';
 import type { FaultSet } from './faults.ts';
-import { badRequest } from './errors.ts';
+import { badRequest, invalid } from './errors.ts';
 import { ACCOUNT_FIELDS, ACCOUNT_FIELD_NAMES, CONTEXT_AREAS, CRM_FIELDS, EXCERPTS_PER_ACCOUNT, MAX_AGENT_ACCOUNTS, MAX_AGENT_CONTACTS, PERSON_FIELDS } from './fields.ts';
 import { defineOp, type ExecCtx, type PrepareCtx } from './opdef.ts';
 import { accountIn } from './op-graph.ts';
@@ -80,7 +80,7 @@ function prepareScope<A extends ScopeArgs>(ctx: PrepareCtx, args: A): Prepared<A
     contacts += n;
     perAccount[id] = accountCeiling(args, n, id);
   }
-  if (contacts > MAX_AGENT_CONTACTS) throw badRequest(`The scope holds ${contacts} contacts; a batch may hold at most ${MAX_AGENT_CONTACTS}`);
+  if (contacts > MAX_AGENT_CONTACTS) throw invalid(`The scope holds ${contacts} contacts; a batch may hold at most ${MAX_AGENT_CONTACTS}`);
   args.connectedReads.forEach((r, i) => {
     const at = `body.arguments.connectedReads[${i}]`;
     const known = CRM_FIELDS[r.entity] as readonly string[];
@@ -134,7 +134,7 @@ export const AGENT_PREVIEW = defineOp<Prepared<ScopeArgs>>({
   capability: 'research',
   permissionNotes: 'the admin scope is not required',
   arguments: SCOPE_ARGS_DOC,
-  prepare: (ctx, raw) => prepareScope(ctx, parseBody(previewArgs, raw, 'body.arguments', ctx.relax) as ScopeArgs),
+  prepare: (ctx, raw) => prepareScope(ctx, parseBody(previewArgs, raw, 'body.arguments', ctx.relax, ctx.store.reading) as ScopeArgs),
   execute: (ctx, p) => ({ status: 'succeeded', result: quote(p, ctx.faults, ctx.store.choices) }),
 });
 
@@ -186,7 +186,7 @@ export const AGENT_RUN = defineOp<Prepared<RunArgs>>({
     { name: 'creditCap', type: 'integer (1-1000000)', required: true, notes: 'model-credit cap; API fees are not included' },
     { name: 'user_said', type: 'string (1-2000, not blank)', required: true, notes: "the user's approving words; the body's reason carries them too" },
   ],
-  prepare: (ctx, raw) => prepareScope(ctx, parseBody(runArgs, raw, 'body.arguments', ctx.relax) as RunArgs),
+  prepare: (ctx, raw) => prepareScope(ctx, parseBody(runArgs, raw, 'body.arguments', ctx.relax, ctx.store.reading) as RunArgs),
   permit(p, prep, faults) {
     if (prep.args.connectedReads.length > 0) requireScopes(p, ['crm:read'], faults, 'graph.agent_run with connectedReads');
   },

@@ -36,7 +36,7 @@ function crmUpdate(object: CrmObject): OpDef {
       { name: 'properties', type: 'object', required: true, notes: `keys from the field catalog: ${fields.join(', ')}` },
     ],
     prepare(ctx, raw) {
-      const args = parseBody(crmArgs, raw, 'body.arguments', ctx.relax) as CrmArgs;
+      const args = parseBody(crmArgs, raw, 'body.arguments', ctx.relax, ctx.store.reading) as CrmArgs;
       for (const k of Object.keys(args.properties)) if (!fields.includes(k)) throw badRequest(`body.arguments.properties: "${k}" is not a ${object} field of the field catalog`);
       return args;
     },

@@ -38,13 +38,13 @@ const changeSchemas: Record<(typeof CHANGE_KINDS)[number], Schema<unknown>> = {
     value_slug: req(str({ min: 1, max: 64 })),
   }),
 };
-const change: Schema<Change> = (v, path, issues) => {
+const change: Schema<Change> = (v, path, issues, reading) => {
   const k = typeof v === 'object' && v !== null ? (v as Record<string, unknown>).kind : undefined;
   if (typeof k !== 'string' || !(CHANGE_KINDS as readonly string[]).includes(k)) {
     issues.push({ path: `${path}.kind`, message: `must be one of ${CHANGE_KINDS.join(', ')}` });
     return v as Change;
   }
-  const out = changeSchemas[k as Change['kind']](v, path, issues) as Change;
+  const out = changeSchemas[k as Change['kind']](v, path, issues, reading) as Change;
   if (out.kind === 'account_field') {
     const type = ACCOUNT_FIELDS[out.field];
     const after = out.after;
@@ -69,7 +69,7 @@ export function accountIn(ws: Workspace, id: string): Account {
 
 /** Validates an edit against the workspace (existence, membership records, labels). */
 function prepareEdit(ctx: PrepareCtx, raw: unknown): EditArgs {
-  const args = parseBody(editArgs, raw, 'body.arguments', ctx.relax) as EditArgs;
+  const args = parseBody(editArgs, raw, 'body.arguments', ctx.relax, ctx.store.reading) as EditArgs;
   const { ws } = ctx;
   accountIn(ws, args.customer_id);
   args.changes.forEach((c, i) => {
@@ -207,7 +207,7 @@ export const CONTEXT_REFRESH = defineOp<RefreshArgs>({
     { name: 'contextTargets', type: 'array of context area names', required: false, notes: `default: all of ${CONTEXT_AREAS.join(', ')}` },
   ],
   prepare(ctx, raw) {
-    const args = parseBody(refreshArgs, raw, 'body.arguments', ctx.relax) as RefreshArgs;
+    const args = parseBody(refreshArgs, raw, 'body.arguments', ctx.relax, ctx.store.reading) as RefreshArgs;
     for (const id of args.customerIds) accountIn(ctx.ws, id);
     return args;
   },

@@ -12,7 +12,7 @@ import { checkPermission, type OpDef } from './opdef.ts';
 import type { Choices } from './choices.ts';
 import { page, pageParams } from './query.ts';
 import type { Ctx, Route } from './route.ts';
-import { obj, parseBody, req, str, type Schema } from './validate.ts';
+import { lookupId, obj, parseBody, req, str, type Schema } from './validate.ts';
 
 /** Every operation POST /operations accepts, in catalog order. */
 export const OPERATIONS: readonly OpDef[] = [APPLY_UPDATE, PROPOSE_UPDATE, AGENT_PREVIEW, AGENT_RUN, CONTEXT_REFRESH, ...CRM_MUTATIONS];
@@ -36,7 +36,7 @@ const UNKNOWN_OP: OpDef = {
 };
 
 function operationOf(ctx: Ctx): { op: OpDef; body: { operation: string; arguments: Record<string, unknown>; reason: string } } {
-  const body = parseBody(submitBody, ctx.body, 'body', ctx.relax);
+  const body = parseBody(submitBody, ctx.body, 'body', ctx.relax, ctx.store.reading);
   const op = BY_NAME.get(body.operation) ?? (ctx.faults.has('unknown-operation-accepted') ? { ...UNKNOWN_OP, name: body.operation } : undefined);
   if (!op) throw new ApiError(ctx.store.choices.status.unknownOperation, `body.operation: unknown operation "${body.operation}"; GET /capabilities lists the catalog`);
   return { op, body };
@@ -50,7 +50,7 @@ export function receiptOut(r: Receipt, c: Choices): Record<string, unknown> {
 /** A queued receipt of the workspace, or the refusal of an id that names none. */
 function receiptOf(ctx: Ctx): QueuedOperation {
   const { store } = ctx;
-  const id = ctx.params.id!.toLowerCase();
+  const id = lookupId(ctx.params.id!, store.reading);
   const q = ctx.ws.operations.get(id);
   if (q) return q;
   if (ctx.faults.has('unknown-receipt-403')) throw new ApiError(403);
@@ -88,7 +88,7 @@ function get(ctx: Ctx) {
 
 function list(ctx: Ctx) {
   const { choices } = ctx.store;
-  const env = page([...ctx.ws.operations.values()].map((q) => q.receipt), pageParams(ctx.query, ctx.faults), ctx.faults, choices);
+  const env = page([...ctx.ws.operations.values()].map((q) => q.receipt), pageParams(ctx.query, ctx.faults, choices), ctx.faults, choices);
   const items = env.items.map((r) => receiptOut(r, choices));
   return { status: 200, body: ctx.faults.has('operations-list-bare-array') ? items : choices.layout.list(items, env.nextCursor) };
 }

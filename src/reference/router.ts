@@ -1,7 +1,9 @@
 /**
  * The API route table and its matcher. Paths are matched segment by segment under /api/v1;
- * ":name" segments capture one raw (still percent-encoded) segment.
+ * ":name" segments capture one raw (still percent-encoded) segment. A variant may serve some
+ * routes at other paths (Choices.paths).
  */
+import type { Choices } from './choices.ts';
 import { COMPUTE_ROUTES } from './compute.ts';
 import { CRM_ROUTES } from './crm.ts';
 import { DATA_ROUTES } from './data.ts';
@@ -26,16 +28,26 @@ interface Compiled {
   route: Route;
   segments: readonly string[];
 }
-const COMPILED: readonly Compiled[] = ROUTES.map((route) => ({ route, segments: route.pattern.slice(1).split('/') }));
+const compile = (paths: Readonly<Record<string, string>>): readonly Compiled[] => ROUTES.map((route) => ({ route, segments: (paths[route.pattern] ?? route.pattern).slice(1).split('/') }));
+const COMPILED: readonly Compiled[] = compile({});
+/** The route tables of variants that move paths, compiled once per variant. */
+const BY_PATHS = new WeakMap<Readonly<Record<string, string>>, readonly Compiled[]>();
+
+function tableOf(paths: Readonly<Record<string, string>> | undefined): readonly Compiled[] {
+  if (paths === undefined || Object.keys(paths).length === 0) return COMPILED;
+  let table = BY_PATHS.get(paths);
+  if (!table) BY_PATHS.set(paths, (table = compile(paths)));
+  return table;
+}
 
 /** A matched route with its path parameters; `methodMismatch` when only the method differs. */
 export type Match = { route: Route; params: Record<string, string> } | { route: null; methodMismatch: boolean };
 
-/** Matches a method and a path relative to /api/v1 (starting with "/"). */
-export function match(method: string, path: string): Match {
+/** Matches a method and a path relative to /api/v1 (starting with "/"), at the variant's paths. */
+export function match(method: string, path: string, choices?: Pick<Choices, 'paths'>): Match {
   const parts = path.slice(1).split('/');
   let methodMismatch = false;
-  for (const c of COMPILED) {
+  for (const c of tableOf(choices?.paths)) {
     if (c.segments.length !== parts.length) continue;
     const params: Record<string, string> = {};
     let ok = true;

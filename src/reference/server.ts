@@ -13,7 +13,7 @@ import { charge } from './billing.ts';
 import type { Choices } from './choices.ts';
 import { Control } from './control.ts';
 import { create as createDefinition } from './definitions.ts';
-import { ApiError, capabilityOff, type ErrorEnvelope } from './errors.ts';
+import { ApiError, capabilityOff, InvalidRequest, type ErrorEnvelope } from './errors.ts';
 import type { Executor } from './executor.ts';
 import { BILLED_ERRORS, BILLED_FREE_ROUTES, relaxFor, type FaultSet } from './faults.ts';
 import { parseJsonObject, readBody, sendJson } from './http.ts';
@@ -49,7 +49,7 @@ export class Server {
   readonly listener = (req: IncomingMessage, res: ServerResponse): void => {
     this.dispatch(req, res).catch((e: unknown) => {
       req.resume();
-      this.sendError(res, asApiError(e));
+      this.sendError(res, this.refusal(e));
     });
   };
 
@@ -84,6 +84,12 @@ export class Server {
       return sendJson(res, 422, JSON.stringify({ defined: false, code: 'UNPROCESSABLE_ENTITY', status: 422, message: e.message }));
     }
     sendJson(res, e.status, text ?? this.errorText(e), { ...e.headers });
+  }
+
+  /** What a throw is answered with: an invalid request with the variant's status (400 or 422). */
+  private refusal(e: unknown): ApiError {
+    const err = asApiError(e);
+    return err instanceof InvalidRequest && this.choices.status.invalid !== 400 ? err.as(this.choices.status.invalid) : err;
   }
 
   /** Refuses a call: bills it only under a named fault, then answers with the envelope. */
@@ -121,7 +127,7 @@ export class Server {
     let params: Record<string, string> = {};
     let query: Query = [];
     let idemKey: string | undefined;
-    const m = match(method, path);
+    const m = match(method, path, this.choices);
     if (!m.route && this.choices.routeBeforeKey) {
       // A variant answers unknown paths before looking at the key.
       req.resume();
@@ -131,7 +137,7 @@ export class Server {
       try {
         p = authenticate(this.store, req.headers, this.faults);
       } catch (e) {
-        const err = asApiError(e);
+        const err = this.refusal(e);
         req.resume();
         return this.fail(res, err, err.status === 401 ? this.keyWorkspace(req) : undefined, method, ledgerPath, 'api:unauthorized');
       }
@@ -151,7 +157,7 @@ export class Server {
         idemKey = idempotencyKeyOf(header === '' && this.choices.idempotency.emptyKey === 'absent' ? undefined : header, this.faults);
       }
     } catch (e) {
-      const err = asApiError(e);
+      const err = this.refusal(e);
       if (err.status === 403 && p && route?.surface === 'api:definitions.create' && this.faults.has('forbidden-create-still-stores')) {
         return this.storeForbiddenCreate(req, res, p, err, ledgerPath);
       }
@@ -167,9 +173,10 @@ export class Server {
         return this.fail(res, new ApiError(this.choices.status.tooLargeBody, 'The body is larger than 1 MiB', undefined, { connection: 'close' }), p.ws, method, ledgerPath, route.surface);
       }
       try {
-        body = parseJsonObject(read.bytes, req.headers['content-type'], this.faults.has('content-type-ignored'), this.choices.status.nonJsonBody) ?? {};
+        const { contentTypes, trailingBytes } = this.choices.bodies;
+        body = parseJsonObject(read.bytes, req.headers['content-type'], this.faults.has('content-type-ignored') || contentTypes === 'any', this.choices.status.nonJsonBody, trailingBytes === 'ignore') ?? {};
       } catch (e) {
-        return this.fail(res, asApiError(e), p.ws, method, ledgerPath, route.surface);
+        return this.fail(res, this.refusal(e), p.ws, method, ledgerPath, route.surface);
       }
     } else req.resume();
 
@@ -222,7 +229,7 @@ export class Server {
       }
       sendJson(res, reply.status, text, reply.headers);
     } catch (e) {
-      const err = asApiError(e);
+      const err = this.refusal(e);
       if (idemKey !== undefined && inHandler && err.status < 500) this.store.refusedIdempotencyKeys.add(slot);
       const text = this.errorText(err);
       // A variant may store the handler's refusals under the key too; they are then replayed.

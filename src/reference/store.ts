@@ -8,7 +8,8 @@ import type { Role, Scope } from '../engine/check.ts';
 import { CAPABILITY_NAMES, type ApiKey, type Workspace } from './model.ts';
 import type { CapabilityName } from '../control/types.ts';
 import { NO_FAULTS, type FaultSet } from './faults.ts';
-import { DEFAULT_CHOICES, formatTime, newUuid, type Choices } from './choices.ts';
+import { DEFAULT_CHOICES, formatTime, newUuid, readingOf, type Choices } from './choices.ts';
+import type { Reading } from './validate.ts';
 
 /** The default variant's vendor prefix of key secrets (seed part 5 rule 1; see Choices.keys). */
 export const KEY_PREFIX = 'wgr_';
@@ -57,6 +58,8 @@ export class Store {
   readonly secretRe: RegExp;
   /** A secret of the same length without the prefix (issued only under the key-secret-without-prefix fault). */
   readonly unprefixedSecretRe: RegExp;
+  /** How this variant reads request bodies (from its choices; strict by default). */
+  readonly reading: Reading;
 
   constructor(
     private readonly faults: FaultSet = NO_FAULTS,
@@ -67,6 +70,7 @@ export class Store {
     const chars = ALPHABETS[alphabet].class;
     this.secretRe = new RegExp(`^${prefix.replace(/[^0-9A-Za-z_]/g, '\\$&')}[${chars}]{${secretChars}}$`);
     this.unprefixedSecretRe = new RegExp(`^[${chars}]{${prefix.length + secretChars}}$`);
+    this.reading = readingOf(choices);
   }
 
   private lastTime = 0;

@@ -2,17 +2,38 @@
  * A small, exact validator for request bodies. Lengths are counted in Unicode code points
  * (as JSON Schema's minLength/maxLength count them), numbers must be JSON numbers, and
  * every bound is inclusive unless named otherwise. A schema returns the normalised value
- * (defaults filled in) or records issues; {@link parseBody} throws one 400 listing them all.
+ * (defaults filled in) or records issues; {@link parseBody} throws one 400 listing them all
+ * (an {@link InvalidRequest}, which a variant may answer 422). A variant may read more
+ * leniently ({@link Reading}); the default reads strictly.
  */
-import { badRequest, type Issue } from './errors.ts';
+import { InvalidRequest, type Issue } from './errors.ts';
 
 /** Marker for "the property was absent" (distinct from null). */
 export const ABSENT: unique symbol = Symbol('absent');
 
+/**
+ * How leniently a body is read (Choices.bodies and Choices.uuids; the default: all false). The
+ * lenient readings are those of common stacks: pydantic's Optional fields and lax mode, Jackson
+ * with Bean Validation, Python's uuid.UUID, Go's google/uuid.
+ */
+export interface Reading {
+  /** JSON null in an optional property means the property was not given (unless the property takes null). */
+  readonly nullIsAbsent: boolean;
+  /** A numeral string ("0.9") is read as a number, "true" and "false" as booleans. */
+  readonly coerceScalars: boolean;
+  /** A uuid may also be written as 32 hexadecimal digits without hyphens (read as the hyphenated form). */
+  readonly plainUuids: boolean;
+}
+
+/** The default's strict reading. */
+export const STRICT: Reading = { nullIsAbsent: false, coerceScalars: false, plainUuids: false };
+
 /** A validator: checks `value` at `path`, pushes issues, returns the normalised value. */
-export type Schema<T> = (value: unknown, path: string, issues: Issue[]) => T;
+export type Schema<T> = (value: unknown, path: string, issues: Issue[], reading?: Reading) => T;
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const PLAIN_UUID_RE = /^[0-9a-f]{32}$/i;
+const NUMERAL_RE = /^-?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 const DATE_TIME_RE = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|([+-])(\d{2}):(\d{2}))$/;
 
 /** Number of Unicode code points in `s` (lone surrogates count as one). */
@@ -32,6 +53,23 @@ export function codePoints(s: string): number {
 /** True for a uuid in its canonical 8-4-4-4-12 hex form (any case, any version). */
 export function isUuid(s: unknown): s is string {
   return typeof s === 'string' && UUID_RE.test(s);
+}
+
+/**
+ * The lowercase 8-4-4-4-12 form of a uuid written in a form the reading accepts (any case; with
+ * `plain`, also 32 hex digits without hyphens), else undefined.
+ */
+export function canonicalUuid(s: unknown, plain: boolean): string | undefined {
+  if (typeof s !== 'string') return undefined;
+  if (UUID_RE.test(s)) return s.toLowerCase();
+  if (!plain || !PLAIN_UUID_RE.test(s)) return undefined;
+  const h = s.toLowerCase();
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+}
+
+/** An id as looked up: a uuid in the reading's forms as its lowercase hyphenated form, anything else lowercased. */
+export function lookupId(raw: string, reading: Reading = STRICT): string {
+  return canonicalUuid(raw, reading.plainUuids) ?? raw.toLowerCase();
 }
 
 /** True for an RFC 3339 date-time with real calendar and clock values. */
@@ -55,7 +93,7 @@ function kind(v: unknown): string {
 
 /** A string with code-point bounds and an optional pattern or format. */
 export function str(o: { min?: number; max?: number; pattern?: RegExp; format?: 'uuid' | 'date-time'; patternName?: string } = {}): Schema<string> {
-  return (v, path, issues) => {
+  return (v, path, issues, reading = STRICT) => {
     if (typeof v !== 'string') {
       issues.push({ path, message: `must be a string, got ${kind(v)}` });
       return '';
@@ -66,15 +104,20 @@ export function str(o: { min?: number; max?: number; pattern?: RegExp; format?: 
       if (o.max !== undefined && n > o.max) issues.push({ path, message: `must have at most ${o.max} characters (has ${n})` });
     }
     if (o.pattern && !o.pattern.test(v)) issues.push({ path, message: `must match ${o.patternName ?? String(o.pattern)}` });
-    if (o.format === 'uuid' && !UUID_RE.test(v)) issues.push({ path, message: 'must be a uuid' });
+    if (o.format === 'uuid') {
+      const id = canonicalUuid(v, reading.plainUuids);
+      if (id === undefined) issues.push({ path, message: 'must be a uuid' });
+      return id ?? v.toLowerCase();
+    }
     if (o.format === 'date-time' && !isDateTime(v)) issues.push({ path, message: 'must be an RFC 3339 date-time' });
-    return o.format === 'uuid' ? v.toLowerCase() : v;
+    return v;
   };
 }
 
 /** A JSON number (integer when `int`), with inclusive or exclusive bounds. */
 export function num(o: { min?: number; max?: number; exclusiveMin?: number; int?: boolean } = {}): Schema<number> {
-  return (v, path, issues) => {
+  return (raw, path, issues, reading = STRICT) => {
+    const v = reading.coerceScalars && typeof raw === 'string' && NUMERAL_RE.test(raw) ? Number(raw) : raw;
     if (typeof v !== 'number' || !Number.isFinite(v)) {
       issues.push({ path, message: `must be a ${o.int ? 'integer' : 'number'}, got ${kind(v)}` });
       return 0;
@@ -88,7 +131,8 @@ export function num(o: { min?: number; max?: number; exclusiveMin?: number; int?
 }
 
 /** A JSON boolean. */
-export const bool = (): Schema<boolean> => (v, path, issues) => {
+export const bool = (): Schema<boolean> => (raw, path, issues, reading = STRICT) => {
+  const v = reading.coerceScalars && (raw === 'true' || raw === 'false') ? raw === 'true' : raw;
   if (typeof v !== 'boolean') issues.push({ path, message: `must be a boolean, got ${kind(v)}` });
   return v === true;
 };
@@ -104,7 +148,7 @@ export function oneOf<const T extends string>(values: readonly T[]): Schema<T> {
 
 /** The value itself, or null. */
 export function nullable<T>(inner: Schema<T>): Schema<T | null> {
-  return (v, path, issues) => (v === null ? null : inner(v, path, issues));
+  return (v, path, issues, reading) => (v === null ? null : inner(v, path, issues, reading));
 }
 
 /** Any JSON value (for free-form fields such as a change's new value). */
@@ -112,7 +156,7 @@ export const any = (): Schema<unknown> => (v) => v;
 
 /** An array with item-count bounds. */
 export function arr<T>(item: Schema<T>, o: { min?: number; max?: number; unique?: boolean } = {}): Schema<T[]> {
-  return (v, path, issues) => {
+  return (v, path, issues, reading) => {
     if (!Array.isArray(v)) {
       issues.push({ path, message: `must be an array, got ${kind(v)}` });
       return [];
@@ -122,7 +166,7 @@ export function arr<T>(item: Schema<T>, o: { min?: number; max?: number; unique?
       issues.push({ path, message: `must have at most ${o.max} items (has ${v.length})` });
       if (v.length > 10_000) return [];
     }
-    const out = v.map((x, i) => item(x, `${path}[${i}]`, issues));
+    const out = v.map((x, i) => item(x, `${path}[${i}]`, issues, reading));
     if (o.unique && new Set(out.map((x) => JSON.stringify(x))).size !== out.length) issues.push({ path, message: 'items must be unique' });
     return out;
   };
@@ -143,12 +187,13 @@ type Out<P extends Record<string, Prop<any>>> = {
 
 /**
  * A JSON object. `strict` refuses unknown properties (additionalProperties false);
- * otherwise unknown properties are ignored and dropped.
+ * otherwise unknown properties are ignored and dropped. With the reading's `nullIsAbsent`, a
+ * null in an optional property the schema does not take null for counts as absent.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function obj<P extends Record<string, Prop<any>>>(props: P, o: { strict?: boolean } = {}): Schema<Out<P>> {
   const names = Object.keys(props);
-  return (v, path, issues) => {
+  return (v, path, issues, reading = STRICT) => {
     const out: Record<string, unknown> = {};
     if (typeof v !== 'object' || v === null || Array.isArray(v)) {
       issues.push({ path, message: `must be an object, got ${kind(v)}` });
@@ -160,25 +205,35 @@ export function obj<P extends Record<string, Prop<any>>>(props: P, o: { strict?:
     }
     for (const name of names) {
       const p = props[name]!;
-      if (!Object.hasOwn(rec, name) || rec[name] === undefined) {
+      if (!Object.hasOwn(rec, name) || rec[name] === undefined || (rec[name] === null && p.kind !== 'req' && reading.nullIsAbsent && !takesNull(p.schema, reading))) {
         if (p.kind === 'req') issues.push({ path: `${path}.${name}`, message: 'is required' });
         else if (p.kind === 'def') out[name] = p.default();
         continue;
       }
-      out[name] = p.schema(rec[name], `${path}.${name}`, issues);
+      out[name] = p.schema(rec[name], `${path}.${name}`, issues, reading);
     }
     return out as Out<P>;
   };
 }
 
+/** True when the schema accepts null as a value of its own (e.g. "boolean or null"). */
+function takesNull(schema: Schema<unknown>, reading: Reading): boolean {
+  const found: Issue[] = [];
+  schema(null, '', found, reading);
+  return found.length === 0;
+}
+
 /** A filter of issues to let through (only named faults set one). */
 export type Relax = ((issue: Issue) => boolean) | undefined;
 
-/** Runs `schema` on a request body and throws a 400 listing every issue found. */
-export function parseBody<T>(schema: Schema<T>, value: unknown, root = 'body', relax?: Relax): T {
+/**
+ * Runs `schema` on a request body, as the variant reads it (default: strictly), and throws a
+ * 400 listing every issue found (an invalid request: a variant may answer it 422).
+ */
+export function parseBody<T>(schema: Schema<T>, value: unknown, root = 'body', relax?: Relax, reading: Reading = STRICT): T {
   const found: Issue[] = [];
-  const out = schema(value, root, found);
+  const out = schema(value, root, found, reading);
   const issues = relax ? found.filter((i) => !relax(i)) : found;
-  if (issues.length > 0) throw badRequest(`${issues[0]!.path} ${issues[0]!.message}`, issues.slice(0, 50));
+  if (issues.length > 0) throw new InvalidRequest(`${issues[0]!.path} ${issues[0]!.message}`, issues.slice(0, 50));
   return out;
 }

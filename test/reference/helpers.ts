@@ -3,7 +3,7 @@
  * with members and keys through the control protocol, and send API requests.
  */
 import { expect } from 'vitest';
-import { startReference, type RunningReference } from '../../src/reference/index.ts';
+import { startReference, type RunningReference, type VariantName } from '../../src/reference/index.ts';
 import type { Role, Scope } from '../../src/engine/check.ts';
 
 export const ALL_SCOPES: Scope[] = ['graph:read', 'graph:write', 'research:run', 'crm:read', 'crm:write', 'admin'];
@@ -40,8 +40,8 @@ async function toRes(r: Response): Promise<Res> {
 export class Ref {
   private constructor(readonly ref: RunningReference) {}
 
-  static async start(faults: string[] = []): Promise<Ref> {
-    return new Ref(await startReference({ faults }));
+  static async start(faults: string[] = [], variant?: VariantName): Promise<Ref> {
+    return new Ref(await startReference({ faults, ...(variant ? { variant } : {}) }));
   }
 
   close(): Promise<void> {

@@ -67,6 +67,17 @@ describe('wgc serve', () => {
     }
   });
 
+  it('serves the lenient variant with --variant lenient', async () => {
+    const s = await serveUntilReady(['--variant', 'lenient'], {});
+    expect(s.text).toContain('variant:       lenient');
+    const api = /API: +(\S+)/.exec(s.text)![1]!;
+    // Routes are matched before the key is looked at, and ICPs live at /data/profiles.
+    expect((await fetch(`${api}/data/icps`)).status).toBe(404);
+    expect((await fetch(`${api}/data/profiles`)).status).toBe(401);
+    s.stop.abort();
+    expect(await s.done).toBe(0);
+  });
+
   it('never prints a token given by flag or environment', async () => {
     const fromEnv = await serveUntilReady([], { WGC_CONTROL_TOKEN: 'env-secret-token' });
     expect(fromEnv.text).toContain('from WGC_CONTROL_TOKEN');
