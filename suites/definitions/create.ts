@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { CheckContext, CheckDef } from '../../src/engine/check.ts';
-import { expectJson } from '../../src/engine/expect.ts';
+import { expectJson, INVALID_STATUSES } from '../../src/engine/expect.ts';
 import { Finding, NotObservable, type Evidence } from '../../src/engine/finding.ts';
 import type { LoadedSpec } from '../../src/spec/load.ts';
 import { bodyArbitraries } from '../../src/generators/index.ts';
@@ -14,6 +14,7 @@ import { pagesFor } from '../_shared/paging-walk.ts';
 import { PAGE_LIMIT, SMALL_WALK_CREDITS, WALK_MAX_CREDITS, WALK_PAGES, listDefinitions } from './listing.ts';
 import { defaultEvidence, enumValueEvidence, reflectEvidence, shapeEvidence } from './shape.ts';
 import { ADMIN, FindingLog, TWO_VALUES, apiSpec, archive, distinctEnumValues, forEachGenerated, optionalReader, refusalEvidence, replay, setupDefinition, shown, withoutTrace } from './support.ts';
+import { enumValuesDropped, nullableFields, orderedCreate, thresholdDefaults } from './valid-bodies.ts';
 
 /** Replay data of one create body: the generated run's seed and path, or just the body for a fixed one. */
 type Replay = Pick<Evidence, 'seed' | 'path' | 'counterexample'>;
@@ -44,10 +45,11 @@ async function judgeCreate(ctx: CheckContext, spec: LoadedSpec, body: Record<str
     log.add({ clause: 'DEF-012', message: 'a valid create did not return a Definition object', expected: 'the new Definition', received: shown(ex), exchange: ex, ...at });
     return id;
   }
-  const input = Array.isArray(body.enumValues) ? (body.enumValues as Record<string, unknown>[]) : [];
+  // Enum values sent with a value type other than enum may be dropped (none stored).
+  const input = Array.isArray(body.enumValues) && !enumValuesDropped(body, def.enum_values) ? (body.enumValues as Record<string, unknown>[]) : [];
   const evidence = [
     ...shapeEvidence(spec, def, ex, 'the create answer'),
-    ...reflectEvidence(body, def, ex),
+    ...reflectEvidence(body, def, ex, nullableFields(spec.componentSchema('Definition'))),
     ...defaultEvidence(spec.operation('createDefinition').requestBodySchema ?? {}, body, def, ex),
     ...enumValueEvidence('DEF-005', input, Array.isArray(def.enum_values) ? def.enum_values : [], ex, 'enum value'),
   ];
@@ -75,8 +77,10 @@ export const createProperty: CheckDef = {
     for (const fixed of [minimalCreateBody(ctx), minimalCreateBody(ctx, { ...TWO_VALUES })]) {
       created.push(await judgeCreate(ctx, spec, fixed, { counterexample: JSON.stringify(fixed) }, log));
     }
+    const defaults = thresholdDefaults(spec.operation('createDefinition').requestBodySchema ?? {});
     await forEachGenerated(ctx, 'DEF-012', bodyArbitraries(spec, 'createDefinition').valid, async (generated, path) => {
-      const body = withoutTrace(distinctEnumValues(generated as Record<string, unknown>, 'enumValues'));
+      // Thresholds ordered as the defaults are (auto-apply ≥ review): a server may refuse them inverted.
+      const body = orderedCreate(withoutTrace(distinctEnumValues(generated as Record<string, unknown>, 'enumValues')), defaults);
       // The run prefix names every record the run creates.
       body.name = uniqueName(ctx, 'prop');
       created.push(await judgeCreate(ctx, spec, body, replay(ctx, body, path), log));
@@ -126,10 +130,10 @@ export const workspaceId: CheckDef = {
   },
 };
 
-/** An unknown create property is ignored (and absent from the Definition) or refused with 400. */
+/** An unknown create property is ignored (and absent from the Definition) or refused as invalid (400, or 422). */
 export const unknownProperties: CheckDef = {
   id: 'definitions/unknown-create-property',
-  title: 'a create with a property the table does not name is accepted without it, or refused with 400',
+  title: 'a create with a property the table does not name is accepted without it, or refused as invalid (400 or 422)',
   clauses: ['DEF-025'],
   needs: { mutation: true },
   credits: 2,
@@ -139,8 +143,8 @@ export const unknownProperties: CheckDef = {
     const body = { ...minimalCreateBody(ctx), [extra]: 'not a field of the create table' };
     const ex = await ctx.api.send({ method: 'POST', path: '/definitions', key, body });
     if (!is2xx(ex)) {
-      const e = refusalEvidence('DEF-025', ex, 400);
-      if (e) throw new Finding({ ...e, message: `neither accepted nor refused with 400: ${e.message}` });
+      const e = refusalEvidence('DEF-025', ex, INVALID_STATUSES);
+      if (e) throw new Finding({ ...e, message: `neither accepted nor refused as invalid: ${e.message}` });
       return;
     }
     const def = expectJson('DEF-025', ex);

@@ -9,6 +9,7 @@ import type { JsonSchema, LoadedSpec } from '../../src/spec/load.ts';
 import { validateSchema } from '../../src/spec/validate.ts';
 import { brief, isObject } from '../_shared/json.ts';
 import { sameValue, snake, timeOf } from './support.ts';
+import { allowedReflection } from './valid-bodies.ts';
 
 const TIMESTAMPS = ['created_at', 'updated_at', 'archived_at'] as const;
 
@@ -40,15 +41,17 @@ const NOT_REFLECTED = new Set(['enumValues', 'decision_trace']);
 
 /**
  * DEF-003: every field given in the create body comes back under its snake_case name with the
- * given value (entity kinds as a set: the seed does not say they keep order or duplicates).
+ * given value (entity kinds as a set: the seed does not say they keep order or duplicates), or
+ * as the seed also allows (allowedReflection: "" as null in a nullable field, cardinality nulled
+ * when the value type is not enum); `nullable` are the Definition's nullable fields.
  */
-export function reflectEvidence(body: Record<string, unknown>, def: Record<string, unknown>, ex: Exchange): Evidence[] {
+export function reflectEvidence(body: Record<string, unknown>, def: Record<string, unknown>, ex: Exchange, nullable: ReadonlySet<string> = new Set()): Evidence[] {
   const out: Evidence[] = [];
   for (const [name, given] of Object.entries(body)) {
     if (NOT_REFLECTED.has(name)) continue;
     const field = snake(name);
     const got = def[field];
-    const same = Array.isArray(given) && Array.isArray(got) ? sameSet(given, got) : sameValue(given, got);
+    const same = (Array.isArray(given) && Array.isArray(got) ? sameSet(given, got) : sameValue(given, got)) || allowedReflection(field, given, got, nullable, body.valueType);
     if (!same) {
       out.push({ clause: 'DEF-003', message: `${field} does not reflect the request's ${name}`, expected: brief(given), received: brief(got), exchange: ex });
     }

@@ -1,6 +1,7 @@
 /**
- * Valid decision traces (generated from components/schemas/DecisionTrace) are accepted on
- * every definition write: create, update, merge-value and archive.
+ * Valid decision traces (generated from components/schemas/DecisionTrace, made internally
+ * consistent by consistentTrace) are accepted on every definition write: create, update,
+ * merge-value and archive.
  */
 import type { CheckContext, CheckDef } from '../../src/engine/check.ts';
 import { NotObservable } from '../../src/engine/finding.ts';
@@ -8,6 +9,7 @@ import { validValue } from '../../src/generators/index.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 import { is2xx } from '../_shared/definitions.ts';
 import { ADMIN, FindingLog, TWO_VALUES, apiSpec, archive, forEachGenerated, replay, shown, slugsOf, tryCreate } from './support.ts';
+import { consistentTrace } from './valid-bodies.ts';
 
 /** One generated trace per write of the sequence, or none. */
 type Traces = readonly [unknown, unknown, unknown, unknown] | undefined;
@@ -58,7 +60,13 @@ export const validTraces: CheckDef = {
     if (baseline.length > 0) {
       throw new NotObservable(`the writes are refused even without a trace: ${baseline.map((r) => `${r.write} answered ${shown(r.exchange)}`).join('; ')}`);
     }
-    const trace = validValue(spec.componentSchema('DecisionTrace'), { schemaPath: '#/components/schemas/DecisionTrace' });
+    const schema = spec.componentSchema('DecisionTrace');
+    const maxEvidence = schema.properties?.evidence?.maxItems;
+    if (typeof maxEvidence !== 'number') throw new Error('openapi.yaml: DecisionTrace gives evidence no maxItems');
+    // A trace a server has no reason of its own to refuse: no made-up definition references
+    // (2.6: they come from POST /graph/decision-inputs), factor evidence ids among the trace's
+    // own evidence, no date ahead. Every other bound is still reached.
+    const trace = validValue(schema, { schemaPath: '#/components/schemas/DecisionTrace' }).map((t) => consistentTrace(t, maxEvidence));
     const log = new FindingLog();
     // One generated trace per run, sent on all four writes (generating large traces is the
     // costly part of this check; what varies between writes is the endpoint, not the trace).

@@ -10,23 +10,33 @@ import { is2xx, uniqueName } from '../_shared/definitions.ts';
 import { brief, isObject } from '../_shared/json.ts';
 import { enumValueEvidence } from './shape.ts';
 import { ADMIN, FindingLog, TWO_VALUES, apiSpec, distinctEnumValues, forEachGenerated, replay, sameValue, setupDefinition, shown, slugsOf, snake, timeOf, withoutTrace } from './support.ts';
+import { allowedReflection, cappedAdditions, enumValuesMax, nullableFields, orderedPatch, thresholdsBefore } from './valid-bodies.ts';
 
 /** PATCH fields that set one Definition field each (the rest: reason, enum value lists, trace). */
 const SIMPLE_FIELDS = ['name', 'description', 'instruction', 'refreshPolicy', 'captureEnabled', 'autoApplyThreshold', 'reviewThreshold', 'chatVisible'] as const;
 
 /**
  * Create-body values that differ from the PATCH's, so that every PATCHed field must visibly
- * change. Enum members come from the create schema; the rest only need to differ.
+ * change. Enum members come from the create schema; the rest only need to differ. Thresholds
+ * are ordered (auto-apply ≥ review) before and after the PATCH (thresholdsBefore).
  */
 function oppositeOf(patch: Record<string, unknown>, refreshPolicies: readonly unknown[]): Record<string, unknown> {
   const other = (v: unknown, a: string, b: string): string => (v === a ? b : a);
   const out: Record<string, unknown> = { description: other(patch.description, 'wgc-before', 'wgc-before-2'), instruction: other(patch.instruction, 'wgc-before', 'wgc-before-2') };
   if (typeof patch.captureEnabled === 'boolean') out.captureEnabled = !patch.captureEnabled;
   if (typeof patch.chatVisible === 'boolean') out.chatVisible = !patch.chatVisible;
-  if (typeof patch.autoApplyThreshold === 'number') out.autoApplyThreshold = patch.autoApplyThreshold === 0.5 ? 0.25 : 0.5;
-  if (typeof patch.reviewThreshold === 'number') out.reviewThreshold = patch.reviewThreshold === 0.5 ? 0.25 : 0.5;
+  Object.assign(out, thresholdsBefore(patch));
   if (patch.refreshPolicy !== undefined) out.refreshPolicy = refreshPolicies.find((p) => p !== patch.refreshPolicy);
   return out;
+}
+
+/** What judgePatch reads from the API document. */
+interface PatchFrame {
+  policies: readonly unknown[];
+  /** The Definition's nullable fields ("" may come back as null there). */
+  nullable: ReadonlySet<string>;
+  /** The most enum values a definition holds (the create table's maxItems). */
+  maxValues: number;
 }
 
 /**
@@ -34,10 +44,12 @@ function oppositeOf(patch: Record<string, unknown>, refreshPolicies: readonly un
  * shows) and judges the answer: given fields (DEF-017), added values (DEF-018), archived slugs
  * (DEF-019), updated_at (DEF-020).
  */
-async function judgePatch(ctx: CheckContext, patch: Record<string, unknown>, policies: readonly unknown[], replayOf: (sent: unknown) => Pick<Evidence, 'seed' | 'path' | 'counterexample'>, log: FindingLog): Promise<void> {
+async function judgePatch(ctx: CheckContext, given: Record<string, unknown>, frame: PatchFrame, replayOf: (sent: unknown) => Pick<Evidence, 'seed' | 'path' | 'counterexample'>, log: FindingLog): Promise<void> {
   const key = ctx.key(ADMIN);
-  const { definition: before, exchange: made } = await setupDefinition(ctx, key, { ...TWO_VALUES, ...oppositeOf(patch, policies) });
+  const { definition: before, exchange: made } = await setupDefinition(ctx, key, { ...TWO_VALUES, ...oppositeOf(given, frame.policies) });
   const slugs = slugsOf(before, 2, made);
+  // No more values than a definition may hold, and no label it has already.
+  const patch = cappedAdditions(given, TWO_VALUES.enumValues.map((v) => v.label), frame.maxValues);
   // Generated slugs name no value of this definition: archive as many real ones instead.
   if (Array.isArray(patch.archiveEnumValueSlugs)) patch.archiveEnumValueSlugs = slugs.slice(0, Math.min(2, patch.archiveEnumValueSlugs.length));
   const ex = await ctx.api.send({ method: 'PATCH', path: `/definitions/${encodeURIComponent(before.id)}`, key, body: patch });
@@ -48,7 +60,7 @@ async function judgePatch(ctx: CheckContext, patch: Record<string, unknown>, pol
     return;
   }
   for (const name of SIMPLE_FIELDS) {
-    if (patch[name] === undefined || sameValue(patch[name], after[snake(name)])) continue;
+    if (patch[name] === undefined || sameValue(patch[name], after[snake(name)]) || allowedReflection(snake(name), patch[name], after[snake(name)], frame.nullable, before.value_type)) continue;
     log.add({ clause: 'DEF-017', message: `${snake(name)} was not changed to the PATCHed ${name}`, expected: brief(patch[name]), received: brief(after[snake(name)]), exchange: ex, ...at });
   }
   const values = Array.isArray(after.enum_values) ? after.enum_values : [];
@@ -79,7 +91,12 @@ export const patchProperty: CheckDef = {
   credits: (numRuns) => 3 * (numRuns + 1),
   async run(ctx) {
     const spec = await apiSpec();
-    const policies = spec.operation('createDefinition').requestBodySchema?.properties?.refreshPolicy?.enum ?? [];
+    const createSchema = spec.operation('createDefinition').requestBodySchema ?? {};
+    const frame: PatchFrame = {
+      policies: createSchema.properties?.refreshPolicy?.enum ?? [],
+      nullable: nullableFields(spec.componentSchema('Definition')),
+      maxValues: enumValuesMax(createSchema),
+    };
     const log = new FindingLog();
     // Every field at once, whatever the generator happens to include.
     const full = {
@@ -87,19 +104,20 @@ export const patchProperty: CheckDef = {
       name: uniqueName(ctx, 'patched'),
       description: 'patched',
       instruction: 'patched',
-      refreshPolicy: policies.at(-1),
+      refreshPolicy: frame.policies.at(-1),
       captureEnabled: true,
-      autoApplyThreshold: 0.3,
-      reviewThreshold: 0.7,
+      // Ordered as the defaults are (auto-apply ≥ review): a server may refuse them inverted.
+      autoApplyThreshold: 0.7,
+      reviewThreshold: 0.3,
       chatVisible: false,
       addEnumValues: [{ label: 'Gamma' }, { label: 'Delta', description: 'added', color: '#00aa11' }],
       archiveEnumValueSlugs: ['(one of the definition\'s own slugs)'],
     };
-    await judgePatch(ctx, full, policies, (sent) => ({ counterexample: JSON.stringify(sent) }), log);
+    await judgePatch(ctx, full, frame, (sent) => ({ counterexample: JSON.stringify(sent) }), log);
     await forEachGenerated(ctx, 'DEF-017', bodyArbitraries(spec, 'updateDefinition').valid, async (generated, path) => {
-      const patch = withoutTrace(distinctEnumValues(generated as Record<string, unknown>, 'addEnumValues'));
+      const patch = orderedPatch(withoutTrace(distinctEnumValues(generated as Record<string, unknown>, 'addEnumValues')));
       if (patch.name !== undefined) patch.name = uniqueName(ctx, 'patched');
-      await judgePatch(ctx, patch, policies, (sent) => replay(ctx, sent, path), log);
+      await judgePatch(ctx, patch, frame, (sent) => replay(ctx, sent, path), log);
     });
     log.flush(ctx);
   },
