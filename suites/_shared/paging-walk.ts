@@ -7,6 +7,7 @@
  * form can be chosen (paging-forms.ts).
  */
 import type { CheckContext, KeyHandle } from '../../src/engine/check.ts';
+import { INVALID_STATUSES } from '../../src/engine/expect.ts';
 import { Finding, NotObservable } from '../../src/engine/finding.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 import { compareIds, isObject } from './json.ts';
@@ -86,7 +87,7 @@ export interface WalkOptions {
 /**
  * Follows nextCursor until it is null. An answer that is not a 2xx collection envelope throws
  * the Finding of pageOf on the envelope clause: callers that do not verify the envelope
- * catch it (the status tells a refused query, 400, from a broken listing), or use
+ * catch it (the status tells a refused query, 400 or 422, from a broken listing), or use
  * {@link walkOrNotObservable}.
  */
 export async function walkDefinitions(ctx: CheckContext, key: KeyHandle, q: ListQuery, opts: WalkOptions = {}): Promise<Walk> {
@@ -112,7 +113,7 @@ export async function walkDefinitions(ctx: CheckContext, key: KeyHandle, q: List
 /**
  * A walk for bookkeeping (counting what a mutation did): anything that keeps the walk from
  * listing the whole set is a reason the caller cannot conclude, never a finding of its own.
- * A limit refused with 400 is retried with the default page size, so a server whose paging is
+ * A limit refused as invalid (400 or 422) is retried with the default page size, so a server whose paging is
  * broken elsewhere still lets the caller observe its own clause.
  */
 export async function walkOrNotObservable(ctx: CheckContext, key: KeyHandle, q: ListQuery = { limit: MAX_LIMIT }, maxPages = WALK_MAX_PAGES): Promise<Walk> {
@@ -122,7 +123,7 @@ export async function walkOrNotObservable(ctx: CheckContext, key: KeyHandle, q: 
   } catch (e) {
     if (!(e instanceof Finding)) throw e;
     const status = e.evidence.exchange?.response?.status;
-    if (status === 400 && q.limit !== undefined) return walkOrNotObservable(ctx, key, { ...q, limit: undefined }, maxPages * 4);
+    if (status !== undefined && INVALID_STATUSES.includes(status) && q.limit !== undefined) return walkOrNotObservable(ctx, key, { ...q, limit: undefined }, maxPages * 4);
     throw new NotObservable(`GET /definitions could not be listed to observe the outcome: ${e.evidence.message} (${e.evidence.received ?? ''})`);
   }
   if (walk.end === 'loop') throw new NotObservable('GET /definitions could not be listed to observe the outcome: a nextCursor repeated (see the pagination suite)');

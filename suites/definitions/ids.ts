@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import type { CheckContext, CheckDef } from '../../src/engine/check.ts';
+import { INVALID_STATUSES } from '../../src/engine/expect.ts';
 import { parameterArbitraries } from '../../src/generators/index.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 import { ADMIN, FindingLog, apiSpec, refusalEvidence, shown } from './support.ts';
@@ -52,10 +53,10 @@ async function malformedIds(ctx: CheckContext, count: number): Promise<string[]>
   return [...ids];
 }
 
-/** Ids that are not uuids are refused with 400 or 404 and the error envelope, on each write. */
+/** Ids that are not uuids are refused as invalid (400 or 422) or with 404, and the error envelope, on each write. */
 export const malformedId: CheckDef = {
   id: 'definitions/malformed-id',
-  title: 'a definitionId that is not a uuid is refused with 400 or 404 and the error envelope',
+  title: 'a definitionId that is not a uuid is refused with 400, 422 or 404 and the error envelope',
   clauses: ['DEF-027'],
   needs: { mutation: true },
   credits: 0,
@@ -64,7 +65,7 @@ export const malformedId: CheckDef = {
     for (const id of await malformedIds(ctx, 3)) {
       for (const write of writesTo(ctx, id)) {
         const ex = await write();
-        const e = refusalEvidence('DEF-027', ex, [400, 404]);
+        const e = refusalEvidence('DEF-027', ex, [...INVALID_STATUSES, 404]);
         if (e) log.add({ ...e, message: `definitionId ${JSON.stringify(id)}: ${e.message}` });
       }
     }

@@ -2,10 +2,12 @@
  * Single-bound violations of the four definition writes, derived from the OpenAPI document
  * (src/generators violations): every scenario is sent once per run (deterministic sample from
  * the run's seed; trace scenarios spread over the four writes, see scenariosFor), must be
- * refused with 400 and the error envelope, and must store or change nothing (DEF-011).
+ * refused as invalid (INVALID_STATUSES: 400, or 422 outside the table) with the error envelope,
+ * and must store or change nothing (DEF-011).
  */
 import fc from 'fast-check';
 import type { CheckContext, CheckDef } from '../../src/engine/check.ts';
+import { INVALID_STATUSES } from '../../src/engine/expect.ts';
 import { counterexampleJson } from '../../src/engine/property.ts';
 import { bodyArbitraries, type Violation } from '../../src/generators/index.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
@@ -83,7 +85,7 @@ async function runViolations(ctx: CheckContext, write: Write, declared: readonly
   const spec = await apiSpec();
   const key = ctx.key(ADMIN);
   const log = new FindingLog();
-  // A create target first also proves a valid create goes through, so the 400s below mean something.
+  // A create target first also proves a valid create goes through, so the refusals below mean something.
   let target = await newTarget(ctx, write);
   const refusedCreates = new Map<string, Exchange>();
   for (const { violation: v, index: i, clause } of scenariosFor(write, bodyArbitraries(spec, WRITES[write].operationId).violations)) {
@@ -92,7 +94,7 @@ async function runViolations(ctx: CheckContext, write: Write, declared: readonly
     const [sample] = fc.sample(v.value, { seed, numRuns: 1 });
     const { body, name } = fit(write, v, sample, ctx, target.slugs);
     const ex = await send(ctx, write, target.created.definition.id, body);
-    const evidence = refusalEvidence(clause, ex, 400);
+    const evidence = refusalEvidence(clause, ex, INVALID_STATUSES);
     if (evidence) {
       log.add({ ...evidence, message: `${v.scenario}: ${evidence.message}`, scenario: `${v.scenario} at ${v.path || '(body)'}`, seed: ctx.run.seed, counterexample: counterexampleJson(body) });
     } else if (name !== undefined) {
@@ -121,7 +123,7 @@ async function verifyNothingStored(ctx: CheckContext, write: Write, target: Targ
     for (const item of listing.byId.values()) {
       const refused = typeof item.name === 'string' ? refusedCreates.get(item.name) : undefined;
       if (refused) {
-        log.add({ clause: 'DEF-011', message: `a create refused with 400 was stored anyway (listed as ${String(item.id)})`, expected: 'nothing stored', received: JSON.stringify(item).slice(0, 300), exchange: page, context: [refused] });
+        log.add({ clause: 'DEF-011', message: `a create refused as invalid was stored anyway (listed as ${String(item.id)})`, expected: 'nothing stored', received: JSON.stringify(item).slice(0, 300), exchange: page, context: [refused] });
       }
     }
     return;
@@ -140,7 +142,7 @@ async function verifyNothingStored(ctx: CheckContext, write: Write, target: Targ
   if (changed.length > 0) {
     log.add({
       clause: 'DEF-011',
-      message: `${write} writes refused with 400 changed the definition (${changed.join(', ')})`,
+      message: `${write} writes refused as invalid changed the definition (${changed.join(', ')})`,
       expected: JSON.stringify(Object.fromEntries(changed.map((f) => [f, before[f]]))).slice(0, 600),
       received: JSON.stringify(Object.fromEntries(changed.map((f) => [f, after[f]]))).slice(0, 600),
       exchange: page,
@@ -166,10 +168,10 @@ const violationCheck = (write: Write, title: string, own: readonly string[]): Ch
 };
 
 /** POST /definitions: each single-bound violation of the create table, enum values and trace. */
-export const createViolations = violationCheck('create', 'every single-bound violation of a create body is refused with 400 and stores nothing', ['DEF-006', 'DEF-007']);
+export const createViolations = violationCheck('create', 'every single-bound violation of a create body is refused as invalid (400 or 422) and stores nothing', ['DEF-006', 'DEF-007']);
 /** PATCH /definitions/{id}: each single-bound violation of the update table, enum values and trace. */
-export const updateViolations = violationCheck('update', 'every single-bound violation of an update body is refused with 400 and changes nothing', ['DEF-007', 'DEF-008']);
+export const updateViolations = violationCheck('update', 'every single-bound violation of an update body is refused as invalid (400 or 422) and changes nothing', ['DEF-007', 'DEF-008']);
 /** POST /definitions/{id}/archive: reason and trace violations. */
-export const archiveViolations = violationCheck('archive', 'every single-bound violation of an archive body is refused with 400 and changes nothing', ['DEF-009']);
+export const archiveViolations = violationCheck('archive', 'every single-bound violation of an archive body is refused as invalid (400 or 422) and changes nothing', ['DEF-009']);
 /** POST /definitions/{id}/merge-value: slug, reason and trace violations. */
-export const mergeViolations = violationCheck('merge', 'every single-bound violation of a merge-value body is refused with 400 and changes nothing', ['DEF-010']);
+export const mergeViolations = violationCheck('merge', 'every single-bound violation of a merge-value body is refused as invalid (400 or 422) and changes nothing', ['DEF-010']);

@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import type { CheckContext, CheckDef, KeyHandle } from '../../src/engine/check.ts';
-import { describeResponse, expectResponse, expectStatus } from '../../src/engine/expect.ts';
+import { describeResponse, expectResponse, expectStatus, INVALID_STATUSES } from '../../src/engine/expect.ts';
 import { Finding, NotObservable } from '../../src/engine/finding.ts';
 import { checkProperty } from '../../src/engine/property.ts';
 import { parameterArbitraries, validValue } from '../../src/generators/index.ts';
@@ -40,9 +40,9 @@ function rawQuery(value: Record<string, unknown>): string {
 
 const list = (ctx: CheckContext, key: KeyHandle, query: string): Promise<Exchange> => ctx.api.send({ method: 'GET', path: '/definitions', key, query });
 
-/** A refusal with 400 of one query; returns nothing, throws the Finding on `clause`. */
+/** A refusal as invalid (400, or 422) of one query; returns nothing, throws the Finding on `clause`. */
 async function expectRefused(ctx: CheckContext, key: KeyHandle, clause: string, query: string): Promise<void> {
-  expectStatus(clause, await list(ctx, key, query), 400);
+  expectStatus(clause, await list(ctx, key, query), INVALID_STATUSES);
 }
 
 /** A 2xx answer; the Finding (on `clause`) names the query that was not accepted. */
@@ -84,7 +84,7 @@ export const limitsAccepted: CheckDef = {
 
 export const limitsRefused: CheckDef = {
   id: 'pagination/limits-refused',
-  title: 'A limit below 1, above 200 or not an integer is refused with 400',
+  title: 'A limit below 1, above 200 or not an integer is refused as invalid (400 or 422)',
   clauses: ['PAGE-003'],
   credits: 0,
   async run(ctx) {
@@ -96,7 +96,7 @@ export const limitsRefused: CheckDef = {
 
 export const cursorRefused: CheckDef = {
   id: 'pagination/cursor-refused',
-  title: 'A cursor that is not a uuid is refused with 400',
+  title: 'A cursor that is not a uuid is refused as invalid (400 or 422)',
   clauses: ['PAGE-004'],
   credits: 0,
   async run(ctx) {
@@ -112,7 +112,7 @@ export const cursorRefused: CheckDef = {
 
 export const includeArchivedParam: CheckDef = {
   id: 'pagination/include-archived-param',
-  title: 'includeArchived accepts true and false; a value that is not a boolean is refused with 400',
+  title: 'includeArchived accepts true and false; a value that is not a boolean is refused as invalid (400 or 422)',
   clauses: ['PAGE-009'],
   credits: 2,
   async run(ctx) {

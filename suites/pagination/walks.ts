@@ -10,6 +10,7 @@
 import fc from 'fast-check';
 import type { CheckContext, CheckDef, KeyHandle } from '../../src/engine/check.ts';
 import { Finding, NotObservable } from '../../src/engine/finding.ts';
+import { INVALID_STATUSES } from '../../src/engine/expect.ts';
 import { checkProperty } from '../../src/engine/property.ts';
 import { parameterArbitraries, validValue } from '../../src/generators/index.ts';
 import { loadSpec } from '../../src/spec/load.ts';
@@ -40,7 +41,8 @@ async function walkOrSkip(ctx: CheckContext, key: KeyHandle, limit: number, maxP
     return await walkDefinitions(ctx, key, { limit }, { maxPages });
   } catch (e) {
     if (!(e instanceof Finding)) throw e;
-    if (e.evidence.exchange?.response?.status === 400 && e.evidence.exchange.request.url.includes('limit=') && !e.evidence.exchange.request.url.includes('cursor=')) return undefined;
+    const status = e.evidence.exchange?.response?.status;
+    if (status !== undefined && INVALID_STATUSES.includes(status) && e.evidence.exchange!.request.url.includes('limit=') && !e.evidence.exchange!.request.url.includes('cursor=')) return undefined;
     throw new NotObservable(`GET /definitions gave no usable page while walking: ${e.evidence.message}`);
   }
 }
