@@ -200,11 +200,11 @@ function writable(ctx: Ctx, allowArchived = false): DefinitionRecord {
   return rec;
 }
 
-/** Numeric strings for the thresholds (only under the numbers-accept-strings fault). */
-function coerceThresholds(ctx: Ctx): unknown {
+/** Any JSON value for the two booleans, read by its truthiness (only under the booleans-truthy fault). */
+function truthyBooleans(ctx: Ctx): unknown {
+  if (!ctx.faults.has('booleans-truthy')) return ctx.body;
   const b = { ...(ctx.body as Record<string, unknown>) };
-  if (!ctx.faults.has('numbers-accept-strings')) return ctx.body;
-  for (const k of ['autoApplyThreshold', 'reviewThreshold']) if (typeof b[k] === 'string' && b[k] !== '' && Number.isFinite(Number(b[k]))) b[k] = Number(b[k]);
+  for (const k of ['captureEnabled', 'chatVisible']) if (Object.hasOwn(b, k) && typeof b[k] !== 'boolean') b[k] = Boolean(b[k]);
   return b;
 }
 
@@ -308,7 +308,7 @@ function stubDefinition(ctx: Ctx, now: string): Definition {
 export function create(ctx: Ctx) {
   let b;
   try {
-    b = bodyOf(ctx, bodies(ctx).create, coerceThresholds(ctx));
+    b = bodyOf(ctx, bodies(ctx).create, truthyBooleans(ctx));
   } catch (e) {
     if (ctx.faults.has('bad-create-still-stores')) storeRefused(ctx);
     throw e;
@@ -370,7 +370,7 @@ function update(ctx: Ctx) {
   const { faults } = ctx;
   const unarchive = faults.has('patch-unarchives');
   const rec = writable(ctx, unarchive);
-  const b = bodyOf(ctx, bodies(ctx).patch, coerceThresholds(ctx));
+  const b = bodyOf(ctx, bodies(ctx).patch, truthyBooleans(ctx));
   const trace = traceOf(ctx, ctx.body);
   const d = rec.def;
   const slugs = new Set(d.enum_values.map((v) => v.slug));

@@ -125,6 +125,27 @@ export function parseJsonObject(bytes: Buffer, contentType: string | undefined, 
   return value as Record<string, unknown>;
 }
 
+/** A form-encoded content type (only the form-bodies-parsed fault reads such bodies). */
+export function isFormBody(contentType: string | undefined): boolean {
+  return contentType !== undefined && /^application\/x-www-form-urlencoded\b/i.test(contentType.trim());
+}
+
+/**
+ * A form body read as an object, each value that parses as JSON taken as JSON (the
+ * form-bodies-parsed fault: a server that reads forms besides JSON, which ERR-006 forbids).
+ */
+export function parseFormAsJson(bytes: Buffer): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of new URLSearchParams(bytes.toString('utf8'))) {
+    try {
+      out[k] = JSON.parse(v);
+    } catch {
+      out[k] = v;
+    }
+  }
+  return out;
+}
+
 /** Writes a JSON reply (text already serialised). */
 export function sendJson(res: ServerResponse, status: number, text: string, headers: Record<string, string> = {}): void {
   if (res.headersSent || res.destroyed) return;

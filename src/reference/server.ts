@@ -16,7 +16,7 @@ import { create as createDefinition } from './definitions.ts';
 import { ApiError, capabilityOff, InvalidRequest, type ErrorEnvelope } from './errors.ts';
 import type { Executor } from './executor.ts';
 import { BILLED_ERRORS, BILLED_FREE_ROUTES, relaxFor, type FaultSet } from './faults.ts';
-import { parseJsonObject, readBody, sendJson } from './http.ts';
+import { isFormBody, parseFormAsJson, parseJsonObject, readBody, sendJson } from './http.ts';
 import { fingerprint, idempotencyKeyOf, lookup, remember } from './idempotency.ts';
 import type { Workspace } from './model.ts';
 import { parseQuery, type Query } from './query.ts';
@@ -80,8 +80,8 @@ export class Server {
       res.end(e.message);
       return;
     }
-    if (e.data?.reason === 'syntax' && this.faults.has('malformed-json-422')) {
-      return sendJson(res, 422, JSON.stringify({ defined: false, code: 'UNPROCESSABLE_ENTITY', status: 422, message: e.message }));
+    if (e.data?.reason === 'syntax' && this.faults.has('malformed-json-422-defined')) {
+      return sendJson(res, 422, JSON.stringify({ defined: true, code: 'UNPROCESSABLE_ENTITY', status: 422, message: e.message }));
     }
     sendJson(res, e.status, text ?? this.errorText(e), { ...e.headers });
   }
@@ -174,7 +174,9 @@ export class Server {
       }
       try {
         const { contentTypes, trailingBytes } = this.choices.bodies;
-        body = parseJsonObject(read.bytes, req.headers['content-type'], this.faults.has('content-type-ignored') || contentTypes === 'any', this.choices.status.nonJsonBody, trailingBytes === 'ignore') ?? {};
+        body = this.faults.has('form-bodies-parsed') && isFormBody(req.headers['content-type'])
+          ? parseFormAsJson(read.bytes)
+          : (parseJsonObject(read.bytes, req.headers['content-type'], contentTypes === 'any', this.choices.status.nonJsonBody, trailingBytes === 'ignore') ?? {});
       } catch (e) {
         return this.fail(res, this.refusal(e), p.ws, method, ledgerPath, route.surface);
       }

@@ -358,8 +358,11 @@ export const PROBES: Record<string, Probe> = {
   'ERR-002': async (_r, ws) => expectError(await create(ws, { name: '' }), 400),
   'ERR-003': async (_r, ws) => envelopeOk(await ws.api('GET', '/no/such/path')),
   'ERR-004': async (_r, ws) => expectError(await ws.api('POST', '/definitions', { raw: '{"name":', headers: { 'content-type': 'application/json' } }), 400),
-  'ERR-005': async (_r, ws) => expectError(await create(ws, { reviewThreshold: '0.5' }), 400),
-  'ERR-006': async (_r, ws) => envelopeOk(await ws.api('POST', '/definitions', { raw: JSON.stringify(validCreate()), headers: { 'content-type': 'text/plain' } })),
+  'ERR-005': async (_r, ws) => expectError(await create(ws, { captureEnabled: 'not-a-boolean' }), 400),
+  'ERR-006': async (_r, ws) => {
+    const form = new URLSearchParams(Object.entries(validCreate()).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)])).toString();
+    envelopeOk(await ws.api('POST', '/definitions', { raw: form, headers: { 'content-type': 'application/x-www-form-urlencoded' } }));
+  },
   'ERR-007': async (ref, ws) => {
     expectError(await computePreview(ref, (await ws.key('analyst', ['admin'])).secret), 403);
     expectError(await ref.api((await ws.key('owner', ['admin'])).secret, 'GET', '/definitions'), 403);
