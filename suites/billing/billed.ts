@@ -13,11 +13,10 @@ import type { Exchange } from '../../src/http/exchange.ts';
 import { loadSpec } from '../../src/spec/load.ts';
 import { is2xx, minimalCreateBody } from '../_shared/definitions.ts';
 import { isObject } from '../_shared/json.ts';
-import { callOf, chargeEvidence, measureCharges, pollCredits, quietLedger } from '../_shared/ledger-measure.ts';
+import { billingContext, callOf, chargeEvidence, measureCharges, quietLedger, type Measured } from '../_shared/ledger-measure.ts';
 import { applyUpdateBody, archiveIfCreated, idempotencyKey, makeAccount, pollReceipt, receiptPath, type AccountFixture } from '../_shared/ops-fixtures.ts';
 import { findResourceId } from '../_shared/receipts.ts';
 import { computePreviewShapes, computeRunShapes, decisionInputShapes, queryShapes, traceShapes, type Shape } from '../_shared/ops-shapes.ts';
-import { usableResponses } from '../_shared/ops-usable.ts';
 
 /** What the steps share: the account fixture and the definition the steps create. */
 interface State {
@@ -77,10 +76,10 @@ const STEPS: readonly Step[] = [
   { operationId: 'archiveDefinition', shapes: (st) => def(st, (id) => [{ method: 'POST', path: `/definitions/${id}/archive`, body: { reason: 'conformance check' } }]) },
 ];
 
-/** Statuses whose price BILL-006 names; other refusals are other clauses' business. */
-const REFUSALS_OF_BILL_006 = [400, 403, 404, 409];
+/** Statuses whose price BILL-006 names (422: a refusal as invalid outside the table); other refusals are other clauses' business. */
+const REFUSALS_OF_BILL_006 = [400, 403, 404, 409, 422];
 
-/** Sends one request and, for submissions, polls what it started, so late charges land in the window. */
+/** Sends one request and, for submissions, polls what it started (the polls' own charges are left out of its price). */
 async function sendAndPoll(ctx: CheckContext, key: KeyHandle, shape: Shape, polls: boolean): Promise<{ ex: Exchange; polled: string[] }> {
   const idem = shape.path === '/operations' ? { idempotencyKey: idempotencyKey(ctx) } : {};
   const ex = await ctx.api.send({ ...shape, ...idem, key });
@@ -109,7 +108,7 @@ export const billedCallsCostOne: CheckDef = {
   // part 8 rule 3 allows where the work is not shown, is not bounded by the document.)
   maxCredits: STEPS.length + 1,
   async run(ctx) {
-    ctx = usableResponses(ctx, 'BILL-001');
+    ctx = billingContext(ctx, 'BILL-001');
     const spec = await loadSpec();
     const billed = spec.operations.filter((o) => o.billing === 'billed').map((o) => o.operationId);
     const missing = billed.filter((id) => !STEPS.some((s) => s.operationId === id));
@@ -119,27 +118,35 @@ export const billedCallsCostOne: CheckDef = {
     const st: State = { fx: await makeAccount(ctx, 'bill-each'), createBody: minimalCreateBody(ctx, { enumValues: [{ label: 'Alpha' }, { label: 'Beta' }] }) };
     const priced: string[] = [];
     const unpriced: string[] = [];
+    // Judged once every step has run (the measurements deferred: each call's charge is
+    // attributed to it whenever it is recorded, so the waits for a slow ledger overlap).
+    const judged: { clause: 'BILL-001' | 'BILL-006'; step: Step; m: Measured<{ ex: Exchange }> }[] = [];
     await quietLedger(ctx);
 
     for (const step of STEPS.filter((s) => billed.includes(s.operationId))) {
       const shapes = step.shapes(st);
       let accepted = false;
       for (const shape of shapes) {
-        const m = await measureCharges(ctx, () => sendAndPoll(ctx, owner, shape, step.polls === true), { entries: step.polls === true, atLeast: (r) => (is2xx(r.ex) ? 1 : 0) });
-        const { ex, polled } = m.result;
-        const delta = m.delta - pollCredits(m.entries, polled);
+        const m = await measureCharges(ctx, () => sendAndPoll(ctx, owner, shape, step.polls === true), { priced: (r) => [r.ex], atLeast: (r) => (is2xx(r.ex) ? 1 : 0), defer: true });
+        const { ex } = m.result;
         if (is2xx(ex)) {
-          if (delta < 1 || (delta !== 1 && !step.mayMeter)) ctx.softFail(chargeEvidence('BILL-001', ex, { ...m, delta }, [1]));
+          judged.push({ clause: 'BILL-001', step, m });
           step.accepted?.(st, ex);
           archiveIfCreated(ctx, owner, ex);
           accepted = true;
           break;
         }
-        if (ex.response && REFUSALS_OF_BILL_006.includes(ex.response.status) && delta !== 0) ctx.softFail(chargeEvidence('BILL-006', ex, { ...m, delta }, [0]));
+        if (ex.response && REFUSALS_OF_BILL_006.includes(ex.response.status)) judged.push({ clause: 'BILL-006', step, m });
         unpriced.push(callOf(ex));
       }
       if (accepted) priced.push(step.operationId);
       else if (shapes.length === 0) unpriced.push(`${step.operationId} (an earlier step it depends on was refused)`);
+    }
+    for (const { clause, step, m } of judged) {
+      const f = await m.final();
+      const ex = f.result.ex;
+      if (clause === 'BILL-001' && (f.delta < 1 || (f.delta !== 1 && !step.mayMeter))) ctx.softFail(chargeEvidence('BILL-001', ex, f, [1]));
+      if (clause === 'BILL-006' && f.delta !== 0) ctx.softFail(chargeEvidence('BILL-006', ex, f, [0]));
     }
     if (priced.length === 0) throw new NotObservable(`no billed endpoint answered 2xx: ${unpriced.join('; ')}`);
   },

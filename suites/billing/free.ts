@@ -7,21 +7,33 @@ import { Finding, NotObservable } from '../../src/engine/finding.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 import { is2xx } from '../_shared/definitions.ts';
 import { isObject } from '../_shared/json.ts';
-import { callOf, chargeEvidence, chargesLanded, measureCharges, quietLedger } from '../_shared/ledger-measure.ts';
+import { billingContext, callOf, chargeEvidence, chargesLanded, measureCharges, quietLedger } from '../_shared/ledger-measure.ts';
 import { applyUpdateBody, makeAccount, pollReceipt, submitOperation } from '../_shared/ops-fixtures.ts';
-import { findResourceId } from '../_shared/receipts.ts';
+import { findResourceId, idOf } from '../_shared/receipts.ts';
 import { computeRunShapes, statusesOf, tryShapes } from '../_shared/ops-shapes.ts';
-import { usableResponses } from '../_shared/ops-usable.ts';
 
 /**
- * Measures one successful call of a free endpoint: a charge is a soft finding on `clause`.
- * A refused call says nothing about the price of a successful one: not observable.
+ * Measures one successful call of a free endpoint (deferred: `judge` concludes it): a charge is
+ * a soft finding on `clause`. A refused call says nothing about the price of a successful one:
+ * not observable; nor does a call seen uncharged on a ledger that has recorded charges later
+ * than the suite waits.
  */
-async function expectFreeSuccess(ctx: CheckContext, clause: string, send: () => Promise<Exchange>): Promise<Exchange> {
-  const m = await measureCharges(ctx, send);
+async function measureFreeSuccess(ctx: CheckContext, clause: string, send: () => Promise<Exchange>): Promise<{ ex: Exchange; judge: () => Promise<void> }> {
+  const m = await measureCharges(ctx, send, { defer: true });
   if (!is2xx(m.result)) throw new NotObservable(`${callOf(m.result)}: only a successful call shows whether the endpoint is free`);
-  if (m.delta !== 0) ctx.softFail(chargeEvidence(clause, m.result, m, [0]));
-  return m.result;
+  const judge = async () => {
+    const f = await m.final();
+    if (f.delta !== 0) ctx.softFail(chargeEvidence(clause, f.result, f, [0]));
+    else if (f.doubt) throw new NotObservable(`${callOf(f.result)} showed no charge, but ${f.doubt}`);
+  };
+  return { ex: m.result, judge };
+}
+
+/** {@link measureFreeSuccess}, concluded at once. */
+async function expectFreeSuccess(ctx: CheckContext, clause: string, send: () => Promise<Exchange>): Promise<Exchange> {
+  const { ex, judge } = await measureFreeSuccess(ctx, clause, send);
+  await judge();
+  return ex;
 }
 
 export const meFree: CheckDef = {
@@ -31,7 +43,7 @@ export const meFree: CheckDef = {
   needs: { ledger: true },
   credits: 0,
   async run(ctx) {
-    ctx = usableResponses(ctx, 'BILL-002');
+    ctx = billingContext(ctx, 'BILL-002');
     await quietLedger(ctx);
     await expectFreeSuccess(ctx, 'BILL-002', () => ctx.api.send({ method: 'GET', path: '/me', key: ctx.key('owner') }));
   },
@@ -44,7 +56,7 @@ export const capabilitiesFree: CheckDef = {
   needs: { ledger: true },
   credits: 0,
   async run(ctx) {
-    ctx = usableResponses(ctx, 'BILL-003');
+    ctx = billingContext(ctx, 'BILL-003');
     await quietLedger(ctx);
     await expectFreeSuccess(ctx, 'BILL-003', () => ctx.api.send({ method: 'GET', path: '/capabilities', key: ctx.key('owner') }));
   },
@@ -54,8 +66,7 @@ export const capabilitiesFree: CheckDef = {
 function idFromList(list: Exchange): string | undefined {
   const body = list.response?.json;
   const items = isObject(body) && Array.isArray(body.items) ? body.items : Array.isArray(body) ? body : [];
-  const first = items.find((i): i is Record<string, unknown> => isObject(i) && typeof i.id === 'string');
-  return first?.id as string | undefined;
+  return items.map(idOf).find((id) => id !== undefined);
 }
 
 export const operationsPollingFree: CheckDef = {
@@ -65,18 +76,23 @@ export const operationsPollingFree: CheckDef = {
   needs: { ledger: true, control: true, mutation: true },
   credits: 1,
   async run(ctx) {
-    ctx = usableResponses(ctx, 'BILL-004');
+    ctx = billingContext(ctx, 'BILL-004');
     const owner = ctx.key('owner');
     const fx = await makeAccount(ctx, 'bill-poll');
     const base = await quietLedger(ctx);
     const submitted = await submitOperation(ctx, owner, applyUpdateBody(fx));
     // Let the submission (and any asynchronous charge of its work) land before measuring.
     if (is2xx(submitted)) await pollReceipt(ctx, owner, submitted, { budgetMs: 1_000 });
-    await chargesLanded(ctx, base, is2xx(submitted) ? 1 : 0);
-    const list = await expectFreeSuccess(ctx, 'BILL-004', () => ctx.api.send({ method: 'GET', path: '/operations', key: owner }));
-    const id = (is2xx(submitted) ? findResourceId(submitted) : undefined) ?? idFromList(list);
-    if (id === undefined) throw new NotObservable('no receipt id was found (submission answered ' + callOf(submitted) + '), so GET /operations/{id} could not be priced');
-    await expectFreeSuccess(ctx, 'BILL-004', () => ctx.api.send({ method: 'GET', path: `/operations/${encodeURIComponent(id)}`, key: owner }));
+    await chargesLanded(ctx, base, [submitted]);
+    const list = await measureFreeSuccess(ctx, 'BILL-004', () => ctx.api.send({ method: 'GET', path: '/operations', key: owner }));
+    const id = (is2xx(submitted) ? findResourceId(submitted) : undefined) ?? idFromList(list.ex);
+    if (id === undefined) {
+      await list.judge();
+      throw new NotObservable('no receipt id was found (submission answered ' + callOf(submitted) + '), so GET /operations/{id} could not be priced');
+    }
+    const one = await measureFreeSuccess(ctx, 'BILL-004', () => ctx.api.send({ method: 'GET', path: `/operations/${encodeURIComponent(id)}`, key: owner }));
+    await list.judge();
+    await one.judge();
   },
 };
 
@@ -98,14 +114,15 @@ export const computePollingFree: CheckDef = {
   needs: { ledger: true, control: true, mutation: true },
   credits: 1,
   async run(ctx) {
-    ctx = usableResponses(ctx, 'BILL-005');
+    ctx = billingContext(ctx, 'BILL-005');
     const owner = ctx.key('owner');
     const base = await quietLedger(ctx);
     const { id, started } = await startComputeRun(ctx, owner);
     // The run's own credit (refused candidate bodies cost nothing), possibly recorded late.
-    await chargesLanded(ctx, base, 1);
+    await chargesLanded(ctx, base, [started]);
     const m = await measureCharges(ctx, () => ctx.api.send({ method: 'GET', path: `/compute/runs/${encodeURIComponent(id)}`, key: owner }));
     if (!is2xx(m.result)) throw new NotObservable(`${callOf(m.result)}: the run could not be polled, so the price of a successful poll is unknown`);
     if (m.delta !== 0) throw new Finding(chargeEvidence('BILL-005', m.result, m, [0], [started]));
+    if (m.doubt) throw new NotObservable(`${callOf(m.result)} showed no charge, but ${m.doubt}`);
   },
 };

@@ -10,22 +10,43 @@ import type { Exchange } from '../../src/http/exchange.ts';
 import { randomUUID } from 'node:crypto';
 import { is2xx, minimalCreateBody } from '../_shared/definitions.ts';
 import { isObject } from '../_shared/json.ts';
-import { callOf, chargeEvidence, chargesLanded, measureCharges, quietLedger } from '../_shared/ledger-measure.ts';
+import { billingContext, callOf, chargeEvidence, chargesLanded, measureCharges, quietLedger } from '../_shared/ledger-measure.ts';
 import { archiveIfCreated, idempotencyKey } from '../_shared/ops-fixtures.ts';
-import { usableResponses } from '../_shared/ops-usable.ts';
 
 /**
- * Measures `send`; when the answer's status passes `judged`, a charge is a soft finding on
- * `clause`. Returns the exchange and whether it was judged. A 2xx (every call here is to a
- * billed endpoint) is waited for until its credit lands, so that it cannot land in the next
- * measurement.
+ * Measures `send` (deferred); when the answer's status passes `judged`, `conclude` checks that
+ * it cost nothing: a charge is a soft finding on `clause`; a call seen uncharged on a ledger
+ * that has recorded charges later than the suite waits returns why that "free" is in doubt. A
+ * 2xx (every call here is to a billed endpoint) is expected to cost its credit, which the
+ * ledger's entries attribute to it. Conclude the measurements of a check together, at its end:
+ * their waits then overlap.
  */
-async function expectUnbilled(ctx: CheckContext, clause: string, judged: (status: number) => boolean, send: () => Promise<Exchange>, context?: Exchange[]): Promise<{ ex: Exchange; judged: boolean }> {
-  const m = await measureCharges(ctx, send, { atLeast: (ex) => (is2xx(ex) ? 1 : 0) });
+async function measureUnbilled(
+  ctx: CheckContext,
+  clause: string,
+  judged: (status: number) => boolean,
+  send: () => Promise<Exchange>,
+  context?: Exchange[],
+): Promise<{ ex: Exchange; judged: boolean; conclude: () => Promise<string | undefined> }> {
+  const m = await measureCharges(ctx, send, { atLeast: (ex) => (is2xx(ex) ? 1 : 0), defer: true });
   const status = m.result.response?.status;
-  if (status === undefined || !judged(status)) return { ex: m.result, judged: false };
-  if (m.delta !== 0) ctx.softFail(chargeEvidence(clause, m.result, m, [0], context));
-  return { ex: m.result, judged: true };
+  if (status === undefined || !judged(status)) return { ex: m.result, judged: false, conclude: async () => void (await m.final()) };
+  const conclude = async () => {
+    const f = await m.final();
+    if (f.delta !== 0) ctx.softFail(chargeEvidence(clause, f.result, f, [0], context));
+    return f.delta === 0 && f.doubt ? `${callOf(f.result)} showed no charge, but ${f.doubt}` : undefined;
+  };
+  return { ex: m.result, judged: true, conclude };
+}
+
+/** Concludes deferred measurements in order; not observable when any "free" is in doubt. */
+async function concludeAll(pending: readonly (() => Promise<string | undefined>)[]): Promise<void> {
+  const doubts: string[] = [];
+  for (const conclude of pending) {
+    const doubt = await conclude();
+    if (doubt) doubts.push(doubt);
+  }
+  if (doubts.length > 0) throw new NotObservable(doubts.join('; '));
 }
 
 // 401 and 429 have clauses of their own (BILL-007, BILL-008); every other 4xx is a refusal here.
@@ -39,15 +60,17 @@ export const refusalsFree: CheckDef = {
   // The definition whose Idempotency-Key is reused, and its clean-up archive.
   credits: 2,
   async run(ctx) {
-    ctx = usableResponses(ctx, 'BILL-006');
+    ctx = billingContext(ctx, 'BILL-006');
     const owner = ctx.key('owner');
     const reader = ctx.key('reader');
     const seen: string[] = [];
+    const pending: (() => Promise<string | undefined>)[] = [];
     await quietLedger(ctx);
     const probe = async (send: () => Promise<Exchange>, context?: Exchange[]) => {
-      const r = await expectUnbilled(ctx, 'BILL-006', isRefusal, send, context);
+      const r = await measureUnbilled(ctx, 'BILL-006', isRefusal, send, context);
       archiveIfCreated(ctx, owner, r.ex);
       if (r.judged) seen.push(callOf(r.ex));
+      pending.push(r.conclude);
     };
     // 400: required fields missing.
     await probe(() => ctx.api.send({ method: 'POST', path: '/definitions', key: owner, body: { reason: 'conformance check: incomplete body' } }));
@@ -60,12 +83,13 @@ export const refusalsFree: CheckDef = {
     await probe(() => ctx.api.send({ method: 'POST', path: '/operations', key: owner, idempotencyKey: idempotencyKey(ctx), body: { operation: 'wgc.no_such_operation', arguments: {}, reason: 'conformance check' } }));
     // 409: an Idempotency-Key reused with different input.
     const idem = idempotencyKey(ctx);
-    const base = await ctx.ledger.charged();
+    const base = await quietLedger(ctx);
     const first = await ctx.api.send({ method: 'POST', path: '/definitions', key: owner, idempotencyKey: idem, body: minimalCreateBody(ctx) });
     archiveIfCreated(ctx, owner, first);
-    // The first create's credit, possibly recorded late, must not land in the 409's measurement.
-    await chargesLanded(ctx, base, is2xx(first) ? 1 : 0);
+    // The first create's credit, possibly recorded late, must not be taken for the 409's.
+    await chargesLanded(ctx, base, [first]);
     if (is2xx(first)) await probe(() => ctx.api.send({ method: 'POST', path: '/definitions', key: owner, idempotencyKey: idem, body: minimalCreateBody(ctx) }), [first]);
+    await concludeAll(pending);
     if (seen.length === 0) throw new NotObservable('the target refused none of the calls meant to be refused, so no refusal could be priced');
   },
 };
@@ -77,11 +101,12 @@ export const unauthorizedFree: CheckDef = {
   needs: { ledger: true, control: true },
   credits: 0,
   async run(ctx) {
-    ctx = usableResponses(ctx, 'BILL-007');
+    ctx = billingContext(ctx, 'BILL-007');
     const owner = ctx.key('owner');
     if (!owner.userId) throw new NotObservable('the owner key has no known member id, so no extra key can be made for it');
     await quietLedger(ctx);
     let judged = 0;
+    const pending: (() => Promise<string | undefined>)[] = [];
     for (const action of ['revoke', 'disable'] as const) {
       const made = await ctx.control.createKey(ctx.workspaceId, owner.userId, ['graph:read']);
       const key: KeyHandle = { name: `${action}d`, secret: made.secret, role: owner.role, scopes: ['graph:read'], keyId: made.keyId };
@@ -89,9 +114,11 @@ export const unauthorizedFree: CheckDef = {
       // GET /definitions would cost a credit had the key been accepted. Such a call must be
       // rejected (401), and rejected calls are free: whatever the answer, the workspace of a
       // key that can no longer call must not pay for the call.
-      const r = await expectUnbilled(ctx, 'BILL-007', () => true, () => ctx.api.send({ method: 'GET', path: '/definitions', key, query: { limit: 1 } }));
+      const r = await measureUnbilled(ctx, 'BILL-007', () => true, () => ctx.api.send({ method: 'GET', path: '/definitions', key, query: { limit: 1 } }));
       if (r.ex.response) judged++;
+      pending.push(r.conclude);
     }
+    await concludeAll(pending);
     if (judged === 0) throw new NotObservable('neither the revoked nor the disabled key got an answer, so nothing could be priced');
   },
 };
@@ -113,7 +140,7 @@ export const unavailableFree: CheckDef = {
   // A target that ignores the capability switch lets the listing through.
   maxCredits: 1,
   async run(ctx) {
-    ctx = usableResponses(ctx, 'BILL-009');
+    ctx = billingContext(ctx, 'BILL-009');
     const owner = ctx.key('owner');
     const was = await capabilitySwitch(ctx, owner, 'definitions');
     const restore = () => ctx.control.setCapabilities(ctx.workspaceId, { definitions: was });
@@ -121,7 +148,8 @@ export const unavailableFree: CheckDef = {
     await ctx.control.setCapabilities(ctx.workspaceId, { definitions: false });
     await quietLedger(ctx);
     try {
-      const r = await expectUnbilled(ctx, 'BILL-009', (s) => s >= 500, () => ctx.api.send({ method: 'GET', path: '/definitions', key: owner, query: { limit: 1 } }));
+      const r = await measureUnbilled(ctx, 'BILL-009', (s) => s >= 500, () => ctx.api.send({ method: 'GET', path: '/definitions', key: owner, query: { limit: 1 } }));
+      await concludeAll([r.conclude]);
       if (!r.judged) throw new NotObservable(`with definitions switched off, ${callOf(r.ex)}: no 5xx to price`);
     } finally {
       await restore();
@@ -141,7 +169,7 @@ export const rateLimitedFree: CheckDef = {
   // failure) at most the six the check sends.
   maxCredits: 6,
   async run(ctx) {
-    ctx = usableResponses(ctx, 'BILL-008');
+    ctx = billingContext(ctx, 'BILL-008');
     const owner = ctx.key('owner');
     const restore = () => ctx.control.setRateLimit(ctx.workspaceId, null);
     ctx.cleanup(restore);
@@ -149,12 +177,15 @@ export const rateLimitedFree: CheckDef = {
     await ctx.control.setRateLimit(ctx.workspaceId, 1);
     try {
       const sent: Exchange[] = [];
+      const pending: (() => Promise<string | undefined>)[] = [];
       // Bounded: with one call a minute allowed, the second call at the latest is over the limit.
       for (let i = 0; i < 6; i++) {
-        const r = await expectUnbilled(ctx, 'BILL-008', (s) => s === 429, () => ctx.api.send({ method: 'GET', path: '/definitions', key: owner, query: { limit: 1 }, retry429: false }), sent);
-        if (r.judged) return;
+        const r = await measureUnbilled(ctx, 'BILL-008', (s) => s === 429, () => ctx.api.send({ method: 'GET', path: '/definitions', key: owner, query: { limit: 1 }, retry429: false }), [...sent]);
+        pending.push(r.conclude);
+        if (r.judged) return await concludeAll(pending);
         sent.push(r.ex);
       }
+      await concludeAll(pending);
       throw new NotObservable(`with a limit of 1 call a minute, ${sent.length} calls got no 429 (${sent.map(callOf).join('; ')}), so no 429 could be priced`);
     } finally {
       await restore();
