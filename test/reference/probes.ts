@@ -360,7 +360,7 @@ export const PROBES: Record<string, Probe> = {
   'ERR-004': async (_r, ws) => expectError(await ws.api('POST', '/definitions', { raw: '{"name":', headers: { 'content-type': 'application/json' } }), 400),
   'ERR-005': async (_r, ws) => expectError(await create(ws, { captureEnabled: 'not-a-boolean' }), 400),
   'ERR-006': async (_r, ws) => {
-    const form = new URLSearchParams(Object.entries(validCreate()).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)])).toString();
+    const form = new URLSearchParams(Object.entries(validCreate()).map(([k, v]): [string, string] => [k, typeof v === 'string' ? v : JSON.stringify(v)])).toString();
     envelopeOk(await ws.api('POST', '/definitions', { raw: form, headers: { 'content-type': 'application/x-www-form-urlencoded' } }));
   },
   'ERR-007': async (ref, ws) => {
