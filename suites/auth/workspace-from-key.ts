@@ -53,7 +53,7 @@ async function meWorkspace(ctx: CheckContext, req: ApiRequest, naming: boolean):
 /** A workspace id named in headers, query or body is ignored by GET /me, GET /definitions and POST /definitions. */
 export const workspaceFromKey: CheckDef = {
   id: 'auth/workspace-only-from-key',
-  title: 'A workspace named in headers, query or body is ignored; the workspace is the key\'s',
+  title: "A workspace named in headers, query or body is never used: the request is answered in the key's workspace, or refused",
   clauses: [CLAUSE],
   needs: { control: true, mutation: true },
   // Other workspace: its create and one listing. Own: three listings before the creates, three

@@ -54,7 +54,7 @@ const isRefusal = (s: number) => s >= 400 && s < 500 && s !== 401 && s !== 429;
 
 export const refusalsFree: CheckDef = {
   id: 'billing/refusals-free',
-  title: '400, 403, 404 and 409 answers (and an unknown operation refused) cost nothing',
+  title: '400 (or 422), 403, 404 and 409 answers (and an unknown operation refused) cost nothing',
   clauses: ['BILL-006'],
   needs: { ledger: true, mutation: true },
   // The definition whose Idempotency-Key is reused, and its clean-up archive.
