@@ -40,14 +40,19 @@ export interface VariantRun {
   requests: number;
 }
 
+/** How a variant is run: `patience` multiplies the suites' waits for asynchronous effects (--patience). */
+export interface RunOptions {
+  patience?: number;
+}
+
 /** Every suite against a fresh reference of `variant`. */
-export async function runAgainst(variant: VariantName): Promise<VariantRun> {
+export async function runAgainst(variant: VariantName, opts: RunOptions = {}): Promise<VariantRun> {
   const catalog = loadCatalog();
   const suites = await loadSuiteDefs(await discoverSuites(SUITES_DIR), ROOT);
   const started = Date.now();
   const ref = await startReference({ variant });
   try {
-    const run = controlledRunContext(ref, { seed: SEED, numRuns: NUM_RUNS, timeoutMs: 20_000 });
+    const run = { ...controlledRunContext(ref, { seed: SEED, numRuns: NUM_RUNS, timeoutMs: 20_000 }), ...(opts.patience !== undefined ? { patience: opts.patience } : {}) };
     const out = await runSuitesInProcess(suites, run, { concurrency: SUITE_CONCURRENCY });
     const result = buildRunResult(out.results, catalog, {
       specHash: hashFile(DEFAULT_SPEC_PATH),
