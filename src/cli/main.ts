@@ -15,7 +15,7 @@ usage: wgc <command> [options]
 
 commands:
   run             run the suites against a target (default: the embedded reference target)
-  serve           start the embedded reference target (optionally with named faults, or its alternative conformant variant)
+  serve           start the embedded reference target (optionally with named faults, or a conformant variant: alternative, lenient)
   clauses [--json]  list the clause catalog: id, level, seed reference, statement, observation needs
   diff            compare two reports
   merge           merge shard partials into one report

@@ -61,11 +61,12 @@ export function writable(d: DefinitionView): Record<string, unknown> {
   };
 }
 
-const ID_FIELDS = ['id', 'receiptId', 'operationId'] as const;
+const ID_FIELDS = ['id', 'receiptId', 'operationId', 'receipt_id', 'operation_id'] as const;
 const MAX_PAGES = 20;
 
 /**
- * Receipt ids of a list body: string values of id, receiptId or operationId on the body and on
+ * Receipt ids of a list body: string values of id, receiptId or operationId (or their
+ * snake_case forms) on the body and on
  * the items of its arrays, two levels deep at most. Deeper ids (inside results) are left out:
  * an earlier receipt completing meanwhile would add them without anything being created.
  */
