@@ -58,7 +58,8 @@ export function renderTerminalSummary(r: RunResult, options: TerminalOptions): s
     ...wrap(sanitizeTerminal(s.headline), width),
     `coverage: ${c.verified}/${c.total} clauses verified, ${c.verified}/${c.observable} observable, MUST ${c.mustVerified}/${c.mustObservable} observable`,
     OUTCOMES.map((o) => paint(OUTCOME_STYLE[o], `${OUTCOME_LABEL[o]} ${s.counts[o]}`)).join('  '),
-    paint('gray', clip(`target ${r.meta.target.baseUrl} · seed ${r.meta.seed} · ${r.meta.requests} requests · credits ${r.meta.creditsCharged ?? 'n/a'} of ${r.meta.creditPlan.planned} planned · ${(r.meta.durationMs / 1000).toFixed(1)} s`, width)),
+    paint('gray', clip(`target ${r.meta.target.baseUrl} · seed ${r.meta.seed}`, width)),
+    paint('gray', `${r.meta.requests} requests · credits ${r.meta.creditsCharged ?? 'n/a'} charged of ${r.meta.creditPlan.planned} planned · ${(r.meta.durationMs / 1000).toFixed(1)} s`),
   ];
   const failed = r.clauses.filter((x) => x.outcome === 'failed').sort((a, b) => (a.level === b.level ? 0 : a.level === 'MUST' ? -1 : 1));
   if (failed.length > 0) {
