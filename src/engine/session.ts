@@ -10,6 +10,7 @@ import { AmbientEnvelope } from './ambient.ts';
 import { hasControl, type RunContext } from './context.ts';
 import { idleReason, maxCredits, planCredits, plannedCredits } from './credits.ts';
 import { NotObservable, type Evidence } from './finding.ts';
+import { waitBound } from './waits.ts';
 import { createHttpClient, createDispatcher, type HttpClient } from '../http/client.ts';
 import { SecretRegistry } from '../http/redact.ts';
 import { RetryBudget } from '../http/retry.ts';
@@ -114,6 +115,8 @@ export async function openSession(suite: SuiteDef, run: RunContext, deps: Sessio
 
   const excluded = new Set(run.creditPlan?.excluded ?? (run.maxCredits !== undefined ? planCredits([suite], run).excluded : []));
   let queue: Promise<unknown> = Promise.resolve();
+  /** Credits the checks that passed are planned to charge in the suite's workspace (see close). */
+  let passedCredits = 0;
 
   async function runCheck(check: CheckDef): Promise<CheckResult> {
     const started = Date.now();
@@ -181,7 +184,11 @@ export async function openSession(suite: SuiteDef, run: RunContext, deps: Sessio
       return (api?.requestCount ?? 0) + (control?.requestCount ?? 0);
     },
     run(check) {
-      const next = queue.then(() => runCheck(check));
+      const next = queue.then(async () => {
+        const result = await runCheck(check);
+        if (result.outcome === 'passed') passedCredits += plannedCredits(check, run.numRuns);
+        return result;
+      });
       queue = next.catch(() => undefined);
       return next;
     },
@@ -191,7 +198,7 @@ export async function openSession(suite: SuiteDef, run: RunContext, deps: Sessio
       try {
         // Read before teardown: the ledger goes with the workspace.
         if (control && setup.teardown && setup.workspaceId) {
-          creditsCharged = await control.usage(setup.workspaceId).then((u) => u.charged, () => null);
+          creditsCharged = await landedCharges(control, setup.workspaceId, passedCredits - created.charged, waitBound({ patience: run.patience ?? 1 }, LEDGER_LAG_MS));
           // Workspaces a check created and left (its clean-up failed) are counted as they stand.
           for (const ws of created.live) created.charged += await control.usage(ws).then((u) => u.charged, () => 0);
           if (creditsCharged !== null) creditsCharged += created.charged;
@@ -205,6 +212,28 @@ export async function openSession(suite: SuiteDef, run: RunContext, deps: Sessio
       }
     },
   };
+}
+
+/**
+ * The bound on a usage ledger that records charges after the answer (the document sets none);
+ * the billing suite assumes the same (suites/_shared/ledger-measure.ts LATE_CHARGE_MS).
+ */
+const LEDGER_LAG_MS = 5_000;
+
+/**
+ * The suite workspace's charged total for the report, once the charges of the checks that
+ * passed have landed: read again (backoff 25-200 ms) while it shows less than `expected`, for up
+ * to `boundMs`. A ledger that records at once, or a target charging at least the plan, costs one
+ * read; a lagging one is not reported short. Null when the ledger cannot be read.
+ */
+async function landedCharges(control: ControlApi, ws: string, expected: number, boundMs: number): Promise<number | null> {
+  const deadline = Date.now() + boundMs;
+  let charged = await control.usage(ws).then((u) => u.charged, () => null);
+  for (let wait = 25; charged !== null && charged < expected && Date.now() + wait <= deadline; wait = Math.min(wait * 2, 200)) {
+    await new Promise((r) => setTimeout(r, wait));
+    charged = await control.usage(ws).then((u) => u.charged, () => null);
+  }
+  return charged;
 }
 
 /** Workspaces the checks created and have not deleted, and what was charged in those they deleted. */
