@@ -13,9 +13,8 @@
  * as long as the enum has enough of them.
  */
 import type { JsonSchema } from '../spec/types.ts';
-import { FORMATS } from './formats.ts';
 import { checkKeywords, numericRange, typesOf, UnsupportedSchemaError } from './options.ts';
-import { PATTERNS } from './patterns.ts';
+import { stringShape } from './string-schema.ts';
 import { textFor } from './strings.ts';
 
 // Tag alphabet: a letter per property, digits and "x" per item; never "w" (textFor's padding).
@@ -95,19 +94,10 @@ export function minimalObject(schema: JsonSchema, at: string, tag: string, excep
 }
 
 function minimalString(schema: JsonSchema, at: string, tag: string): string {
-  const min = schema.minLength ?? 0;
-  const max = schema.maxLength;
-  if (max !== undefined && max < min) throw new UnsupportedSchemaError(at, `maxLength ${max} is below minLength ${min}`);
-  if (schema.format !== undefined) {
-    const format = FORMATS[schema.format];
-    if (!format) throw new UnsupportedSchemaError(at, `format "${schema.format}" is not supported by the generators`);
-    return format.example(tag);
-  }
-  if (schema.pattern !== undefined) {
-    const pattern = Object.hasOwn(PATTERNS, schema.pattern) ? PATTERNS[schema.pattern] : undefined;
-    if (!pattern) throw new UnsupportedSchemaError(at, `pattern ${schema.pattern} is not supported by the generators (see src/generators/patterns.ts)`);
-    return pattern.example(tag, min, max);
-  }
+  const shape = stringShape(schema, at);
+  const { min, max } = shape;
+  if (shape.kind === 'format') return shape.format.example(tag);
+  if (shape.kind === 'pattern') return shape.pattern.example(tag, min, max);
   // Never empty where one character is allowed: a server may refuse a blank required string.
   return textFor(tag, Math.max(min, Math.min(1, max ?? 1)), max);
 }

@@ -6,9 +6,8 @@
  */
 import fc from 'fast-check';
 import type { JsonSchema } from '../spec/types.ts';
-import { FORMATS } from './formats.ts';
 import { checkKeywords, FULL_ITEMS, numericRange, typesOf, UNBOUNDED_ITEMS, UnsupportedSchemaError, type ValueOptions } from './options.ts';
-import { PATTERNS } from './patterns.ts';
+import { stringShape } from './string-schema.ts';
 import { boundedString } from './strings.ts';
 
 /**
@@ -51,19 +50,12 @@ function ofType(type: string, schema: JsonSchema, at: string, compact: boolean):
 
 /** A string for `schema`: its format, its pattern, or printable text within its length bounds. */
 export function validString(schema: JsonSchema, at: string, compact: boolean): fc.Arbitrary<string> {
-  const min = schema.minLength ?? 0;
-  const max = schema.maxLength;
-  if (max !== undefined && max < min) throw new UnsupportedSchemaError(at, `maxLength ${max} is below minLength ${min}`);
-  if (schema.format !== undefined) {
-    const format = FORMATS[schema.format];
-    if (!format) throw new UnsupportedSchemaError(at, `format "${schema.format}" is not supported by the generators`);
-    return format.valid;
-  }
-  if (schema.pattern !== undefined) {
-    const pattern = Object.hasOwn(PATTERNS, schema.pattern) ? PATTERNS[schema.pattern] : undefined;
-    if (!pattern) throw new UnsupportedSchemaError(at, `pattern ${schema.pattern} is not supported by the generators (see src/generators/patterns.ts)`);
+  const shape = stringShape(schema, at);
+  const { min, max } = shape;
+  if (shape.kind === 'format') return shape.format.valid;
+  if (shape.kind === 'pattern') {
     try {
-      return pattern.valid(min, max, compact);
+      return shape.pattern.valid(min, max, compact);
     } catch (err) {
       throw new UnsupportedSchemaError(at, (err as Error).message);
     }
