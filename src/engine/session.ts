@@ -10,7 +10,7 @@ import { AmbientEnvelope } from './ambient.ts';
 import { hasControl, type RunContext } from './context.ts';
 import { idleReason, maxCredits, planCredits, plannedCredits } from './credits.ts';
 import { NotObservable, type Evidence } from './finding.ts';
-import { waitBound } from './waits.ts';
+import { LEDGER_LAG_MS, waitBound } from './waits.ts';
 import { createHttpClient, createDispatcher, type HttpClient } from '../http/client.ts';
 import { SecretRegistry } from '../http/redact.ts';
 import { RetryBudget } from '../http/retry.ts';
@@ -186,7 +186,7 @@ export async function openSession(suite: SuiteDef, run: RunContext, deps: Sessio
     run(check) {
       const next = queue.then(async () => {
         const result = await runCheck(check);
-        if (result.outcome === 'passed') passedCredits += plannedCredits(check, run.numRuns);
+        if (result.outcome === 'passed') passedCredits += result.plannedCredits;
         return result;
       });
       queue = next.catch(() => undefined);
@@ -213,12 +213,6 @@ export async function openSession(suite: SuiteDef, run: RunContext, deps: Sessio
     },
   };
 }
-
-/**
- * The bound on a usage ledger that records charges after the answer (the document sets none);
- * the billing suite assumes the same (suites/_shared/ledger-measure.ts LATE_CHARGE_MS).
- */
-const LEDGER_LAG_MS = 5_000;
 
 /**
  * The suite workspace's charged total for the report, once the charges of the checks that

@@ -7,6 +7,14 @@
  */
 import type { RunInfo } from './check.ts';
 
+/**
+ * How long after its answer a charge may still be recorded in the usage ledger: the suite's
+ * bound on a lagging ledger (the document sets none; a target may bill asynchronous work when it
+ * runs, or record usage through a queue that flushes every few seconds). Used by the billing
+ * suite's measurements and by the session's final read of a suite workspace's ledger.
+ */
+export const LEDGER_LAG_MS = 5_000;
+
 /** The bound to wait for an effect whose assumed bound is `ms`, under the run's --patience. */
 export function waitBound(run: Pick<RunInfo, 'patience'>, ms: number): number {
   return ms * Math.max(1, run.patience);

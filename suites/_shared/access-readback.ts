@@ -10,6 +10,7 @@ import type { DefinitionView } from './definitions.ts';
 import { is2xx } from './definitions.ts';
 import { isObject } from './json.ts';
 import { walkCollection } from './paging.ts';
+import { RECEIPT_ID_FIELDS } from './receipts.ts';
 
 const isFinding = (e: unknown): e is Finding => e instanceof Finding || (e instanceof Error && e.name === 'Finding' && 'evidence' in e);
 
@@ -61,7 +62,6 @@ export function writable(d: DefinitionView): Record<string, unknown> {
   };
 }
 
-const ID_FIELDS = ['id', 'receiptId', 'operationId', 'receipt_id', 'operation_id'] as const;
 const MAX_PAGES = 20;
 
 /**
@@ -75,7 +75,7 @@ function idsIn(body: unknown, into: Set<string>): void {
     if (depth > 2) return;
     if (Array.isArray(v)) for (const x of v) walk(x, depth + 1);
     else if (isObject(v)) {
-      for (const f of ID_FIELDS) if (typeof v[f] === 'string') into.add(v[f] as string);
+      for (const f of RECEIPT_ID_FIELDS) if (typeof v[f] === 'string') into.add(v[f] as string);
       for (const x of Object.values(v)) walk(x, depth + 1);
     }
   };

@@ -116,3 +116,10 @@ export function comparableRenderings(before: Record<string, unknown>, after: Rec
   };
   return [view(before), view(after)];
 }
+
+/** The string slugs of a definition's enum values, in order; none when it shows no enum_values array. */
+export function enumValueSlugs(def: { enum_values?: unknown }): string[] {
+  const values: unknown = def.enum_values;
+  if (!Array.isArray(values)) return [];
+  return values.filter(isObject).map((v) => v.slug).filter((slug): slug is string => typeof slug === 'string');
+}

@@ -24,18 +24,17 @@
  */
 import type { CheckContext, LedgerEntry } from '../../src/engine/check.ts';
 import { describeResponse } from '../../src/engine/expect.ts';
-import { describeBound, waitBound } from '../../src/engine/waits.ts';
+import { describeBound, LEDGER_LAG_MS, waitBound } from '../../src/engine/waits.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 import { usableResponses } from './ops-usable.ts';
 
 /**
- * How long after its answer a charge may still be recorded: the suite's bound on a lagging
- * ledger (a target may bill asynchronous work when it runs, or record usage through a queue
- * that flushes every few seconds). The run's --patience multiplies it. It costs time only where
- * an expected charge is missing, or once the ledger is seen to lag (then free calls are watched
- * for 1.5 times the lag seen, never longer than this).
+ * How long after its answer a charge may still be recorded (LEDGER_LAG_MS, src/engine/waits.ts).
+ * The run's --patience multiplies it. It costs time only where an expected charge is missing, or
+ * once the ledger is seen to lag (then free calls are watched for 1.5 times the lag seen, never
+ * longer than this).
  */
-export const LATE_CHARGE_MS = 5_000;
+export const LATE_CHARGE_MS = LEDGER_LAG_MS;
 
 /** The least time a free call is watched for a wrong charge once the ledger has been seen to lag. */
 export const QUIET_MS = 300;

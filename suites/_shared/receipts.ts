@@ -10,7 +10,10 @@ import { waitBound } from '../../src/engine/waits.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 import { isObject } from './json.ts';
 
-const ID_FIELDS = ['id', 'receiptId', 'operationId', 'runId', 'receipt_id', 'operation_id', 'run_id'] as const;
+/** Where a receipt names its id (camelCase or snake_case). */
+export const RECEIPT_ID_FIELDS = ['id', 'receiptId', 'operationId', 'receipt_id', 'operation_id'] as const;
+/** Where a receipt or a compute run names its id. */
+const ID_FIELDS = [...RECEIPT_ID_FIELDS, 'runId', 'run_id'] as const;
 const WRAPPERS = ['receipt', 'operation', 'run', 'data'] as const;
 
 /** The object itself and its receipt/operation/run/data wrappers: where a receipt's fields may sit. */

@@ -9,7 +9,7 @@ import { Finding, NotObservable } from '../../src/engine/finding.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 import { soft } from '../_shared/auth-soft.ts';
 import { brief, containsString, isObject } from '../_shared/json.ts';
-import { comparableRenderings, minimalCreateBody, type DefinitionView } from '../_shared/definitions.ts';
+import { comparableRenderings, enumValueSlugs, minimalCreateBody, type DefinitionView } from '../_shared/definitions.ts';
 import { availableKeys, listAll, ok2xx, otherWorkspace, softStatus } from './lib.ts';
 
 /** How another workspace's id may be answered: as unknown (404) or as forbidden (403). */
@@ -67,7 +67,7 @@ export const foreignIds: CheckDef = {
     // nothing about the writes: they are left out of the comparison.
     const unstable = differing(WATCHED, first.def, before.def);
     const watched = WATCHED.filter((f) => !unstable.includes(f));
-    const slugs = (Array.isArray(def.enum_values) ? def.enum_values : []).map((v) => v?.slug).filter((s): s is string => typeof s === 'string');
+    const slugs = enumValueSlugs(def);
 
     // Writes through this workspace's admin key, with valid bodies: only the id is foreign.
     const writes: [string, string, unknown][] = [

@@ -11,7 +11,7 @@ import { Finding, NotObservable, type Evidence } from '../../src/engine/finding.
 import { checkProperty, counterexampleJson } from '../../src/engine/property.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 import { loadSpec, type LoadedSpec } from '../../src/spec/load.ts';
-import { is2xx, minimalCreateBody, type DefinitionView } from '../_shared/definitions.ts';
+import { enumValueSlugs, is2xx, minimalCreateBody, type DefinitionView } from '../_shared/definitions.ts';
 import { brief, isObject } from '../_shared/json.ts';
 
 /** Cast name of the owner's key with admin and graph:read. */
@@ -86,8 +86,7 @@ export const TWO_VALUES = { valueType: 'enum', enumValues: [{ label: 'Alpha' }, 
 
 /** The slugs of a definition's enum values, in order; not observable when they cannot be read. */
 export function slugsOf(def: DefinitionView, want: number, ex: Exchange): string[] {
-  const values = Array.isArray(def.enum_values) ? def.enum_values : [];
-  const slugs = values.map((v) => (isObject(v) && typeof v.slug === 'string' ? v.slug : undefined)).filter((s): s is string => s !== undefined && s !== '');
+  const slugs = enumValueSlugs(def).filter((s) => s !== '');
   if (slugs.length < want) throw new NotObservable(`the created definition does not show ${want} enum value slugs (needed as set-up): ${shown(ex)}`);
   return slugs;
 }

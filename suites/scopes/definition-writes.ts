@@ -8,8 +8,7 @@ import { NotObservable } from '../../src/engine/finding.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 import { judgeSweep, sweep, type Attempt } from '../_shared/access-judge.ts';
 import { readDefinition } from '../_shared/access-readback.ts';
-import { is2xx, type DefinitionView } from '../_shared/definitions.ts';
-import { isObject } from '../_shared/json.ts';
+import { enumValueSlugs, is2xx } from '../_shared/definitions.ts';
 import { byScopes, castHolding, endpointScopes, fullKey, split } from './matrix.ts';
 import { expectUntouched, markerFor, readVictim, setupDefinition } from './untouched.ts';
 
@@ -37,23 +36,14 @@ interface RowRun {
   freshAfterLetThrough?: boolean;
 }
 
-/**
- * The slugs a create answer shows for its enum values; none when it shows no enum_values
- * array (a DEF-001 problem, judged by the definitions suite: the rows that need no slug still run).
- */
-function slugsOf(made: DefinitionView): string[] {
-  const values: unknown = made.enum_values;
-  if (!Array.isArray(values)) return [];
-  return values.filter(isObject).map((v) => v.slug).filter((slug): slug is string => typeof slug === 'string');
-}
-
 /** The common run of the three write rows. */
 async function runRow(ctx: CheckContext, r: RowRun): Promise<void> {
   const required = await endpointScopes(r.operationId);
   const { refused, permitted } = split(ctx, required, r.what);
   const reader = fullKey(ctx);
   const made = await setupDefinition(ctx, reader, r.createOverrides);
-  const victim = { id: made.id, slugs: slugsOf(made) };
+  // A create answer without enum_values gives no slugs (a DEF-001 problem): the rows that need none still run.
+  const victim = { id: made.id, slugs: enumValueSlugs(made) };
   const before = await readVictim(ctx, reader, victim.id);
   const markers = new Map<string, string>();
   let current = victim;
@@ -63,7 +53,7 @@ async function runRow(ctx: CheckContext, r: RowRun): Promise<void> {
     const ex = await r.write(ctx, key, m, current, 0);
     if (r.freshAfterLetThrough && is2xx(ex)) {
       const d = await setupDefinition(ctx, reader, r.createOverrides);
-      current = { id: d.id, slugs: slugsOf(d) };
+      current = { id: d.id, slugs: enumValueSlugs(d) };
     }
     return ex;
   });
