@@ -1,8 +1,10 @@
 /**
  * The benchmark: one recording pass (each check's real charge, the request list), then per
- * iteration a timed `wgc run` against the embedded reference and a raw replay of the recorded
- * requests against a fresh reference, interleaved so both see the same machine load. The
- * figures are medians over the iterations.
+ * iteration a timed `wgc run` against the embedded reference and two raw replays of the recorded
+ * requests, each against a fresh reference: one from a fresh process (the raw limit the run is
+ * compared with: its client starts as cold as the run's worker) and one from this process (warm:
+ * it has sent the same requests in the recording pass), interleaved so all see the same machine
+ * load. The figures are medians over the iterations.
  */
 import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
 import type { Config } from '../config/index.ts';
@@ -10,6 +12,7 @@ import type { SuiteDef } from '../engine/check.ts';
 import { createDispatcher } from '../http/client.ts';
 import { attributeCharges, creditMismatches, overCeiling, type CheckCharge } from './attribute.ts';
 import { replayRecording, type ReplayResult } from './replay.ts';
+import { replayInFreshProcess } from './replay-child.ts';
 import { benchControlToken, serveReference } from './server.ts';
 import { timedRun, type TimedRun } from './timed-run.ts';
 
@@ -24,20 +27,21 @@ export interface Machine {
 /** One iteration's figures for one suite. */
 export interface SuiteFigures {
   suite: string;
-  /** Vitest's tests-and-hooks time of the suite file (session set-up and teardown included). */
+  /** The suite's session from opening (provisioning) to the end of its teardown, side by side with the other suites. */
   timeMs: number;
-  /** Importing the suite file (vitest's collect time). */
-  collectMs: number;
   requests: number;
   credits: number | null;
-  /** Replaying the suite's recorded requests back to back. */
+  /** Replaying the suite's recorded requests back to back (fresh process). */
   rawMs: number;
   rawRequests: number;
 }
 
 export interface Iteration {
   run: TimedRun;
+  /** The raw replay from a fresh process (the raw limit). */
   raw: ReplayResult;
+  /** The same replay from the benchmark's own, warm process (for comparison). */
+  rawWarm: ReplayResult;
   suites: SuiteFigures[];
 }
 
@@ -107,17 +111,25 @@ export async function runBench(opts: BenchOptions): Promise<BenchResult> {
     say(`iteration ${i}/${opts.iterations}: wgc run ${opts.runArgs.join(' ')}`);
     const run = await timedRun(opts.runArgs);
     say(`  ${(run.wallMs / 1000).toFixed(1)} s, ${run.report.meta.requests} requests, exit ${run.exitCode}, load ${run.load.map((l) => l.toFixed(1)).join('→')}`);
-    const served = await serveReference({ controlToken: token });
-    const dispatcher = createDispatcher({ connectTimeoutMs: opts.config.timeoutMs });
+    const coldTarget = await serveReference({ controlToken: token });
     let raw: ReplayResult;
     try {
-      raw = await replayRecording(recording.records, { origin: served.origin, dispatcher, timeoutMs: opts.config.timeoutMs, maxResponseBytes: opts.config.maxResponseBytes }, opts.config.concurrency);
+      raw = await replayInFreshProcess(recording.records, { origin: coldTarget.origin, timeoutMs: opts.config.timeoutMs, maxResponseBytes: opts.config.maxResponseBytes, concurrency: opts.config.concurrency });
+    } finally {
+      await coldTarget.close();
+    }
+    say(`  raw replay (fresh process): ${raw.requests} requests in ${(raw.durationMs / 1000).toFixed(2)} s (${raw.sameStatus} answered as recorded)`);
+    const warmTarget = await serveReference({ controlToken: token });
+    const dispatcher = createDispatcher({ connectTimeoutMs: opts.config.timeoutMs });
+    let rawWarm: ReplayResult;
+    try {
+      rawWarm = await replayRecording(recording.records, { origin: warmTarget.origin, dispatcher, timeoutMs: opts.config.timeoutMs, maxResponseBytes: opts.config.maxResponseBytes }, opts.config.concurrency);
     } finally {
       await dispatcher.close();
-      await served.close();
+      await warmTarget.close();
     }
-    say(`  raw replay: ${raw.requests} requests in ${(raw.durationMs / 1000).toFixed(2)} s (${raw.sameStatus} answered as recorded)`);
-    iterations.push({ run, raw, suites: suiteFigures(run, raw) });
+    say(`  raw replay (this process, warm): ${rawWarm.requests} requests in ${(rawWarm.durationMs / 1000).toFixed(2)} s (${rawWarm.sameStatus} answered as recorded)`);
+    iterations.push({ run, raw, rawWarm, suites: suiteFigures(run, raw) });
   }
   return {
     machine: machineInfo(),
@@ -144,13 +156,11 @@ export async function runBench(opts: BenchOptions): Promise<BenchResult> {
 function suiteFigures(run: TimedRun, raw: ReplayResult): SuiteFigures[] {
   const names = new Set([...run.child.sessions.map((s) => s.suite), ...raw.streams.map((s) => s.group)]);
   return [...names].sort().map((suite) => {
-    const file = run.child.files.find((f) => f.file.endsWith(`/${suite}.test.ts`) || f.file === `${suite}.test.ts`);
     const session = run.child.sessions.find((s) => s.suite === suite);
     const stream = raw.streams.find((s) => s.group === suite);
     return {
       suite,
-      timeMs: file?.durationMs ?? 0,
-      collectMs: file?.collectMs ?? 0,
+      timeMs: session?.durationMs ?? 0,
       requests: session?.requests ?? 0,
       credits: session?.creditsCharged ?? null,
       rawMs: stream?.durationMs ?? 0,

@@ -16,7 +16,7 @@ const PHASES: [string, string][] = [
   ['suitesLoaded', 'catalog and suite definitions'],
   ['targetOpen', 'embedded reference started'],
   ['vitestStart', 'credit plan, run preparation'],
-  ['vitestDone', 'vitest: workers, suites, checks'],
+  ['vitestDone', 'vitest: worker, suites, checks'],
   ['reported', 'report files written'],
   ['exit', 'process exit'],
 ];
@@ -37,8 +37,13 @@ export function derived(it: Iteration) {
     vitestMs,
     rawMs: it.raw.durationMs,
     rawReqPerSec: it.raw.requests / (it.raw.durationMs / 1000),
-    /** Vitest phase per request over raw per request. */
+    rawWarmMs: it.rawWarm.durationMs,
+    /** Vitest phase per request over raw (fresh process) per request. */
     ratio: perRequestSuite / perRequestRaw,
+    /** Vitest phase per request over raw (warm process) per request. */
+    ratioWarm: perRequestSuite / (it.rawWarm.durationMs / it.rawWarm.requests),
+    /** The worker's start-up and the import of every suite file (vitest's prepare + collect of the entry). */
+    importMs: it.run.child.files.reduce((t, f) => t + f.prepareMs + f.collectMs, 0),
     /** Whole run per request over raw per request. */
     ratioWall: it.run.wallMs / requests / perRequestRaw,
   };
@@ -56,11 +61,11 @@ export function renderBench(r: BenchResult): string {
   const all = <K extends keyof ReturnType<typeof derived>>(k: K, f: (n: number) => string): string => d.map((v) => f(Number(v[k]))).join(', ');
   const loads = its.flatMap((i) => i.run.load);
   const out: string[] = [];
-  out.push(`wgc bench: ${its.length} iteration${its.length === 1 ? '' : 's'}, seed ${r.seed}, ${r.concurrency} vitest worker${r.concurrency === 1 ? '' : 's'}, embedded reference target`);
+  out.push(`wgc bench: ${its.length} iteration${its.length === 1 ? '' : 's'}, seed ${r.seed}, ${r.concurrency} suite${r.concurrency === 1 ? '' : 's'} at a time in one vitest worker, embedded reference target`);
   out.push(`machine: ${r.machine.nproc} CPUs (${r.machine.cpuModel}), ${(r.machine.memTotalBytes / 2 ** 30).toFixed(1)} GiB, node ${r.machine.node}, ${r.machine.platform}`);
   out.push(`load average (1 min): ${r.load[0].toFixed(1)} at start, ${r.load[1].toFixed(1)} at end; during the timed runs ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)}`);
   out.push('');
-  out.push(`full run (wgc run: vitest workers + embedded reference), median of ${its.length}`);
+  out.push(`full run (wgc run: vitest worker + embedded reference), median of ${its.length}`);
   const credits = d.map((v) => v.credits);
   const verdicts = [...new Set(its.map((i) => i.run.report.summary.verdict))].join(', ');
   const exits = its.map((i) => i.run.exitCode).join(', ');
@@ -68,7 +73,7 @@ export function renderBench(r: BenchResult): string {
     ['wall time', s(m('wallMs')), `spawn to exit; runs: ${all('wallMs', s)}`],
     ['requests sent', String(m('requests')), `API and control; runs: ${all('requests', String)}`],
     ['requests/s', m('reqPerSec').toFixed(0), `over the wall time; runs: ${all('reqPerSec', (n) => n.toFixed(0))}`],
-    ['peak RSS', mib(m('peakRss')), `process tree (main + vitest workers), sampled every 50 ms; runs: ${all('peakRss', mib)}`],
+    ['peak RSS', mib(m('peakRss')), `process tree (main + vitest worker), sampled every 50 ms; runs: ${all('peakRss', mib)}`],
     ['CPU time', s(m('cpuMs')), `user + system, all threads of the run process; runs: ${all('cpuMs', s)}`],
     ['credits charged', credits.every((c) => c === null) ? 'n/a' : String(median(credits.filter((c): c is number => c !== null))), `usage ledgers of the suite workspaces; runs: ${credits.join(', ')}`],
     ['verdict', verdicts, `exit codes: ${exits}`],
@@ -81,16 +86,20 @@ export function renderBench(r: BenchResult): string {
     const at = median(its.map((i) => i.run.phases[phase] ?? Number.NaN));
     if (!Number.isFinite(at)) continue;
     out.push(`  ${label.padEnd(36)}${s(at - prev).padStart(9)}   (at ${s(at)})`);
+    if (phase === 'vitestDone') out.push(`    ${'of which worker start, suite imports'.padEnd(34)}${s(m('importMs')).padStart(9)}`);
     prev = at;
   }
   out.push('');
   out.push(`raw limit: the ${its[0]?.raw.requests ?? 0} recorded requests replayed back to back through src/http against a fresh reference`);
-  out.push(`(its own process), ${r.concurrency} stream${r.concurrency === 1 ? '' : 's'} at a time (one per suite), no test logic, no waits`);
+  out.push(`(its own process), ${r.concurrency} stream${r.concurrency === 1 ? '' : 's'} at a time (one per suite), no test logic, no waits, from a fresh process`);
+  out.push('(its client as cold as the run\'s worker); and the same from the benchmark\'s process, warm from the recording pass');
   const same = its[0] ? (100 * its[0].raw.sameStatus) / its[0].raw.requests : 0;
-  out.push(`  ${'raw wall'.padEnd(18)}${s(m('rawMs')).padStart(12)}   ${same.toFixed(1)}% answered with the recorded status; runs: ${all('rawMs', s)}`);
+  out.push(`  ${'raw wall'.padEnd(18)}${s(m('rawMs')).padStart(12)}   fresh process; ${same.toFixed(1)}% answered with the recorded status; runs: ${all('rawMs', s)}`);
   out.push(`  ${'raw requests/s'.padEnd(18)}${m('rawReqPerSec').toFixed(0).padStart(12)}`);
   out.push(`  ${'suite/raw'.padEnd(18)}${x(m('ratio')).padStart(12)}   vitest phase per request / raw per request (goal: within 2x); runs: ${all('ratio', x)}`);
   out.push(`  ${'wall/raw'.padEnd(18)}${x(m('ratioWall')).padStart(12)}   whole run per request / raw per request`);
+  out.push(`  ${'raw wall, warm'.padEnd(18)}${s(m('rawWarmMs')).padStart(12)}   the benchmark's own process; runs: ${all('rawWarmMs', s)}`);
+  out.push(`  ${'suite/raw, warm'.padEnd(18)}${x(m('ratioWarm')).padStart(12)}   vitest phase per request / warm raw per request; runs: ${all('ratioWarm', x)}`);
   out.push('');
   out.push(renderSuites(its));
   out.push('');
@@ -100,14 +109,14 @@ export function renderBench(r: BenchResult): string {
 
 function renderSuites(its: Iteration[]): string {
   const names = [...new Set(its.flatMap((i) => i.suites.map((s) => s.suite)))];
-  const w = [14, 9, 9, 9, 8, 9, 10];
-  const out = ['per suite (median): vitest time of the file (tests and hooks), its import time, requests and credits of its session, raw replay of its requests', `  ${row(['suite', 'time', 'import', 'requests', 'credits', 'raw', 'suite/raw'], w)}`];
+  const w = [14, 9, 9, 8, 9, 10];
+  const out = ['per suite (median): its session from provisioning to teardown (side by side with other suites), its requests and credits, raw replay of its requests', `  ${row(['suite', 'time', 'requests', 'credits', 'raw', 'suite/raw'], w)}`];
   for (const name of names) {
     const rows = its.map((i) => i.suites.find((s) => s.suite === name)).filter((v) => v !== undefined);
     const med = (f: (v: (typeof rows)[number]) => number): number => median(rows.map(f));
     const credits = rows.map((v) => v.credits).filter((c): c is number => c !== null);
     const ratio = med((v) => v.timeMs / Math.max(1, v.requests) / (v.rawMs / Math.max(1, v.rawRequests)));
-    out.push(`  ${row([name, s(med((v) => v.timeMs)), s(med((v) => v.collectMs)), med((v) => v.requests), credits.length ? median(credits) : 'n/a', s(med((v) => v.rawMs)), x(ratio)], w)}`);
+    out.push(`  ${row([name, s(med((v) => v.timeMs)), med((v) => v.requests), credits.length ? median(credits) : 'n/a', s(med((v) => v.rawMs)), x(ratio)], w)}`);
   }
   return out.join('\n');
 }

@@ -69,6 +69,11 @@ export async function benchCommand(argv: string[], io: CliIo = processIo): Promi
     const sep = argv.indexOf('--');
     return runTimedChild(argv[1] ?? join(process.cwd(), 'wgc-bench-child.json'), sep < 0 ? [] : argv.slice(sep + 1), {});
   }
+  if (argv[0] === '--child-replay') {
+    // One raw replay in a fresh process, started by the benchmark itself (job on stdin).
+    const { runReplayChild } = await import('../bench/replay-child.ts');
+    return runReplayChild(process.stdin, io.out);
+  }
   if (argv.includes('--help') || argv.includes('-h')) {
     io.out(BENCH_USAGE);
     return 0;

@@ -180,12 +180,12 @@ export async function runCommand(argv: string[], env: NodeJS.ProcessEnv, io: Cli
 
     const selected = config.suites.length === 0 ? files : files.filter((f) => config.suites.includes(f.name));
     observer.phase?.('vitestStart');
-    // Sessions run in separate vitest workers and cannot share one retry budget, so each gets
-    // an equal share of the run's: the whole run never waits on more 429s than the run budget.
+    // Each session is opened in the worker from the provided (serialisable) run context and
+    // cannot share one retry budget object, so each gets an equal share of the run's: the whole
+    // run never waits on more 429s than the run budget.
     const retry429 = { ...prepared.run.http.retry429, budget: Math.max(1, Math.floor(prepared.run.http.retry429.budget / Math.max(1, selected.length))) };
     const vt = await runSuitesWithVitest({
       root: PACKAGE_ROOT,
-      suitesDir,
       files: selected.map((f) => f.testFile),
       run: { ...prepared.run, http: { ...prepared.run.http, retry429 } },
       concurrency: config.concurrency,

@@ -4,7 +4,8 @@
  * a progress line per file. Vitest's own config files are ignored (`config: false`): the
  * conformance run is configured only by wgc's config.
  */
-import { relative } from 'node:path';
+import { basename, dirname, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { startVitest, type Reporter, type TestModule, type TestSuite } from 'vitest/node';
 import type { CheckResult } from './check.ts';
 import type { RunContext } from './context.ts';
@@ -13,21 +14,22 @@ import { OUTCOME_LABEL, OUTCOMES, type Outcome } from './outcome.ts';
 import { WgcReporter } from '../../reporters/wgc-reporter.ts';
 
 /**
- * Worker pool. Measured with 7 suite files against the reference (vitest 4.1, Node 20, a
- * shared 2-core host, 5 runs each): median 9.2 s with threads, 11.5 s with forks; at low load
- * the two were within noise. Threads it is: the suites keep no process-global state.
+ * One worker thread runs every suite, the suites side by side in it (suites.entry.ts declares
+ * each suite's describe concurrent; `maxConcurrency` bounds how many run at once; each suite's
+ * checks run one after another). A worker starts cold: it imports the engine, the generators and
+ * their libraries, loads the spec and compiles its validators, and V8 warms up the HTTP client,
+ * all of which a second worker pays again. Measured with interleaved `wgc run`s against the
+ * embedded reference (2-core host, load 1-2, seed 1, 2215 requests each): two workers with one
+ * suite file each at a time, vitest phase 2.8-3.1 s and CPU 7.1-7.9 s; one worker with the
+ * suites side by side, 2.2-2.8 s and CPU 5.5-6.6 s; same requests, credits and verdict. The
+ * suites keep no state across suites beyond unique-name counters (the in-process runner, run.ts,
+ * has always run them side by side in one module graph).
  */
 export const VITEST_POOL = 'threads' as const;
+export const VITEST_WORKERS = 1;
 
-/**
- * Suite files share their worker's module graph (vitest `isolate: false`): each worker imports
- * the engine, the generators and their libraries once, and loads the spec once, instead of
- * once per file. Safe because the in-process runner (run.ts) already runs every suite in one
- * module graph, and suites keep no global state beyond unique-name counters. Measured with
- * `wgc bench` (9 files, 2 workers, shared 2-core host, load 13-18, 3 runs each): CPU time of
- * the run 19.2 s -> 10.6 s, wall 35.9 s -> 29.9 s (median), same requests, credits, verdict.
- */
-export const VITEST_ISOLATE = false;
+/** The test file vitest runs: it imports the selected suite files (see its comment). */
+export const SUITES_ENTRY = fileURLToPath(new URL('./suites.entry.ts', import.meta.url));
 
 /**
  * Vitest keeps the transformed suite and engine modules on disk between runs (vitest 4.1
@@ -41,18 +43,26 @@ export const VITEST_ISOLATE = false;
  */
 export const VITEST_FS_MODULE_CACHE = true;
 
+/**
+ * The files of one shard: the selected suite files in the order given, every `count`-th from
+ * position `index` - 1 (shard 1/2 takes the 1st, 3rd, ...). Shards split by suite, never inside one.
+ */
+export function shardFiles<T>(files: readonly T[], shard: { index: number; count: number } | undefined): T[] {
+  if (!shard) return [...files];
+  return files.filter((_, i) => i % shard.count === shard.index - 1);
+}
+
 export interface VitestLaunch {
   /** Project root (vite root; module resolution starts here). */
   root: string;
-  /** Folder holding the <area>.test.ts files. */
-  suitesDir: string;
-  /** Absolute paths of the suite files to run. */
+  /** Absolute paths of the suite files to run, in the order they start. */
   files: readonly string[];
   run: RunContext;
-  /** Files run in parallel (vitest maxWorkers). */
+  /** Suites run side by side (vitest maxConcurrency, in one worker). */
   concurrency: number;
+  /** Runs only this shard's suite files (see shardFiles). */
   shard?: { index: number; count: number };
-  /** Receives one line per finished file (no newline). */
+  /** Receives one line per finished suite (no newline). */
   onProgress?: (line: string) => void;
   /** Per-check and per-hook time limit (a safety net: every request is bounded already). */
   testTimeoutMs?: number;
@@ -70,15 +80,15 @@ export interface VitestRun {
   reporter: WgcReporter;
   /** What every suite session reported when it closed (requests, ledger total), in finishing order. */
   sessions: SessionSummary[];
-  /** Where each file's time went, per vitest's diagnostic, in finishing order (for `wgc bench`). */
+  /** Where the entry module's time went, per vitest's diagnostic (for `wgc bench`). */
   files: FileTiming[];
 }
 
-/** Vitest's time accounting of one suite file (milliseconds). */
+/** Vitest's time accounting of one test module (milliseconds). */
 export interface FileTiming {
-  /** Path relative to the project root, e.g. "suites/auth.test.ts". */
+  /** Path relative to the vite root, e.g. "src/engine/suites.entry.ts". */
   file: string;
-  /** Tests and hooks (session open and close included). */
+  /** Tests and hooks (every suite's session open and close included). */
   durationMs: number;
   /** Importing the file and everything it imports, and declaring its tests. */
   collectMs: number;
@@ -91,12 +101,16 @@ export interface FileTiming {
   endedAt: number;
 }
 
-/** Progress per file, and the session summaries the suites attach to their describe block. */
+/** Progress per suite, the session summaries the suites attach to their describe block, and the entry module's timing. */
 class ProgressReporter implements Reporter {
   readonly sessions: SessionSummary[] = [];
   readonly files: FileTiming[] = [];
   private readonly queued = new Map<string, number>();
-  constructor(private readonly root: string, private readonly print?: (line: string) => void) {}
+  /** Suite name → its file as shown (e.g. "suites/auth.test.ts"). */
+  private readonly labels = new Map<string, string>();
+  constructor(root: string, files: readonly string[], private readonly print?: (line: string) => void) {
+    for (const f of files) this.labels.set(basename(f, '.test.ts'), relative(root, f).split('\\').join('/'));
+  }
 
   onTestModuleQueued(testModule: TestModule): void {
     this.queued.set(testModule.moduleId, Date.now());
@@ -105,52 +119,52 @@ class ProgressReporter implements Reporter {
   onTestSuiteResult(testSuite: TestSuite): void {
     const s = testSuite.meta().wgcSession;
     if (s) this.sessions.push(s);
-  }
-
-  onTestModuleEnd(testModule: TestModule): void {
-    const d = testModule.diagnostic();
-    const file = relative(this.root, testModule.moduleId).split('\\').join('/');
-    const endedAt = Date.now();
-    const queuedAt = this.queued.get(testModule.moduleId) ?? endedAt;
-    this.files.push({ file, durationMs: d.duration, collectMs: d.collectDuration, prepareMs: d.prepareDuration, environmentMs: d.environmentSetupDuration, queuedAt, endedAt });
-    if (!this.print) return;
+    if (!this.print || testSuite.parent.type !== 'module') return;
     const counts = new Map<Outcome, number>();
     let unknown = 0;
-    for (const test of testModule.children.allTests()) {
+    for (const test of testSuite.children.allTests()) {
       const o = test.meta().wgc?.outcome;
       if (o) counts.set(o, (counts.get(o) ?? 0) + 1);
       else unknown++;
     }
     const parts = [...OUTCOMES].reverse().filter((o) => counts.get(o)).map((o) => `${counts.get(o)} ${OUTCOME_LABEL[o]}`);
     if (unknown) parts.push(`${unknown} without result`);
-    const ms = d.duration;
-    const mark = counts.get('failed') ? '✗' : counts.get('harnessError') || unknown || testModule.errors().length ? '!' : '✓';
-    this.print(`${mark} ${relative(this.root, testModule.moduleId)}  ${parts.join(' · ') || 'no checks'}  ${(ms / 1000).toFixed(1)} s`);
+    const mark = counts.get('failed') ? '✗' : counts.get('harnessError') || unknown || testSuite.errors().length ? '!' : '✓';
+    const name = testSuite.name.split(':')[0]!;
+    const time = s ? `  ${(s.durationMs / 1000).toFixed(1)} s` : '';
+    this.print(`${mark} ${this.labels.get(name) ?? name}  ${parts.join(' · ') || 'no checks'}${time}`);
+  }
+
+  onTestModuleEnd(testModule: TestModule): void {
+    const d = testModule.diagnostic();
+    const endedAt = Date.now();
+    const queuedAt = this.queued.get(testModule.moduleId) ?? endedAt;
+    this.files.push({ file: testModule.relativeModuleId, durationMs: d.duration, collectMs: d.collectDuration, prepareMs: d.prepareDuration, environmentMs: d.environmentSetupDuration, queuedAt, endedAt });
   }
 }
 
 /** Runs the files through vitest and collects every check result. Throws only if vitest cannot start. */
 export async function runSuitesWithVitest(opts: VitestLaunch): Promise<VitestRun> {
+  const files = shardFiles(opts.files, opts.shard);
   const reporter = new WgcReporter();
-  const progress = new ProgressReporter(opts.root, opts.onProgress);
+  const progress = new ProgressReporter(opts.root, files, opts.onProgress);
   const exitCodeBefore = process.exitCode;
   const timeout = opts.testTimeoutMs ?? 10 * 60_000;
   const vitest = await startVitest('test', [], {
     config: false,
     root: opts.root,
-    dir: opts.suitesDir,
-    include: opts.files.map((f) => relative(opts.suitesDir, f).split('\\').join('/')),
+    dir: dirname(SUITES_ENTRY),
+    include: [basename(SUITES_ENTRY)],
     watch: false,
     reporters: [reporter, progress],
-    provide: { wgcRun: opts.run },
+    provide: { wgcRun: opts.run, wgcSuiteFiles: [...files], wgcSuiteNames: files.map((f) => relative(opts.root, f).split('\\').join('/')) },
     pool: VITEST_POOL,
-    isolate: VITEST_ISOLATE,
-    maxWorkers: opts.concurrency,
+    maxWorkers: VITEST_WORKERS,
+    maxConcurrency: opts.concurrency,
     testTimeout: timeout,
     hookTimeout: timeout,
     passWithNoTests: false,
     experimental: { fsModuleCache: VITEST_FS_MODULE_CACHE },
-    ...(opts.shard ? { shard: `${opts.shard.index}/${opts.shard.count}` } : {}),
   });
   await vitest.close();
   // Vitest sets process.exitCode on failed tests; the verdict decides wgc's exit code instead.

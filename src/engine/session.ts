@@ -43,6 +43,8 @@ export interface SessionSummary {
    * checks created (through the control protocol); null without a ledger.
    */
   creditsCharged: number | null;
+  /** From opening the session (provisioning) to the end of its teardown. */
+  durationMs: number;
 }
 
 export interface SessionDeps {
@@ -66,6 +68,7 @@ interface Setup {
 
 /** Opens the session for one suite: provisions (with control) or introspects and matches keys (without). */
 export async function openSession(suite: SuiteDef, run: RunContext, deps: SessionDeps = {}): Promise<SuiteSession> {
+  const opened = Date.now();
   const secrets = new SecretRegistry();
   if (run.controlToken) secrets.add(run.controlToken, 'control_token');
   for (const k of run.keys) secrets.add(k.secret, k.name);
@@ -204,7 +207,7 @@ export async function openSession(suite: SuiteDef, run: RunContext, deps: Sessio
           if (creditsCharged !== null) creditsCharged += created.charged;
         }
         await setup.teardown?.();
-        return { suite: suite.name, requests: (api?.requestCount ?? 0) + (control?.requestCount ?? 0), creditsCharged };
+        return { suite: suite.name, requests: (api?.requestCount ?? 0) + (control?.requestCount ?? 0), creditsCharged, durationMs: Date.now() - opened };
       } finally {
         await api?.close();
         await control?.close();

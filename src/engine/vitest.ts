@@ -49,7 +49,9 @@ export function defineSuite(suite: SuiteDef): void {
     });
     return;
   }
-  describe(`${suite.name}: ${suite.title}`, () => {
+  // Concurrent with the other suites' describes (suites.entry.ts); its own checks run in order:
+  // they share the suite's workspace.
+  describe(`${suite.name}: ${suite.title}`, { concurrent: true }, () => {
     let session: SuiteSession | undefined;
 
     beforeAll(async () => {
@@ -64,7 +66,7 @@ export function defineSuite(suite: SuiteDef): void {
     });
 
     for (const check of suite.checks) {
-      test(testName(check.id, check.title, check.clauses), async (ctx) => {
+      test(testName(check.id, check.title, check.clauses), { concurrent: false }, async (ctx) => {
         if (!session) throw new Error('the suite session did not open');
         const result = await session.run(check);
         ctx.task.meta.wgc = result;

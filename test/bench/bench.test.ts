@@ -24,13 +24,18 @@ describe('wgc bench', () => {
     const code = await benchCommand(['--iterations', '1', '--suite', 'roles', '--runs', '2', '--json', json], c.io);
     expect(code, c.err()).toBe(0);
     const text = c.out();
-    for (const figure of ['wall time', 'requests sent', 'requests/s', 'peak RSS', 'CPU time', 'credits charged', 'where the time goes', 'raw limit', 'suite/raw', 'per suite', 'credits: plan', 'load average', 'machine:']) {
+    for (const figure of ['wall time', 'requests sent', 'requests/s', 'peak RSS', 'CPU time', 'credits charged', 'where the time goes', 'worker start, suite imports', 'raw limit', 'suite/raw', 'raw wall, warm', 'suite/raw, warm', 'per suite', 'credits: plan', 'load average', 'machine:']) {
       expect(text).toContain(figure);
     }
     expect(text).toMatch(/^\s+roles\s/m);
     const figures = JSON.parse(readFileSync(json, 'utf8'));
     expect(figures.iterations).toHaveLength(1);
-    expect(figures.iterations[0].raw.requests).toBeGreaterThan(0);
+    // Both replays (fresh process and warm) sent every recorded request and got the recorded answers.
+    for (const raw of [figures.iterations[0].raw, figures.iterations[0].rawWarm]) {
+      expect(raw.requests).toBeGreaterThan(0);
+      expect(raw.sameStatus).toBe(raw.requests);
+    }
+    expect(figures.iterations[0].raw.requests).toBe(figures.iterations[0].rawWarm.requests);
     expect(figures.recording.checks.map((c: { checkId: string }) => c.checkId).every((id: string) => id.startsWith('roles/'))).toBe(true);
     // The recorded requests carry live secrets: they must never be written.
     expect(JSON.stringify(figures)).not.toMatch(/wgct_|"records"/);

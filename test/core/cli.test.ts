@@ -100,6 +100,21 @@ describe('wgc run', () => {
   });
 });
 
+describe('one suite file that does not load', () => {
+  test('the other suites still run; the broken file is a run error naming it, and the verdict is inconclusive', async () => {
+    const out = await outDir();
+    const c = captureIo();
+    expect(await runCommand(['--suites-dir', 'test/core/fixtures/broken-suites', '--out', out, '--seed', '7', '--runs', '2'], {}, c.io)).toBe(2);
+    const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8'));
+    expect(report.summary.verdict).toBe('inconclusive');
+    expect(report.meta.runErrors.join('\n')).toMatch(/broken-suites\/broken\.test\.ts[\s\S]*broken on purpose/);
+    // The example suite ran in full beside it.
+    const example = report.checks.filter((r: { suite: string }) => r.suite === 'example');
+    expect(example.map((r: { outcome: string }) => r.outcome)).toEqual(['passed', 'passed', 'passed', 'passed']);
+    expect(c.err.join('')).toMatch(/✓ test\/core\/fixtures\/broken-suites\/example\.test\.ts {2}4 passed/);
+  });
+});
+
 describe('wgc run refuses up front what could only fail after the run', () => {
   test('--certify with --shard, and --certify into an existing bundle, are usage errors', async () => {
     const a = captureIo();
