@@ -56,10 +56,16 @@ interface Entry {
  */
 export class SecretRegistry {
   readonly #entries = new Map<string, Entry>();
+  /** Searchable entries, longest secret first, with their lower-cased forms; rebuilt after `add`. */
+  #ordered: (Entry & { secret: string; lowerForms: string[] })[] | undefined;
+  /** Matches any form of any searchable secret (a quick test before the replacements); rebuilt after `add`. */
+  #any: RegExp | undefined;
 
   /** Registers a secret under a label (e.g. the cast name "admin"). Empty secrets are ignored. */
   add(secret: string, label: string): void {
     if (!secret) return;
+    this.#ordered = undefined;
+    this.#any = undefined;
     const known = this.#entries.get(secret);
     if (known) {
       known.label = normaliseLabel(label);
@@ -96,17 +102,33 @@ export class SecretRegistry {
     return this.#entries.size;
   }
 
+  /** Searchable entries, longest secret first (so a secret that contains another is replaced whole). */
+  #searchable() {
+    this.#ordered ??= [...this.#entries.entries()]
+      .filter(([secret]) => secret.length >= MIN_SEARCHABLE_LENGTH)
+      .sort((a, b) => b[0].length - a[0].length)
+      .map(([secret, entry]) => Object.assign(entry, { secret, lowerForms: entry.forms.map((f) => f.toLowerCase()) }));
+    return this.#ordered;
+  }
+
+  /** Whether `text` may hold a form of a searchable secret (never false when it does). */
+  #mayHold(text: string): boolean {
+    if (!this.#any) {
+      const forms = this.#searchable().flatMap((e) => e.forms);
+      // No forms: a pattern that never matches.
+      this.#any = forms.length === 0 ? /(?!)/ : new RegExp(forms.map((f) => f.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|'));
+    }
+    return this.#any.test(text);
+  }
+
   /** Replaces every registered secret (in all its forms) with its marker. */
   redact(text: string): string {
     if (!text) return text;
+    // A secret too short to search for is redacted only where it is the whole text.
+    for (const [secret, entry] of this.#entries) if (secret.length < MIN_SEARCHABLE_LENGTH && text === secret) return entry.marker;
+    if (!this.#mayHold(text)) return text;
     let out = text;
-    // Longest secrets first, so a secret that contains another is replaced whole.
-    const entries = [...this.#entries.entries()].sort((a, b) => b[0].length - a[0].length);
-    for (const [secret, entry] of entries) {
-      if (secret.length < MIN_SEARCHABLE_LENGTH) {
-        if (out === secret) return entry.marker;
-        continue;
-      }
+    for (const entry of this.#searchable()) {
       for (const form of entry.forms) {
         if (out.includes(form)) out = out.split(form).join(entry.marker);
       }
@@ -145,10 +167,8 @@ export class SecretRegistry {
   /** Case-insensitive redaction of a (lower-cased) header name. */
   #redactName(name: string): string {
     let out = name;
-    for (const [secret, entry] of this.#entries) {
-      if (secret.length < MIN_SEARCHABLE_LENGTH) continue;
-      for (const form of entry.forms) {
-        const lower = form.toLowerCase();
+    for (const entry of this.#searchable()) {
+      for (const lower of entry.lowerForms) {
         if (out.includes(lower)) out = out.split(lower).join(entry.marker);
       }
     }

@@ -1,6 +1,7 @@
 /** Redaction at capture: a known secret never reaches a stored exchange; curl uses env refs. */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
+import fc from 'fast-check';
 import { afterEach, describe, expect, test } from 'vitest';
 import { createHttpClient, SecretRegistry, toCurl, curlEnvVars, type HttpClient } from '../../src/http/index.ts';
 import type { KeyHandle } from '../../src/engine/check.ts';
@@ -60,6 +61,28 @@ describe('redaction', () => {
     expect(secrets.redactHeader('Authorization', 'Bearer wg_bogus_key')).toBe('Bearer [REDACTED:authorization]');
     expect(secrets.redactHeader('X-Api-Key', 'whatever')).toBe('[REDACTED:x-api-key]');
     expect(secrets.redactHeader('x-other', 'whatever')).toBe('whatever');
+  });
+
+  test('property: every form of every secret is redacted, whatever characters the secrets hold (regex metacharacters included), and text without one is returned as is', () => {
+    const secretArb = fc.string({ unit: fc.constantFrom(...'ab+/=.*?^$()[]{}|\\-_%"\n'.split('')), minLength: 6, maxLength: 24 });
+    fc.assert(
+      fc.property(fc.uniqueArray(secretArb, { minLength: 1, maxLength: 4 }), fc.array(fc.nat(), { minLength: 1, maxLength: 4 }), fc.string({ maxLength: 20 }), (secrets, picks, filler) => {
+        const registry = new SecretRegistry();
+        secrets.forEach((s, i) => registry.add(s, `k${i}`));
+        // The plain, URL-encoded, base64 and JSON-escaped forms of the picked secrets, between filler.
+        const forms = picks.map((p) => {
+          const s = secrets[p % secrets.length]!;
+          return [s, encodeURIComponent(s), Buffer.from(s).toString('base64'), JSON.stringify(s).slice(1, -1)][p % 4]!;
+        });
+        const text = `${filler}${forms.join(filler)}${filler}`;
+        const out = registry.redact(text);
+        for (const s of secrets) expect(out).not.toContain(s);
+        expect(out).toContain('[REDACTED:');
+        const clean = filler.replace(/[ab]/g, 'c');
+        if (!secrets.some((s) => clean.includes(s))) expect(registry.redact(clean)).toBe(clean);
+      }),
+      { numRuns: 300, seed: 42 },
+    );
   });
 
   test('the longest secret wins when one secret contains another', () => {
