@@ -64,14 +64,15 @@ export class SecretRegistry {
   /** Registers a secret under a label (e.g. the cast name "admin"). Empty secrets are ignored. */
   add(secret: string, label: string): void {
     if (!secret) return;
-    this.#ordered = undefined;
-    this.#any = undefined;
     const known = this.#entries.get(secret);
     if (known) {
+      // A new label only: the forms, their order and the quick pattern stand.
       known.label = normaliseLabel(label);
       known.marker = redactionMarker(label);
       return;
     }
+    this.#ordered = undefined;
+    this.#any = undefined;
     const forms = new Set<string>([secret]);
     // The same secret may come back URL-encoded (echoed query parameters) or base64-encoded
     // (Basic auth, tokens embedded in JSON); each of these forms is a leak too.
