@@ -165,7 +165,6 @@ export async function runSuitesWithVitest(opts: VitestLaunch): Promise<VitestRun
     hookTimeout: timeout,
     passWithNoTests: false,
     experimental: { fsModuleCache: VITEST_FS_MODULE_CACHE },
-    ...(process.env.WGC_PROF ? { execArgv: ['--cpu-prof', `--cpu-prof-dir=${process.env.WGC_PROF}`], teardownTimeout: 60_000 } : {}),
   });
   await vitest.close();
   // Vitest sets process.exitCode on failed tests; the verdict decides wgc's exit code instead.
