@@ -1,7 +1,8 @@
 /**
  * Runs suite files through vitest's programmatic API (startVitest from vitest/node) with the
- * run context provided to the workers (`provide: { wgcRun }`), the collecting WgcReporter and
- * a progress line per file. Vitest's own config files are ignored (`config: false`): the
+ * run context and the suite files provided to the worker (`provide: { wgcRun, wgcSuiteFiles }`,
+ * read by suites.entry.ts), the collecting WgcReporter and
+ * a progress line per suite. Vitest's own config files are ignored (`config: false`): the
  * conformance run is configured only by wgc's config.
  */
 import { basename, dirname, relative } from 'node:path';

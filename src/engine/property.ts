@@ -54,6 +54,28 @@ export function scenarioOf(value: unknown): string | undefined {
   return typeof path === 'string' && path.length > 0 ? `${scenario} at ${path}` : scenario;
 }
 
+/**
+ * `inner` with its shrinking cut off once `stop()` holds: no shrink stream is opened after that
+ * and open ones end. Past the shrink budget fast-check would otherwise walk the rest of the
+ * shrink tree, building every candidate (large generated bodies included) only for the
+ * predicate to wave it through: time and memory for nothing, and the counterexample is the same.
+ */
+class StoppableShrinks<T> extends fc.Arbitrary<T> {
+  constructor(private readonly inner: fc.Arbitrary<T>, private readonly stop: () => boolean) {
+    super();
+  }
+  generate(mrng: fc.Random, biasFactor: number | undefined): fc.Value<T> {
+    return this.inner.generate(mrng, biasFactor);
+  }
+  canShrinkWithoutContext(value: unknown): value is T {
+    return this.inner.canShrinkWithoutContext(value);
+  }
+  shrink(value: T, context: unknown): fc.Stream<fc.Value<T>> {
+    if (this.stop()) return fc.Stream.nil();
+    return this.inner.shrink(value, context).takeWhile(() => !this.stop());
+  }
+}
+
 const isFinding = (e: unknown): e is Finding => e instanceof Finding || (e instanceof Error && e.name === 'Finding' && 'evidence' in e);
 
 /** A finding about a request that got no (complete) answer, as opposed to a wrong answer. */
@@ -66,7 +88,8 @@ export async function checkProperty<T>(ctx: CheckContext, opts: PropertyOptions<
   let failures = 0;
   let shrinkCalls = 0;
 
-  const property = fc.asyncProperty(opts.arbitrary, async (value: T) => {
+  const exhausted = (): boolean => aborted !== undefined || shrinkCalls >= maxShrinkCalls;
+  const property = fc.asyncProperty(new StoppableShrinks(opts.arbitrary, exhausted), async (value: T) => {
     // After an abort or past the shrink budget, report "holds" without sending anything:
     // fast-check then ends with the smallest failure it has already seen.
     if (aborted) return true;

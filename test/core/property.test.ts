@@ -72,6 +72,33 @@ describe('checkProperty', () => {
     expect(calls).toBe(firstFailure + 5);
   });
 
+  test('past the shrink budget no further candidate is even built, and the counterexample is the one the budget reached', async () => {
+    // Every candidate fast-check builds goes through this map; a failure on a big array has a
+    // shrink tree of thousands of candidates.
+    const run = async (maxShrinkCalls: number) => {
+      let built = 0;
+      let calls = 0;
+      const f = await findingOf(
+        checkProperty(ctxWith(9, 100), {
+          clause: 'X-001',
+          arbitrary: fc.array(fc.integer(), { minLength: 200, maxLength: 200 }).map((a) => (built++, a)),
+          maxShrinkCalls,
+          predicate: async (a) => (calls++, a.length < 3),
+        }),
+      );
+      return { built, calls, counterexample: f.evidence.counterexample };
+    };
+    const small = await run(5);
+    expect(small.calls).toBe(1 + 5);
+    // The first failure, 5 shrink candidates and at most one built past the budget per shrink level.
+    expect(small.built).toBeLessThan(1 + 5 + 10);
+    // The same budget reached the same counterexample as before the cut-off existed: a larger
+    // budget shrinks further.
+    const larger = await run(40);
+    expect(larger.calls).toBe(1 + 40);
+    expect(larger.counterexample!.length).toBeLessThan(small.counterexample!.length);
+  });
+
   test('NotObservable and harness errors stop at once and are rethrown, not shrunk', async () => {
     let calls = 0;
     const p = checkProperty(ctxWith(3), { clause: 'X-001', arbitrary, predicate: async () => { calls++; throw new NotObservable('no key'); } });
