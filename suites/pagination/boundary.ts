@@ -21,14 +21,19 @@ import { idsOf, seed, visibleUpTo, WRITER } from './support.ts';
 
 /**
  * Visible definitions before the first page (made when missing): the first page's cursor is
- * the lowest of them, so the more there are, the likelier a new id sorts after it.
+ * the lowest of them (or, for an inclusive cursor, the second lowest), so the more there are,
+ * the likelier a new id sorts after it.
  */
-const VISIBLE = 5;
+const VISIBLE = 8;
 /**
- * Definitions created after the first page, in one round. All of them sort before the cursor
- * with a chance of 1 in C(VISIBLE + INSERTS, INSERTS) = 1 in 252 (then not observable).
+ * Definitions created after the first page, in one round. With random ids all of them sort
+ * before the cursor (then the check is not observable) with a chance of 1 in
+ * C(VISIBLE + INSERTS, INSERTS) = 1 in 12870 for a cursor naming the lowest item, and of
+ * (1 + INSERTS) in C(VISIBLE + INSERTS, INSERTS) = 1 in 1430 for an inclusive one. With 5 and 5
+ * these were 1 in 252 and 1 in 42: a conformant target with inclusive cursors (the reference's
+ * lenient variant) went unobserved often enough to show in the project's tests.
  */
-const INSERTS = 5;
+const INSERTS = 8;
 
 /** The items of a page answer (objects only), or none. */
 function itemsOf(body: unknown): Record<string, unknown>[] {
