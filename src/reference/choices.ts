@@ -119,8 +119,8 @@ export interface Choices {
    */
   readonly timestamps: { readonly fraction: 0 | 3; readonly offsetMinutes: number };
   readonly status: {
-    /** POST /definitions (DEF-012: 200 or 201). */
-    readonly create: 200 | 201;
+    /** POST /definitions, always with the Definition (DEF-012: any 2xx that returns it). */
+    readonly create: 200 | 201 | 202;
     /** A departed member's key (AUTH-009: 401 or 403). */
     readonly departedMember: 401 | 403;
     /** A paused workspace's keys (AUTH-010: 401 or 403). */

@@ -361,7 +361,8 @@ export function create(ctx: Ctx) {
       if ((raw.enumValues as Record<string, unknown>[])[i]?.archived === undefined) v.archived = true;
     });
   }
-  return { status: ctx.faults.has('create-answers-202') ? 202 : choices.status.create, body: out };
+  // The fault creates the definition and answers 204: nothing returned, so DEF-012 fails.
+  return { status: ctx.faults.has('create-answers-204') ? 204 : choices.status.create, body: out };
 }
 
 const CREATE_FIELDS = new Set(['name', 'description', 'moduleKey', 'entityKinds', 'valueType', 'cardinality', 'enumValues', 'instruction', 'refreshPolicy', 'captureEnabled', 'autoApplyThreshold', 'reviewThreshold', 'chatVisible', 'reason', 'decision_trace']);

@@ -149,6 +149,12 @@ export function parseFormAsJson(bytes: Buffer): Record<string, unknown> {
 /** Writes a JSON reply (text already serialised). */
 export function sendJson(res: ServerResponse, status: number, text: string, headers: Record<string, string> = {}): void {
   if (res.headersSent || res.destroyed) return;
+  // 204 and 304 carry no body (RFC 9110 15.3.5, 15.4.5): nor a content length or type for one.
+  if (status === 204 || status === 304) {
+    res.writeHead(status, headers);
+    res.end();
+    return;
+  }
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), ...headers });
   res.end(text);
 }

@@ -33,7 +33,8 @@ const enumValue = (v: EnumValue): Record<string, unknown> => ({ label: v.label, 
 export const LENIENT: Choices = {
   ...DEFAULT_CHOICES,
   variant: 'lenient',
-  status: { ...DEFAULT_CHOICES.status, invalid: 422 },
+  // Creates answer 202 Accepted, with the Definition (async-first frameworks answer every write so).
+  status: { ...DEFAULT_CHOICES.status, invalid: 422, create: 202 },
   routeBeforeKey: true,
   paths: { '/data/icps': '/data/profiles' },
   bodies: { contentTypes: 'any', trailingBytes: 'ignore', nullOptional: 'absent', scalarStrings: 'coerce' },

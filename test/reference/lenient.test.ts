@@ -66,7 +66,9 @@ describe('the lenient variant', () => {
     const body = JSON.stringify(validCreate());
     for (const type of ['text/plain', 'application/x-www-form-urlencoded', undefined]) {
       const r = await ws.api('POST', '/definitions', { raw: body, headers: type ? { 'content-type': type } : {} });
-      expect(r.status, `${type}: ${r.text}`).toBe(201);
+      // Created, answered 202 with the Definition (the variant's create status).
+      expect(r.status, `${type}: ${r.text}`).toBe(202);
+      expect(r.json.id, r.text).toEqual(expect.any(String));
     }
     const made = await ws.definition();
     for (const raw of ['{"reason":"x"}}', '{"reason":"x"} and more', '{"reason":"}"}\n{"reason":"y"}']) {
