@@ -9,9 +9,8 @@
 import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
 import type { Config } from '../config/index.ts';
 import type { SuiteDef } from '../engine/check.ts';
-import { createDispatcher } from '../http/client.ts';
 import { attributeCharges, creditMismatches, overCeiling, type CheckCharge } from './attribute.ts';
-import { replayRecording, type ReplayResult } from './replay.ts';
+import { replayTo, type ReplayResult } from './replay.ts';
 import { replayInFreshProcess } from './replay-child.ts';
 import { benchControlToken, serveReference } from './server.ts';
 import { timedRun, type TimedRun } from './timed-run.ts';
@@ -106,28 +105,24 @@ export async function runBench(opts: BenchOptions): Promise<BenchResult> {
   }
   say(`  ${recording.records.length} requests, ${recording.chargedAll} credits charged, ${(recording.durationMs / 1000).toFixed(1)} s`);
 
+  const replayJob = { timeoutMs: opts.config.timeoutMs, maxResponseBytes: opts.config.maxResponseBytes, concurrency: opts.config.concurrency };
+  /** A replay against a fresh reference of its own process (wgc serve), stopped after it. */
+  const onFreshReference = async (replay: (origin: string) => Promise<ReplayResult>): Promise<ReplayResult> => {
+    const served = await serveReference({ controlToken: token });
+    try {
+      return await replay(served.origin);
+    } finally {
+      await served.close();
+    }
+  };
   const iterations: Iteration[] = [];
   for (let i = 1; i <= opts.iterations; i++) {
     say(`iteration ${i}/${opts.iterations}: wgc run ${opts.runArgs.join(' ')}`);
     const run = await timedRun(opts.runArgs);
     say(`  ${(run.wallMs / 1000).toFixed(1)} s, ${run.report.meta.requests} requests, exit ${run.exitCode}, load ${run.load.map((l) => l.toFixed(1)).join('→')}`);
-    const coldTarget = await serveReference({ controlToken: token });
-    let raw: ReplayResult;
-    try {
-      raw = await replayInFreshProcess(recording.records, { origin: coldTarget.origin, timeoutMs: opts.config.timeoutMs, maxResponseBytes: opts.config.maxResponseBytes, concurrency: opts.config.concurrency });
-    } finally {
-      await coldTarget.close();
-    }
+    const raw = await onFreshReference((origin) => replayInFreshProcess(recording.records, { ...replayJob, origin }));
     say(`  raw replay (fresh process): ${raw.requests} requests in ${(raw.durationMs / 1000).toFixed(2)} s (${raw.sameStatus} answered as recorded)`);
-    const warmTarget = await serveReference({ controlToken: token });
-    const dispatcher = createDispatcher({ connectTimeoutMs: opts.config.timeoutMs });
-    let rawWarm: ReplayResult;
-    try {
-      rawWarm = await replayRecording(recording.records, { origin: warmTarget.origin, dispatcher, timeoutMs: opts.config.timeoutMs, maxResponseBytes: opts.config.maxResponseBytes }, opts.config.concurrency);
-    } finally {
-      await dispatcher.close();
-      await warmTarget.close();
-    }
+    const rawWarm = await onFreshReference((origin) => replayTo(recording.records, { ...replayJob, origin }));
     say(`  raw replay (this process, warm): ${rawWarm.requests} requests in ${(rawWarm.durationMs / 1000).toFixed(2)} s (${rawWarm.sameStatus} answered as recorded)`);
     iterations.push({ run, raw, rawWarm, suites: suiteFigures(run, raw) });
   }

@@ -9,17 +9,9 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { RecordedRequest } from './recording.ts';
-import type { ReplayResult } from './replay.ts';
+import type { ReplayJob, ReplayResult } from './replay.ts';
 
 const WGC_BIN = fileURLToPath(new URL('../../bin/wgc.mjs', import.meta.url));
-
-/** What the child needs besides the records. */
-export interface ChildReplayTarget {
-  origin: string;
-  timeoutMs: number;
-  maxResponseBytes: number;
-  concurrency: number;
-}
 
 type Encoded = Omit<RecordedRequest, 'body' | 'responseBody'> & { body?: string | { base64: string }; responseBody: string };
 
@@ -39,14 +31,14 @@ function decode(records: readonly Encoded[]): RecordedRequest[] {
   }));
 }
 
-/** Replays `records` against `target` from a fresh `wgc bench --child-replay` process. */
-export function replayInFreshProcess(records: readonly RecordedRequest[], target: ChildReplayTarget, timeoutMs = 300_000): Promise<ReplayResult> {
+/** Replays `records` to `job.origin` from a fresh `wgc bench --child-replay` process. */
+export function replayInFreshProcess(records: readonly RecordedRequest[], job: ReplayJob, timeoutMs = 300_000): Promise<ReplayResult> {
   const child = spawn(process.execPath, [WGC_BIN, 'bench', '--child-replay'], { stdio: ['pipe', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString('utf8')));
   child.stderr.on('data', (d: Buffer) => (err = (err + d.toString('utf8')).slice(-4_000)));
-  child.stdin.end(JSON.stringify({ target, records: encode(records) }));
+  child.stdin.end(JSON.stringify({ job, records: encode(records) }));
   return new Promise<ReplayResult>((resolve, reject) => {
     const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
     child.once('error', reject);
@@ -66,15 +58,8 @@ export function replayInFreshProcess(records: readonly RecordedRequest[], target
 export async function runReplayChild(stdin: NodeJS.ReadableStream, write: (text: string) => void): Promise<number> {
   const chunks: Buffer[] = [];
   for await (const c of stdin) chunks.push(Buffer.isBuffer(c) ? c : Buffer.from(String(c)));
-  const job = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { target: ChildReplayTarget; records: Encoded[] };
-  const { createDispatcher } = await import('../http/client.ts');
-  const { replayRecording } = await import('./replay.ts');
-  const dispatcher = createDispatcher({ connectTimeoutMs: job.target.timeoutMs });
-  try {
-    const result = await replayRecording(decode(job.records), { origin: job.target.origin, dispatcher, timeoutMs: job.target.timeoutMs, maxResponseBytes: job.target.maxResponseBytes }, job.target.concurrency);
-    write(JSON.stringify(result));
-    return 0;
-  } finally {
-    await dispatcher.close();
-  }
+  const { job, records } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { job: ReplayJob; records: Encoded[] };
+  const { replayTo } = await import('./replay.ts');
+  write(JSON.stringify(await replayTo(decode(records), job)));
+  return 0;
 }

@@ -10,6 +10,7 @@
  * learnt for a string wins (a create answers with one id; listings only confirm it).
  */
 import type { Dispatcher } from 'undici';
+import { createDispatcher } from '../http/client.ts';
 import { SecretRegistry } from '../http/redact.ts';
 import { performRequest, type TransportOptions } from '../http/transport.ts';
 import type { RecordedRequest } from './recording.ts';
@@ -161,4 +162,22 @@ export async function replayRecording(records: readonly RecordedRequest[], targe
     transportErrors: results.reduce((n, s) => n + s.transportErrors, 0),
     streams: results.map(({ transportErrors: _, ...s }) => s),
   };
+}
+
+/** Where and how a replay goes when it brings its own keep-alive Agent (see replayTo). */
+export interface ReplayJob {
+  origin: string;
+  timeoutMs: number;
+  maxResponseBytes: number;
+  concurrency: number;
+}
+
+/** Replays the recording against `job.origin` through a keep-alive Agent of its own, closed at the end. */
+export async function replayTo(records: readonly RecordedRequest[], job: ReplayJob): Promise<ReplayResult> {
+  const dispatcher = createDispatcher({ connectTimeoutMs: job.timeoutMs });
+  try {
+    return await replayRecording(records, { origin: job.origin, dispatcher, timeoutMs: job.timeoutMs, maxResponseBytes: job.maxResponseBytes }, job.concurrency);
+  } finally {
+    await dispatcher.close();
+  }
 }
