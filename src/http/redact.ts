@@ -47,6 +47,8 @@ interface Entry {
   marker: string;
   /** The secret and its encoded forms, longest first. */
   forms: string[];
+  /** The same, lower-cased (header names arrive lower-cased). */
+  lowerForms: string[];
 }
 
 /**
@@ -56,8 +58,8 @@ interface Entry {
  */
 export class SecretRegistry {
   readonly #entries = new Map<string, Entry>();
-  /** Searchable entries, longest secret first, with their lower-cased forms; rebuilt after `add`. */
-  #ordered: (Entry & { secret: string; lowerForms: string[] })[] | undefined;
+  /** Searchable entries, longest secret first; rebuilt after `add`. */
+  #ordered: Entry[] | undefined;
   /** Matches any form of any searchable secret (a quick test before the replacements); rebuilt after `add`. */
   #any: RegExp | undefined;
 
@@ -86,11 +88,8 @@ export class SecretRegistry {
     // by one or two bytes: only the characters it fully determines are searchable.
     for (const form of shiftedBase64(secret)) forms.add(form);
     forms.add(JSON.stringify(secret).slice(1, -1));
-    this.#entries.set(secret, {
-      label: normaliseLabel(label),
-      marker: redactionMarker(label),
-      forms: [...forms].filter((f) => f.length > 0).sort((a, b) => b.length - a.length),
-    });
+    const ordered = [...forms].filter((f) => f.length > 0).sort((a, b) => b.length - a.length);
+    this.#entries.set(secret, { label: normaliseLabel(label), marker: redactionMarker(label), forms: ordered, lowerForms: ordered.map((f) => f.toLowerCase()) });
   }
 
   /** The label of a registered secret, if any. */
@@ -108,7 +107,7 @@ export class SecretRegistry {
     this.#ordered ??= [...this.#entries.entries()]
       .filter(([secret]) => secret.length >= MIN_SEARCHABLE_LENGTH)
       .sort((a, b) => b[0].length - a[0].length)
-      .map(([secret, entry]) => Object.assign(entry, { secret, lowerForms: entry.forms.map((f) => f.toLowerCase()) }));
+      .map(([, entry]) => entry);
     return this.#ordered;
   }
 
@@ -126,7 +125,8 @@ export class SecretRegistry {
   redact(text: string): string {
     if (!text) return text;
     // A secret too short to search for is redacted only where it is the whole text.
-    for (const [secret, entry] of this.#entries) if (secret.length < MIN_SEARCHABLE_LENGTH && text === secret) return entry.marker;
+    const whole = text.length < MIN_SEARCHABLE_LENGTH ? this.#entries.get(text) : undefined;
+    if (whole) return whole.marker;
     if (!this.#mayHold(text)) return text;
     let out = text;
     for (const entry of this.#searchable()) {

@@ -148,20 +148,16 @@ export function parseFormAsJson(bytes: Buffer): Record<string, unknown> {
 
 /** Writes a JSON reply (text already serialised). */
 export function sendJson(res: ServerResponse, status: number, text: string, headers: Record<string, string> = {}): void {
-  if (res.headersSent || res.destroyed) return;
   // 204 and 304 carry no body (RFC 9110 15.3.5, 15.4.5): nor a content length or type for one.
-  if (status === 204 || status === 304) {
-    res.writeHead(status, headers);
-    res.end();
-    return;
-  }
+  if (status === 204 || status === 304) return sendEmpty(res, status, headers);
+  if (res.headersSent || res.destroyed) return;
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), ...headers });
   res.end(text);
 }
 
 /** Writes an empty reply (204). */
-export function sendEmpty(res: ServerResponse, status: number): void {
+export function sendEmpty(res: ServerResponse, status: number, headers: Record<string, string> = {}): void {
   if (res.headersSent || res.destroyed) return;
-  res.writeHead(status);
+  res.writeHead(status, headers);
   res.end();
 }
