@@ -137,6 +137,15 @@ export interface RunInfo {
   readOnly: boolean;
   hasControl: boolean;
   /**
+   * Others may write to the workspace while the check runs: without the test-control protocol
+   * every suite shares the supplied keys' workspace with the other suites of the run and with
+   * whoever else uses it. With it, a suite's workspace is its own and its checks run one at a
+   * time. Checks judge a whole listing only where this is false; where it is true they judge
+   * what holds whatever else appears or disappears (the check's own records, items seen before
+   * and after).
+   */
+  sharedWorkspace: boolean;
+  /**
    * Multiplier of every wait for an asynchronous effect the document sets no time for (--patience,
    * default 1): scale such bounds with `waitBound` (src/engine/waits.ts).
    */

@@ -2,6 +2,9 @@
  * The one place that maps how a check ended to outcomes per clause:
  *
  * - completed: every clause passed, except clauses with soft findings (failed);
+ * - soft findings recorded before the check stopped stay, whatever stopped it (a later step
+ *   not observable, a harness error): a deviation once seen is never dropped. Several on one
+ *   clause keep the first as evidence and count the others;
  * - threw a Finding: its clause failed, the check's other clauses were not reached
  *   (notObservable "not reached: the check stopped at <clause>");
  * - threw NotObservable / Disabled: every clause gets that outcome, with the reason;
@@ -47,7 +50,7 @@ export function conclude(check: Pick<CheckDef, 'id' | 'clauses'>, thrown: unknow
   }
   const clauses: Record<string, Outcome> = {};
   const failed = new Set(soft.map((f) => f.clause));
-  const findings: Evidence[] = [...soft];
+  const findings: Evidence[] = collapse(soft);
   let rest: Outcome = 'passed';
   let reason: string | undefined;
 
@@ -74,4 +77,21 @@ export function conclude(check: Pick<CheckDef, 'id' | 'clauses'>, thrown: unknow
   // A reason explains the clauses that did not get a verdict; a clean pass has none.
   if (reason !== undefined && Object.values(clauses).some((o) => o !== 'failed')) out.reason = reason;
   return out;
+}
+
+/**
+ * One finding per clause, in the order first seen: the first one's evidence, its message
+ * saying how many more cases the check met for that clause.
+ */
+function collapse(soft: readonly Evidence[]): Evidence[] {
+  const first = new Map<string, Evidence>();
+  const counts = new Map<string, number>();
+  for (const e of soft) {
+    if (!first.has(e.clause)) first.set(e.clause, e);
+    counts.set(e.clause, (counts.get(e.clause) ?? 0) + 1);
+  }
+  return [...first].map(([clause, e]) => {
+    const more = counts.get(clause)! - 1;
+    return more > 0 ? { ...e, message: `${e.message} (and ${more} more case${more === 1 ? '' : 's'} for ${clause})` } : e;
+  });
 }

@@ -273,7 +273,7 @@ function makeContext(
         }
       : undefined;
   return {
-    run: { prefix: run.prefix, seed: run.seed, numRuns: run.numRuns, readOnly: run.readOnly, hasControl: control !== undefined, patience: run.patience ?? 1 },
+    run: { prefix: run.prefix, seed: run.seed, numRuns: run.numRuns, readOnly: run.readOnly, hasControl: control !== undefined, sharedWorkspace: control === undefined, patience: run.patience ?? 1 },
     api,
     key(castName: string): KeyHandle {
       const k = setup.keys.get(castName);

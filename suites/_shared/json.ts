@@ -62,4 +62,9 @@ export function compareIds(a: string, b: string): number {
   return x < y ? -1 : x > y ? 1 : 0;
 }
 
+/** JSON with object keys sorted, so two renderings of the same value compare equal. */
+export function canonical(value: unknown): string {
+  return JSON.stringify(value, (_k, v: unknown) => (isObject(v) ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, v[k]])) : v));
+}
+
 export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

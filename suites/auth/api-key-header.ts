@@ -9,6 +9,7 @@ import type { Exchange } from '../../src/http/exchange.ts';
 import { soft } from '../_shared/auth-soft.ts';
 import { definitionOf, minimalCreateBody } from '../_shared/definitions.ts';
 import { isObject } from '../_shared/json.ts';
+import { listingDisagreement } from '../_shared/listing-agreement.ts';
 import { availableKeys, canonical, freshId, ok2xx } from './lib.ts';
 
 /** The same answer: equal status and equal body (JSON by content, otherwise text). */
@@ -42,11 +43,15 @@ function widestKey(ctx: CheckContext): KeyHandle {
   return key;
 }
 
-/** Reads of every endpoint family; billed ones answer 2xx for a key with every scope. */
-const READS: readonly { path: string; billed: boolean }[] = [
+/**
+ * Reads of every endpoint family; billed ones answer 2xx for a key with every scope. A listing
+ * of definitions is compared with the rules of listing-agreement.ts: others may write to the
+ * workspace between the requests (a shared staging workspace, the other suites of a keys-only run).
+ */
+const READS: readonly { path: string; billed: boolean; listing?: true }[] = [
   { path: '/me', billed: false },
   { path: '/capabilities', billed: false },
-  { path: '/definitions', billed: true },
+  { path: '/definitions', billed: true, listing: true },
   { path: '/operations', billed: false },
   { path: '/data/relationships', billed: true },
   { path: '/data/icps', billed: true },
@@ -79,11 +84,14 @@ export const apiKeyReads: CheckDef = {
       if (sameAnswer(again, viaHeader)) continue;
       const stable = sameAnswer(bearer, again);
       const a = again.response;
+      // Only in a shared workspace: in one of the suite's own, nothing else changes the listing.
+      const disagreement = read.listing && ctx.run.sharedWorkspace && a && a.status === res.status && bearer.response?.status === res.status ? listingDisagreement(res.json, bearer.response.json, a.json) : null;
+      if (disagreement === undefined) continue;
       if (!stable && a && a.status === res.status && a.isJson && res.isJson && bearer.response?.isJson && sameExceptVolatile(res.json, a.json, bearer.response.json)) continue;
       soft(ctx, () => {
         throw new Finding({
           clause: 'AUTH-002',
-          message: `GET ${read.path} answered differently with X-Api-Key than with Authorization: Bearer${stable ? '' : ' (beyond the parts that vary per request)'}`,
+          message: `GET ${read.path} answered differently with X-Api-Key than with Authorization: Bearer${disagreement ? ` (${disagreement})` : stable ? '' : ' (beyond the parts that vary per request)'}`,
           expected: `the Bearer answer: ${again.response ? describeResponse(again.response) : 'no response'}`,
           received: describeResponse(res),
           exchange: viaHeader,

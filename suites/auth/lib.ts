@@ -203,12 +203,8 @@ export async function listAll(
 export const idsOf = (items: readonly Record<string, unknown>[]): Set<string> =>
   new Set(items.map((i) => i.id).filter((id): id is string => typeof id === 'string').map((id) => id.toLowerCase()));
 
-/** JSON with object keys sorted, so two answers compare by content, not key order. */
-export function canonical(value: unknown): string {
-  return JSON.stringify(value, (_k, v: unknown) =>
-    isObject(v) ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, v[k]])) : v,
-  );
-}
+import { canonical } from '../_shared/json.ts';
+export { canonical };
 
 /**
  * The exchange answered one of `allowed`; otherwise a finding on `clause` is recorded (not

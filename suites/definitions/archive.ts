@@ -7,7 +7,7 @@ import { Finding, NotObservable } from '../../src/engine/finding.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 import { is2xx } from '../_shared/definitions.ts';
 import { brief, isObject } from '../_shared/json.ts';
-import { SMALL_WALK_CREDITS, WALK_MAX_CREDITS, listDefinitions, readBack } from './listing.ts';
+import { SMALL_WALK_CREDITS, listDefinitions, readBack, walkMaxCredits } from './listing.ts';
 import { ADMIN, archive, refusalEvidence, setupDefinition, shown, timeOf } from './support.ts';
 
 /** Archive answers state archived with archived_at set; the listing hides it unless includeArchived=true. */
@@ -18,7 +18,7 @@ export const archiveDefinition: CheckDef = {
   needs: { mutation: true },
   // Two creates, one archive, the live one's clean-up archive, three walks.
   credits: 4 + 3 * SMALL_WALK_CREDITS,
-  maxCredits: 4 + 3 * WALK_MAX_CREDITS,
+  maxCredits: 4 + 3 * walkMaxCredits(2),
   async run(ctx) {
     const key = ctx.key(ADMIN);
     const target = await setupDefinition(ctx, key);
@@ -35,14 +35,14 @@ export const archiveDefinition: CheckDef = {
     if (timeOf(archivedAt) === undefined) ctx.softFail({ clause: 'DEF-014', message: `the archive answer has archived_at ${brief(archivedAt)}`, expected: 'archived_at set to a timestamp', received: shown(ex), exchange: ex });
 
     for (const form of ['absent', 'false'] as const) {
-      const listing = await listDefinitions(ctx, key, form);
+      const listing = await listDefinitions(ctx, key, form, { ids: [live.definition.id, id] });
       const what = form === 'absent' ? 'without includeArchived' : 'with includeArchived=false';
       if (!listing.byId.has(live.definition.id)) throw new NotObservable(`the listing ${what} does not show a live definition, so hiding the archived one cannot be told apart`);
       if (listing.byId.has(id)) {
         ctx.softFail({ clause: 'DEF-015', message: `the archived definition ${id} is listed ${what}`, expected: 'archived definitions left out', received: brief(listing.byId.get(id)), exchange: listing.exchanges.at(-1)!, context: [ex] });
       }
     }
-    const withArchived = await listDefinitions(ctx, key, 'true');
+    const withArchived = await listDefinitions(ctx, key, 'true', { ids: [id] });
     if (!withArchived.byId.has(id)) {
       ctx.softFail({ clause: 'DEF-015', message: `the archived definition ${id} is not listed with includeArchived=true`, expected: 'the archived definition listed', received: `${withArchived.byId.size} other definitions`, exchange: withArchived.exchanges.at(-1)!, context: [ex] });
     }
@@ -72,7 +72,7 @@ export const archivedStaysArchived: CheckDef = {
   // Two creates, two archives, one walk; the reference refuses both writes under test (free).
   credits: 4 + SMALL_WALK_CREDITS,
   // A target may accept the two writes (DEF-016, DEF-021 allow it).
-  maxCredits: 6 + WALK_MAX_CREDITS,
+  maxCredits: 6 + walkMaxCredits(2),
   async run(ctx) {
     const key = ctx.key(ADMIN);
     const a = await setupDefinition(ctx, key);

@@ -11,9 +11,9 @@ import { bodyArbitraries } from '../../src/generators/index.ts';
 import { is2xx, minimalCreateBody, uniqueName } from '../_shared/definitions.ts';
 import { brief, isObject } from '../_shared/json.ts';
 import { pagesFor } from '../_shared/paging-walk.ts';
-import { PAGE_LIMIT, SMALL_WALK_CREDITS, WALK_MAX_CREDITS, WALK_PAGES, listDefinitions } from './listing.ts';
+import { PAGE_LIMIT, SMALL_WALK_CREDITS, WALK_PAGES, listDefinitions, walkMaxCredits } from './listing.ts';
 import { defaultEvidence, enumValueEvidence, reflectEvidence, shapeEvidence } from './shape.ts';
-import { ADMIN, FindingLog, TWO_VALUES, apiSpec, archive, distinctEnumValues, forEachGenerated, optionalReader, refusalEvidence, replay, setupDefinition, shown, withoutTrace } from './support.ts';
+import { ADMIN, TWO_VALUES, apiSpec, archive, distinctEnumValues, forEachGenerated, optionalReader, refusalEvidence, replay, setupDefinition, shown, withoutTrace } from './support.ts';
 import { enumValuesDropped, nullableFields, orderedCreate, thresholdDefaults } from './valid-bodies.ts';
 
 /** Replay data of one create body: the generated run's seed and path, or just the body for a fixed one. */
@@ -24,11 +24,11 @@ type Replay = Pick<Evidence, 'seed' | 'path' | 'counterexample'>;
  * DEF-002, DEF-005), reflection (DEF-003), defaults (DEF-004), enum values (DEF-005).
  * Returns the new id when there is one.
  */
-async function judgeCreate(ctx: CheckContext, spec: LoadedSpec, body: Record<string, unknown>, at: Replay, log: FindingLog): Promise<string | undefined> {
+async function judgeCreate(ctx: CheckContext, spec: LoadedSpec, body: Record<string, unknown>, at: Replay): Promise<string | undefined> {
   const key = ctx.key(ADMIN);
   const ex = await ctx.api.send({ method: 'POST', path: '/definitions', key, body });
   if (!is2xx(ex)) {
-    log.add({ clause: 'DEF-012', message: 'a valid create was not accepted', expected: '2xx with the Definition', received: shown(ex), exchange: ex, ...at });
+    ctx.softFail({ clause: 'DEF-012', message: 'a valid create was not accepted', expected: '2xx with the Definition', received: shown(ex), exchange: ex, ...at });
     return undefined;
   }
   const def = ex.response!.json;
@@ -39,7 +39,7 @@ async function judgeCreate(ctx: CheckContext, spec: LoadedSpec, body: Record<str
     ctx.cleanup(async () => void (await archive(ctx, key, made, 'conformance run clean-up')));
   }
   if (!isObject(def)) {
-    log.add({ clause: 'DEF-012', message: 'a valid create did not return a Definition object', expected: 'the new Definition', received: shown(ex), exchange: ex, ...at });
+    ctx.softFail({ clause: 'DEF-012', message: 'a valid create did not return a Definition object', expected: 'the new Definition', received: shown(ex), exchange: ex, ...at });
     return id;
   }
   // Enum values sent with a value type other than enum may be dropped (none stored).
@@ -50,7 +50,7 @@ async function judgeCreate(ctx: CheckContext, spec: LoadedSpec, body: Record<str
     ...defaultEvidence(spec.operation('createDefinition').requestBodySchema ?? {}, body, def, ex),
     ...enumValueEvidence('DEF-005', input, Array.isArray(def.enum_values) ? def.enum_values : [], ex, 'enum value'),
   ];
-  for (const e of evidence) log.add({ ...e, ...at });
+  for (const e of evidence) ctx.softFail({ ...e, ...at });
   return id;
 }
 
@@ -64,15 +64,14 @@ export const createProperty: CheckDef = {
   // live definitions, which are this check's own (the suite's earlier checks archived theirs).
   credits: (numRuns) => 2 * (numRuns + 2) + Math.min(WALK_PAGES, pagesFor(numRuns + 2, PAGE_LIMIT)),
   // The walk over a workspace holding more, or ending on an empty page.
-  maxCredits: (numRuns) => 2 * (numRuns + 2) + WALK_MAX_CREDITS,
+  maxCredits: (numRuns) => 2 * (numRuns + 2) + walkMaxCredits(numRuns + 2),
   async run(ctx) {
     const spec = await apiSpec();
-    const log = new FindingLog();
     const created: (string | undefined)[] = [];
     // Generated bodies rarely leave an optional field out: these two always judge every default
     // (required fields only) and enum values sent without an archived flag.
     for (const fixed of [minimalCreateBody(ctx), minimalCreateBody(ctx, { ...TWO_VALUES })]) {
-      created.push(await judgeCreate(ctx, spec, fixed, { counterexample: JSON.stringify(fixed) }, log));
+      created.push(await judgeCreate(ctx, spec, fixed, { counterexample: JSON.stringify(fixed) }));
     }
     const defaults = thresholdDefaults(spec.operation('createDefinition').requestBodySchema ?? {});
     await forEachGenerated(ctx, 'DEF-012', bodyArbitraries(spec, 'createDefinition').valid, async (generated, path) => {
@@ -80,20 +79,19 @@ export const createProperty: CheckDef = {
       const body = orderedCreate(withoutTrace(distinctEnumValues(generated as Record<string, unknown>, 'enumValues')), defaults);
       // The run prefix names every record the run creates.
       body.name = uniqueName(ctx, 'prop');
-      created.push(await judgeCreate(ctx, spec, body, replay(ctx, body, path), log));
+      created.push(await judgeCreate(ctx, spec, body, replay(ctx, body, path)));
     });
     // "Returned by list" as well: the listed copies of the created definitions have the same
     // shape. They are live: the default listing shows them (and not the archived definitions of
     // the checks before, which would make the walk's length depend on them).
     const ids = created.filter((id): id is string => id !== undefined);
     if (ids.length > 0) {
-      const listing = await listDefinitions(ctx, ctx.key(ADMIN), 'absent');
+      const listing = await listDefinitions(ctx, ctx.key(ADMIN), 'absent', { ids });
       for (const id of ids) {
         const item = listing.byId.get(id);
-        if (item) for (const e of shapeEvidence(spec, item, listing.pageOf.get(id)!, `the listed definition ${id}`)) log.add(e);
+        if (item) for (const e of shapeEvidence(spec, item, listing.pageOf.get(id)!, `the listed definition ${id}`)) ctx.softFail(e);
       }
     }
-    log.flush(ctx);
   },
 };
 
@@ -105,7 +103,7 @@ export const workspaceId: CheckDef = {
   needs: { mutation: true },
   // The create, its clean-up archive, and one walk per reading key.
   credits: 2 + 2 * SMALL_WALK_CREDITS,
-  maxCredits: 2 + 2 * WALK_MAX_CREDITS,
+  maxCredits: 2 + 2 * walkMaxCredits(1),
   async run(ctx) {
     const admin = ctx.key(ADMIN);
     const { definition, exchange } = await setupDefinition(ctx, admin);
@@ -118,7 +116,7 @@ export const workspaceId: CheckDef = {
       if (key === admin && definition.workspace_id !== ws) {
         ctx.softFail({ clause: 'DEF-024', message: 'the created definition names another workspace than GET /me', expected: ws, received: brief(definition.workspace_id), exchange, context: [me] });
       }
-      const listing = await listDefinitions(ctx, key, 'true');
+      const listing = await listDefinitions(ctx, key, 'true', { ids: [definition.id] });
       const item = listing.byId.get(definition.id);
       if (item && item.workspace_id !== ws) {
         ctx.softFail({ clause: 'DEF-024', message: `the definition listed for the ${key.name} key names another workspace than its GET /me`, expected: ws, received: brief(item.workspace_id), exchange: listing.exchanges.at(-1)!, context: [me] });

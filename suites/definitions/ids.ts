@@ -8,7 +8,7 @@ import type { CheckContext, CheckDef } from '../../src/engine/check.ts';
 import { INVALID_STATUSES } from '../../src/engine/expect.ts';
 import { parameterArbitraries } from '../../src/generators/index.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
-import { ADMIN, FindingLog, apiSpec, refusalEvidence, shown } from './support.ts';
+import { ADMIN, apiSpec, refusalEvidence, shown } from './support.ts';
 
 /** The three writes addressed by id, each with a body valid in every other respect. */
 function writesTo(ctx: CheckContext, id: string): (() => Promise<Exchange>)[] {
@@ -29,12 +29,10 @@ export const unknownId: CheckDef = {
   needs: { mutation: true },
   credits: 0,
   async run(ctx) {
-    const log = new FindingLog();
     for (const write of writesTo(ctx, randomUUID())) {
       const ex = await write();
-      if (ex.response?.status !== 404) log.add({ clause: 'DEF-026', message: `${ex.request.method} ${new URL(ex.request.url).pathname} of an unknown id answered ${ex.response?.status ?? 'nothing'}`, expected: 'status 404', received: shown(ex), exchange: ex });
+      if (ex.response?.status !== 404) ctx.softFail({ clause: 'DEF-026', message: `${ex.request.method} ${new URL(ex.request.url).pathname} of an unknown id answered ${ex.response?.status ?? 'nothing'}`, expected: 'status 404', received: shown(ex), exchange: ex });
     }
-    log.flush(ctx);
   },
 };
 
@@ -61,14 +59,12 @@ export const malformedId: CheckDef = {
   needs: { mutation: true },
   credits: 0,
   async run(ctx) {
-    const log = new FindingLog();
     for (const id of await malformedIds(ctx, 3)) {
       for (const write of writesTo(ctx, id)) {
         const ex = await write();
         const e = refusalEvidence('DEF-027', ex, [...INVALID_STATUSES, 404]);
-        if (e) log.add({ ...e, message: `definitionId ${JSON.stringify(id)}: ${e.message}` });
+        if (e) ctx.softFail({ ...e, message: `definitionId ${JSON.stringify(id)}: ${e.message}` });
       }
     }
-    log.flush(ctx);
   },
 };

@@ -1,19 +1,25 @@
 /**
  * Reading definitions back. The API has no GET of one definition, so the suite walks
- * GET /definitions (page size 200, bounded). Paging and envelope rules belong to the
- * pagination and envelope clauses: here a listing that cannot be walked makes the calling
- * check not observable (with the reason), never failed, and never passed.
+ * GET /definitions (page size 200, bounded). A workspace too large for the walk (a shared
+ * staging workspace holding earlier runs' definitions, archived ones included) is read for
+ * the definitions the check names instead, one page of one item each, starting just before
+ * the id: cursors are boundaries (seed part 8). Paging and envelope rules belong to the
+ * pagination and envelope clauses: here a listing that cannot be read makes the calling check
+ * not observable (with the reason), never failed, and never passed.
  */
 import type { CheckContext, KeyHandle } from '../../src/engine/check.ts';
 import { NotObservable } from '../../src/engine/finding.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
-import { isObject } from '../_shared/json.ts';
+import { compareIds, isObject } from '../_shared/json.ts';
+import { uuidBefore } from '../_shared/paging-walk.ts';
 import { shown } from './support.ts';
 
 /** Pages one walk may read; with 200 per page that is 1000 definitions. */
 export const WALK_PAGES = 5;
-/** The most one walk costs (one credit per page). */
+/** The most one walk costs (one credit per page) when it names no definitions to read instead. */
 export const WALK_MAX_CREDITS = WALK_PAGES;
+/** The most one walk naming `ids` definitions costs: the capped walk, then a page per id. */
+export const walkMaxCredits = (ids: number): number => WALK_MAX_CREDITS + ids;
 /** Definitions per page of a walk. */
 export const PAGE_LIMIT = 200;
 /**
@@ -39,7 +45,7 @@ export interface Listing {
  * @throws NotObservable when a page is refused, is not the collection envelope, a cursor
  *   repeats, or the walk needs more than WALK_PAGES pages.
  */
-export async function listDefinitions(ctx: CheckContext, key: KeyHandle, includeArchived: ArchivedParam): Promise<Listing> {
+export async function listDefinitions(ctx: CheckContext, key: KeyHandle, includeArchived: ArchivedParam, opts: { ids?: readonly string[] } = {}): Promise<Listing> {
   const byId = new Map<string, Record<string, unknown>>();
   const pageOf = new Map<string, Exchange>();
   const exchanges: Exchange[] = [];
@@ -67,7 +73,37 @@ export async function listDefinitions(ctx: CheckContext, key: KeyHandle, include
     seen.add(body.nextCursor);
     cursor = body.nextCursor;
   }
+  if (opts.ids?.length) return probeIds(ctx, key, includeArchived, opts.ids);
   throw new NotObservable(`the definitions could not be read back within ${WALK_PAGES} pages of ${PAGE_LIMIT}: the workspace holds too many`);
+}
+
+/**
+ * The listing as far as `ids` go: for each, the one-item page after the uuid just before it,
+ * which lists the definition itself when the query shows it.
+ */
+async function probeIds(ctx: CheckContext, key: KeyHandle, includeArchived: ArchivedParam, ids: readonly string[]): Promise<Listing> {
+  const byId = new Map<string, Record<string, unknown>>();
+  const pageOf = new Map<string, Exchange>();
+  const exchanges: Exchange[] = [];
+  for (const id of ids) {
+    const before = uuidBefore(id);
+    if (before === undefined) throw new NotObservable(`the workspace holds too many definitions to walk, and ${id} is no uuid to start a page just before`);
+    const query: Record<string, string | number> = { limit: 1, cursor: before };
+    if (includeArchived !== 'absent') query.includeArchived = includeArchived;
+    const ex = await ctx.api.send({ method: 'GET', path: '/definitions', key, query });
+    exchanges.push(ex);
+    const body = ex.response?.json;
+    const status = ex.response?.status ?? 0;
+    if (status < 200 || status >= 300 || !isObject(body) || !Array.isArray(body.items)) {
+      throw new NotObservable(`the workspace holds too many definitions to walk, and the page just before ${id} could not be read: GET /definitions answered ${shown(ex)}`);
+    }
+    const first = body.items[0];
+    if (isObject(first) && typeof first.id === 'string' && compareIds(first.id, id) === 0) {
+      byId.set(first.id, first);
+      pageOf.set(first.id, ex);
+    }
+  }
+  return { byId, pageOf, exchanges };
 }
 
 /**
@@ -75,7 +111,7 @@ export async function listDefinitions(ctx: CheckContext, key: KeyHandle, include
  * Convenience for checks that read a few ids back after their writes.
  */
 export async function readBack(ctx: CheckContext, key: KeyHandle, ids: readonly string[]): Promise<{ found: Map<string, Record<string, unknown>>; listing: Listing }> {
-  const listing = await listDefinitions(ctx, key, 'true');
+  const listing = await listDefinitions(ctx, key, 'true', { ids });
   const found = new Map<string, Record<string, unknown>>();
   for (const id of ids) {
     const item = listing.byId.get(id);

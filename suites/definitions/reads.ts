@@ -10,7 +10,7 @@ import { Finding, NotObservable } from '../../src/engine/finding.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 import { comparableRenderings, is2xx } from '../_shared/definitions.ts';
 import { findObjects, isObject } from '../_shared/json.ts';
-import { SMALL_WALK_CREDITS, WALK_MAX_CREDITS, listDefinitions } from './listing.ts';
+import { SMALL_WALK_CREDITS, listDefinitions, walkMaxCredits } from './listing.ts';
 import { ADMIN, archive, canonical, optionalReader, setupDefinition, shown } from './support.ts';
 
 interface Snapshot {
@@ -21,7 +21,7 @@ interface Snapshot {
 
 /** The listing per id: everything, or only `own` on a shared workspace. */
 async function snapshot(ctx: CheckContext, own: readonly string[]): Promise<Snapshot> {
-  const listing = await listDefinitions(ctx, ctx.key(ADMIN), 'true');
+  const listing = await listDefinitions(ctx, ctx.key(ADMIN), 'true', { ids: own });
   const items = new Map<string, Record<string, unknown>>();
   for (const [id, item] of listing.byId) if (ctx.run.hasControl || own.includes(id)) items.set(id, item);
   return { items, exchange: listing.exchanges.at(-1)! };
@@ -94,7 +94,7 @@ export const readsChangeNothing: CheckDef = {
   // The one-item page has no cursor to follow: the check's live definition is the only one.
   credits: 4 + 3 * SMALL_WALK_CREDITS + 2 * LIST_QUERIES.length,
   // Walks over a workspace holding more; a cursor to follow on the one-item page.
-  maxCredits: 4 + 3 * WALK_MAX_CREDITS + 2 * (LIST_QUERIES.length + 1),
+  maxCredits: 4 + 3 * walkMaxCredits(2) + 2 * (LIST_QUERIES.length + 1),
   async run(ctx) {
     const key = ctx.key(ADMIN);
     const live = await setupDefinition(ctx, key, { valueType: 'enum', enumValues: [{ label: 'Alpha' }] });
@@ -148,7 +148,7 @@ export const traceReadsChangeNothing: CheckDef = {
   // form the reference accepts (the others are refused: free).
   credits: 3 + 3 * SMALL_WALK_CREDITS + 2,
   // Walks over a workspace holding more; a target accepting every form, each with an older page.
-  maxCredits: 3 + 3 * WALK_MAX_CREDITS + 2 * (TRACE_FORMS.length + 1),
+  maxCredits: 3 + 3 * walkMaxCredits(1) + 2 * (TRACE_FORMS.length + 1),
   async run(ctx) {
     const key = ctx.key(ADMIN);
     const trace = { reason: 'conformance check: traced for a trace read' };

@@ -98,12 +98,8 @@ export function timeOf(v: unknown): number | undefined {
   return Number.isFinite(t) ? t : undefined;
 }
 
-/** JSON with object keys sorted, so two renderings of the same value compare equal. */
-export function canonical(v: unknown): string {
-  return JSON.stringify(v, (_k, x: unknown) =>
-    isObject(x) ? Object.fromEntries(Object.keys(x).sort().map((k) => [k, x[k]])) : x,
-  );
-}
+import { canonical } from '../_shared/json.ts';
+export { canonical };
 
 /** camelCase request names to the snake_case of the Definition (refreshPolicy → refresh_policy). */
 export function snake(name: string): string {
@@ -130,30 +126,6 @@ export function refusalEvidence(clause: string, ex: Exchange, statuses: number |
   }
 }
 
-/**
- * Evidence gathered over many scenarios: the first per clause is kept (with its exchange), the
- * others are counted; `flush` records one soft finding per failed clause.
- */
-export class FindingLog {
-  private readonly first = new Map<string, Evidence>();
-  private readonly counts = new Map<string, number>();
-
-  /** Records one deviation (kept when it is the first for its clause, else counted). */
-  add(e: Evidence): void {
-    if (!this.first.has(e.clause)) this.first.set(e.clause, e);
-    this.counts.set(e.clause, (this.counts.get(e.clause) ?? 0) + 1);
-  }
-
-  /** Records one soft finding per failed clause on the check's context, and empties the log. */
-  flush(ctx: CheckContext): void {
-    for (const [clause, e] of this.first) {
-      const more = (this.counts.get(clause) ?? 1) - 1;
-      ctx.softFail(more > 0 ? { ...e, message: `${e.message} (and ${more} more case${more === 1 ? '' : 's'} for ${clause})` } : e);
-    }
-    this.first.clear();
-    this.counts.clear();
-  }
-}
 
 /**
  * Runs `fn` on `numRuns` generated values (the run's seed) through checkProperty, without

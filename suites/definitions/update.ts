@@ -9,7 +9,7 @@ import { validateSchema } from '../../src/spec/validate.ts';
 import { is2xx, uniqueName } from '../_shared/definitions.ts';
 import { brief, isObject } from '../_shared/json.ts';
 import { enumValueEvidence } from './shape.ts';
-import { ADMIN, FindingLog, TWO_VALUES, apiSpec, distinctEnumValues, forEachGenerated, replay, sameValue, setupDefinition, shown, slugsOf, snake, timeOf, withoutTrace } from './support.ts';
+import { ADMIN, TWO_VALUES, apiSpec, distinctEnumValues, forEachGenerated, replay, sameValue, setupDefinition, shown, slugsOf, snake, timeOf, withoutTrace } from './support.ts';
 import { allowedReflection, cappedAdditions, enumValuesMax, nullableFields, orderedPatch, thresholdsBefore } from './valid-bodies.ts';
 
 /** PATCH fields that set one Definition field each (the rest: reason, enum value lists, trace). */
@@ -44,7 +44,7 @@ interface PatchFrame {
  * shows) and judges the answer: given fields (DEF-017), added values (DEF-018), archived slugs
  * (DEF-019), updated_at (DEF-020).
  */
-async function judgePatch(ctx: CheckContext, given: Record<string, unknown>, frame: PatchFrame, replayOf: (sent: unknown) => Pick<Evidence, 'seed' | 'path' | 'counterexample'>, log: FindingLog): Promise<void> {
+async function judgePatch(ctx: CheckContext, given: Record<string, unknown>, frame: PatchFrame, replayOf: (sent: unknown) => Pick<Evidence, 'seed' | 'path' | 'counterexample'>): Promise<void> {
   const key = ctx.key(ADMIN);
   const { definition: before, exchange: made } = await setupDefinition(ctx, key, { ...TWO_VALUES, ...oppositeOf(given, frame.policies) });
   const slugs = slugsOf(before, 2, made);
@@ -56,28 +56,28 @@ async function judgePatch(ctx: CheckContext, given: Record<string, unknown>, fra
   const at = { ...replayOf(patch), context: [made] };
   const after = ex.response?.json;
   if (!is2xx(ex) || !isObject(after)) {
-    log.add({ clause: 'DEF-017', message: 'a valid PATCH was not accepted with the Definition', expected: '2xx with the updated Definition', received: shown(ex), exchange: ex, ...at });
+    ctx.softFail({ clause: 'DEF-017', message: 'a valid PATCH was not accepted with the Definition', expected: '2xx with the updated Definition', received: shown(ex), exchange: ex, ...at });
     return;
   }
   for (const name of SIMPLE_FIELDS) {
     if (patch[name] === undefined || sameValue(patch[name], after[snake(name)]) || allowedReflection(snake(name), patch[name], after[snake(name)], frame.nullable, before.value_type)) continue;
-    log.add({ clause: 'DEF-017', message: `${snake(name)} was not changed to the PATCHed ${name}`, expected: brief(patch[name]), received: brief(after[snake(name)]), exchange: ex, ...at });
+    ctx.softFail({ clause: 'DEF-017', message: `${snake(name)} was not changed to the PATCHed ${name}`, expected: brief(patch[name]), received: brief(after[snake(name)]), exchange: ex, ...at });
   }
   const values = Array.isArray(after.enum_values) ? after.enum_values : [];
   const fresh = values.filter((v) => !(isObject(v) && slugs.includes(v.slug as string)));
   const added = Array.isArray(patch.addEnumValues) ? (patch.addEnumValues as Record<string, unknown>[]) : [];
-  for (const e of enumValueEvidence('DEF-018', added, fresh, ex, 'added enum value')) log.add({ ...e, ...at });
+  for (const e of enumValueEvidence('DEF-018', added, fresh, ex, 'added enum value')) ctx.softFail({ ...e, ...at });
   for (const slug of (patch.archiveEnumValueSlugs as string[] | undefined) ?? []) {
     const v = values.find((x) => isObject(x) && x.slug === slug);
     if (isObject(v) && v.archived === true) continue;
-    log.add({ clause: 'DEF-019', message: `the enum value ${JSON.stringify(slug)} is not archived after archiveEnumValueSlugs named it`, expected: 'archived true', received: brief(v ?? values), exchange: ex, ...at });
+    ctx.softFail({ clause: 'DEF-019', message: `the enum value ${JSON.stringify(slug)} is not archived after archiveEnumValueSlugs named it`, expected: 'archived true', received: brief(v ?? values), exchange: ex, ...at });
   }
   const [was, now, created] = [timeOf(before.updated_at), timeOf(after.updated_at), timeOf(after.created_at)];
   if (was === undefined || now === undefined || created === undefined) {
     throw new NotObservable(`updated_at cannot be compared: the timestamps do not parse (before ${brief(before.updated_at)}, after ${brief(after.updated_at)}, created ${brief(after.created_at)})`);
   }
   if (now < was || now < created) {
-    log.add({ clause: 'DEF-020', message: `updated_at went back to ${String(after.updated_at)}`, expected: `not before ${before.updated_at} (previous) nor ${String(after.created_at)} (created)`, received: String(after.updated_at), exchange: ex, ...at });
+    ctx.softFail({ clause: 'DEF-020', message: `updated_at went back to ${String(after.updated_at)}`, expected: `not before ${before.updated_at} (previous) nor ${String(after.created_at)} (created)`, received: String(after.updated_at), exchange: ex, ...at });
   }
 }
 
@@ -97,7 +97,6 @@ export const patchProperty: CheckDef = {
       nullable: nullableFields(spec.componentSchema('Definition')),
       maxValues: enumValuesMax(createSchema),
     };
-    const log = new FindingLog();
     // Every field at once, whatever the generator happens to include.
     const full = {
       reason: 'conformance check: full patch',
@@ -113,13 +112,12 @@ export const patchProperty: CheckDef = {
       addEnumValues: [{ label: 'Gamma' }, { label: 'Delta', description: 'added', color: '#00aa11' }],
       archiveEnumValueSlugs: ['(one of the definition\'s own slugs)'],
     };
-    await judgePatch(ctx, full, frame, (sent) => ({ counterexample: JSON.stringify(sent) }), log);
+    await judgePatch(ctx, full, frame, (sent) => ({ counterexample: JSON.stringify(sent) }));
     await forEachGenerated(ctx, 'DEF-017', bodyArbitraries(spec, 'updateDefinition').valid, async (generated, path) => {
       const patch = orderedPatch(withoutTrace(distinctEnumValues(generated as Record<string, unknown>, 'addEnumValues')));
       if (patch.name !== undefined) patch.name = uniqueName(ctx, 'patched');
-      await judgePatch(ctx, patch, frame, (sent) => replay(ctx, sent, path), log);
+      await judgePatch(ctx, patch, frame, (sent) => replay(ctx, sent, path));
     });
-    log.flush(ctx);
   },
 };
 

@@ -13,8 +13,8 @@ import { bodyArbitraries, type Violation } from '../../src/generators/index.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 import { is2xx, uniqueName } from '../_shared/definitions.ts';
 import { isObject } from '../_shared/json.ts';
-import { SMALL_WALK_CREDITS, WALK_MAX_CREDITS, listDefinitions } from './listing.ts';
-import { ADMIN, FindingLog, TWO_VALUES, apiSpec, archive, canonical, distinctEnumValues, refusalEvidence, setupDefinition, slugsOf, withoutTrace, type Created } from './support.ts';
+import { SMALL_WALK_CREDITS, WALK_MAX_CREDITS, listDefinitions, walkMaxCredits } from './listing.ts';
+import { ADMIN, TWO_VALUES, apiSpec, archive, canonical, distinctEnumValues, refusalEvidence, setupDefinition, slugsOf, withoutTrace, type Created } from './support.ts';
 import { TRACE_CLAUSES, WRITES, changedFields, scenariosFor, under, type Write } from './violation-map.ts';
 
 /** The request a scenario's body goes out with, against the current target definition. */
@@ -74,7 +74,7 @@ async function newTarget(ctx: CheckContext, write: Write): Promise<Target> {
   const created = await setupDefinition(ctx, ctx.key(ADMIN), { ...TWO_VALUES });
   const target: Target = { created, slugs: slugsOf(created.definition, 2, created.exchange) };
   if (write !== 'create') {
-    const item = (await listDefinitions(ctx, ctx.key(ADMIN), 'true')).byId.get(created.definition.id);
+    const item = (await listDefinitions(ctx, ctx.key(ADMIN), 'true', { ids: [created.definition.id] })).byId.get(created.definition.id);
     if (item) target.baseline = item;
   }
   return target;
@@ -84,7 +84,6 @@ async function newTarget(ctx: CheckContext, write: Write): Promise<Target> {
 async function runViolations(ctx: CheckContext, write: Write, declared: readonly string[]): Promise<void> {
   const spec = await apiSpec();
   const key = ctx.key(ADMIN);
-  const log = new FindingLog();
   // A create target first also proves a valid create goes through, so the refusals below mean something.
   let target = await newTarget(ctx, write);
   const refusedCreates = new Map<string, Exchange>();
@@ -96,7 +95,7 @@ async function runViolations(ctx: CheckContext, write: Write, declared: readonly
     const ex = await send(ctx, write, target.created.definition.id, body);
     const evidence = refusalEvidence(clause, ex, INVALID_STATUSES);
     if (evidence) {
-      log.add({ ...evidence, message: `${v.scenario}: ${evidence.message}`, scenario: `${v.scenario} at ${v.path || '(body)'}`, seed: ctx.run.seed, counterexample: counterexampleJson(body) });
+      ctx.softFail({ ...evidence, message: `${v.scenario}: ${evidence.message}`, scenario: `${v.scenario} at ${v.path || '(body)'}`, seed: ctx.run.seed, counterexample: counterexampleJson(body) });
     } else if (name !== undefined) {
       refusedCreates.set(name, ex);
     }
@@ -111,19 +110,20 @@ async function runViolations(ctx: CheckContext, write: Write, declared: readonly
       if (write !== 'create') target = await newTarget(ctx, write);
     }
   }
-  await verifyNothingStored(ctx, write, target, refusedCreates, log);
-  log.flush(ctx);
+  await verifyNothingStored(ctx, write, target, refusedCreates);
 }
 
 /** DEF-011: no refused create is listed; the target definition is as it was listed before. */
-async function verifyNothingStored(ctx: CheckContext, write: Write, target: Target, refusedCreates: Map<string, Exchange>, log: FindingLog): Promise<void> {
-  const listing = await listDefinitions(ctx, ctx.key(ADMIN), 'true');
+async function verifyNothingStored(ctx: CheckContext, write: Write, target: Target, refusedCreates: Map<string, Exchange>): Promise<void> {
+  // A refused create stored anyway would be live: the live listing is searched for its name
+  // (the smaller one on a workspace holding earlier runs' archived definitions).
+  const listing = write === 'create' ? await listDefinitions(ctx, ctx.key(ADMIN), 'absent') : await listDefinitions(ctx, ctx.key(ADMIN), 'true', { ids: [target.created.definition.id] });
   const page = listing.exchanges.at(-1)!;
   if (write === 'create') {
     for (const item of listing.byId.values()) {
       const refused = typeof item.name === 'string' ? refusedCreates.get(item.name) : undefined;
       if (refused) {
-        log.add({ clause: 'DEF-011', message: `a create refused as invalid was stored anyway (listed as ${String(item.id)})`, expected: 'nothing stored', received: JSON.stringify(item).slice(0, 300), exchange: page, context: [refused] });
+        ctx.softFail({ clause: 'DEF-011', message: `a create refused as invalid was stored anyway (listed as ${String(item.id)})`, expected: 'nothing stored', received: JSON.stringify(item).slice(0, 300), exchange: page, context: [refused] });
       }
     }
     return;
@@ -136,11 +136,11 @@ async function verifyNothingStored(ctx: CheckContext, write: Write, target: Targ
   if (changed.includes('updated_at')) {
     // Only updated_at may have moved because the listing itself touches what it lists
     // (SVC-005's finding): a second walk with no write in between tells the two apart.
-    const again = (await listDefinitions(ctx, ctx.key(ADMIN), 'true')).byId.get(target.created.definition.id);
+    const again = (await listDefinitions(ctx, ctx.key(ADMIN), 'true', { ids: [target.created.definition.id] })).byId.get(target.created.definition.id);
     if (again && canonical(again.updated_at) !== canonical(after.updated_at)) changed = changed.filter((f) => f !== 'updated_at');
   }
   if (changed.length > 0) {
-    log.add({
+    ctx.softFail({
       clause: 'DEF-011',
       message: `${write} writes refused as invalid changed the definition (${changed.join(', ')})`,
       expected: JSON.stringify(Object.fromEntries(changed.map((f) => [f, before[f]]))).slice(0, 600),
@@ -162,7 +162,7 @@ const violationCheck = (write: Write, title: string, own: readonly string[]): Ch
     // definition also the baseline walk. Refused writes are free.
     credits: 2 + (write === 'create' ? 1 : 2) * SMALL_WALK_CREDITS,
     // Walks over a workspace holding more; a second final walk when updated_at moved.
-    maxCredits: 2 + (write === 'create' ? 1 : 3) * WALK_MAX_CREDITS,
+    maxCredits: 2 + (write === 'create' ? WALK_MAX_CREDITS : 3 * walkMaxCredits(1)),
     run: (ctx) => runViolations(ctx, write, clauses),
   };
 };

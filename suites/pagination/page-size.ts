@@ -21,6 +21,8 @@ export const defaultPageSize: CheckDef = {
   // this one created nothing) and their clean-up archives, the default page. A workspace that
   // already holds definitions needs fewer creates.
   credits: 2 + 2 * (DEFAULT_LIMIT + 1) + 1,
+  // A recount where includeArchived is refused and the page came back short.
+  maxCredits: 2 + 2 * (DEFAULT_LIMIT + 1) + 2,
   async run(ctx) {
     const key = ctx.key(WRITER);
     // With includeArchived=true no filter stands between the page size and the page (a filter
@@ -34,6 +36,10 @@ export const defaultPageSize: CheckDef = {
     const body = res.json;
     if (res.status < 200 || res.status >= 300 || !isObject(body) || !Array.isArray(body.items)) {
       throw new NotObservable(`GET /definitions without limit gave no usable page (${describeResponse(res)})`);
+    }
+    if (body.items.length < DEFAULT_LIMIT && !q.includeArchived && (await visibleUpTo(ctx, key, DEFAULT_LIMIT + 1, q)) <= DEFAULT_LIMIT) {
+      // Without includeArchived somebody else's archives may have hidden items meanwhile.
+      throw new NotObservable(`fewer than ${DEFAULT_LIMIT + 1} definitions stayed visible while the check listed them (the workspace changed under it)`);
     }
     if (body.items.length !== DEFAULT_LIMIT) {
       throw new Finding({

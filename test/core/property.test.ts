@@ -7,7 +7,7 @@ import { checkProperty } from '../../src/engine/property.ts';
 
 /** checkProperty only reads ctx.run. */
 function ctxWith(seed: number, numRuns = 50): CheckContext {
-  return { run: { seed, numRuns, prefix: 'p-', readOnly: false, hasControl: false } } as unknown as CheckContext;
+  return { run: { seed, numRuns, prefix: 'p-', readOnly: false, hasControl: false, sharedWorkspace: true } } as unknown as CheckContext;
 }
 
 async function findingOf(p: Promise<void>): Promise<Finding> {

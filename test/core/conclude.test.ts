@@ -1,0 +1,38 @@
+/**
+ * How a check's end maps to outcomes (src/engine/conclude.ts), in particular that a deviation
+ * once recorded is never dropped: whatever stops the check afterwards (a read-back that turns
+ * out not observable, a disabled step, a harness error), the clauses it failed stay failed.
+ */
+import { describe, expect, it } from 'vitest';
+import { conclude } from '../../src/engine/conclude.ts';
+import { Disabled, Finding, NotObservable, type Evidence } from '../../src/engine/finding.ts';
+
+const check = { id: 'x/y', clauses: ['A-001', 'A-002', 'A-003'] };
+const evidence = (clause: string, message = 'wrong'): Evidence => ({ clause, message });
+
+describe('conclude', () => {
+  it.each([
+    ['not observable', new NotObservable('the read-back listing answered 500')],
+    ['disabled', new Disabled('budget')],
+    ['a harness error', new TypeError('boom')],
+    ['a finding on another clause', new Finding(evidence('A-002'))],
+  ])('keeps soft findings when the check then stops with %s', (_what, thrown) => {
+    const out = conclude(check, thrown, [evidence('A-001', 'create without name stored')]);
+    expect(out.outcome).toBe('failed');
+    expect(out.clauses['A-001']).toBe('failed');
+    expect(out.findings.map((f) => f.message)).toContain('create without name stored');
+  });
+
+  it('collapses several findings on one clause into the first, counting the rest', () => {
+    const out = conclude(check, undefined, [evidence('A-001', 'first'), evidence('A-002', 'other'), evidence('A-001', 'second'), evidence('A-001', 'third')]);
+    expect(out.findings.map((f) => [f.clause, f.message])).toEqual([
+      ['A-001', 'first (and 2 more cases for A-001)'],
+      ['A-002', 'other'],
+    ]);
+    expect(out.clauses).toEqual({ 'A-001': 'failed', 'A-002': 'failed', 'A-003': 'passed' });
+  });
+
+  it('passes every clause of a check that completed without findings', () => {
+    expect(conclude(check, undefined, [])).toMatchObject({ outcome: 'passed', clauses: { 'A-001': 'passed', 'A-002': 'passed', 'A-003': 'passed' } });
+  });
+});
