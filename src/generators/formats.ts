@@ -16,6 +16,12 @@ export interface FormatSupport {
   invalid: fc.Arbitrary<string>;
   /** A fixed valid value, distinct for distinct tags (see minimal.ts). */
   example(tag: string): string;
+  /**
+   * The format's edges (edges.ts), fixed: valid values in its less usual written forms, and
+   * values one slip away from valid that every common parser refuses (junk before or after,
+   * a field one past its range).
+   */
+  edges: { valid: readonly string[]; invalid: readonly string[] };
 }
 
 /*
@@ -41,6 +47,10 @@ const uuid: FormatSupport = {
   example: (tag) => {
     const h = hexOf(tag, 20);
     return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(12, 15)}-8${h.slice(15, 18)}-${hexOf(`${tag}/node`, 12)}`;
+  },
+  edges: {
+    valid: ['0f8fad5b-d9cb-469f-a165-70867728950e', 'ffffffff-ffff-4fff-bfff-ffffffffffff'],
+    invalid: ['x0f8fad5b-d9cb-469f-a165-70867728950e', '0f8fad5b-d9cb-469f-a165-70867728950ex', 'g0f8fad5-d9cb-469f-a165-70867728950e', '0f8fad5b-d9cb-469f-a165-70867728950e-0000'],
   },
 };
 
@@ -74,6 +84,18 @@ const dateTime: FormatSupport = {
     someDate.map((d) => `${d.toISOString().slice(0, 10)}T${two(d.getUTCHours())}:60:00Z`),
   ),
   example: () => '2024-01-01T00:00:00Z',
+  edges: {
+    valid: ['2024-01-01T00:00:00Z', '2024-02-29T23:59:59.999Z', '2024-06-30T12:30:00+05:30', '2024-12-31T23:59:59-08:00'],
+    invalid: [
+      'x2024-01-01T00:00:00Z',
+      '2024-01-01T00:00:00Zx',
+      '2024-01-01T00:00:61Z',
+      '2024-01-01T00:00:00+25:00',
+      '2024-13-01T00:00:00Z',
+      '2024-01-01T24:30:00Z',
+      '2024-01-01T00:60:00Z',
+    ],
+  },
 };
 
 /** Supported formats, by name. */

@@ -16,6 +16,12 @@ export interface PatternSupport {
   invalid(min: number, max: number | undefined): fc.Arbitrary<string>;
   /** A fixed matching string with a length in [min, max], distinct for distinct tags (see minimal.ts). */
   example(tag: string, min: number, max: number | undefined): string;
+  /**
+   * The pattern's edges (edges.ts), fixed: strings just inside it (its lengths, its alphabet's
+   * ends, either case where both are allowed) and just outside it (one character short or
+   * long, one character out of its alphabet), each refused by every conformant server.
+   */
+  edges: { valid: readonly string[]; invalid: readonly string[] };
 }
 
 const HEX_LOWER = fc.constantFrom(...'0123456789abcdef');
@@ -51,6 +57,7 @@ const color: PatternSupport = {
       [0, fc.constant('')],
     ]),
   example: (tag) => `#${hexOf(tag, 6)}`,
+  edges: { valid: ['#000000', '#FFFFFF', '#ffffff', '#a0B9c8'], invalid: ['#12345', '#1234567', '123456', '#12345g', '#GGGGGG'] },
 };
 
 /** Content hash: exactly 64 lowercase hexadecimal characters. */
@@ -68,6 +75,10 @@ const contentHash: PatternSupport = {
     ]);
   },
   example: (tag) => hexOf(tag, 64),
+  edges: {
+    valid: ['0'.repeat(64), 'f'.repeat(64), hexOf('edge', 64)],
+    invalid: [`A${hexOf('edge', 63)}`, `${hexOf('edge', 63)}F`, hexOf('edge', 63), hexOf('edge', 65), `g${hexOf('edge', 63)}`],
+  },
 };
 
 /** Visible ASCII without spaces, at least one character (the Idempotency-Key header). */
@@ -84,6 +95,7 @@ const visibleAscii: PatternSupport = {
     ]);
   },
   example: (tag, min, max) => textFor(tag, Math.max(min, 1), max),
+  edges: { valid: ['!', '~', '!~0aZ'], invalid: ['a b', ' ab', 'ab ', 'a\u00e9b', 'a\tb'] },
 };
 
 /** Supported patterns, keyed by their exact source text in the document. */

@@ -10,7 +10,7 @@ import { arrayParam, boolParam, page, pageParams, single } from './query.ts';
 import type { Ctx, Route } from './route.ts';
 import { randomBase62 } from './store.ts';
 import { DECISION_TRACE, recordTrace } from './trace.ts';
-import { any, arr, bool, canonicalUuid, num, obj, oneOf, opt, parseBody, req, str, type Schema } from './validate.ts';
+import { any, arr, bool, canonicalUuid, codePoints, num, obj, oneOf, opt, parseBody, req, str, type Schema } from './validate.ts';
 
 export const MODULE_KEYS = ['customers', 'partners', 'investors', 'recruiting', 'advisors', 'vendors'] as const;
 const ENTITY_KINDS = ['account', 'contact', 'deal', 'investor'] as const;
@@ -162,7 +162,20 @@ function traceOf(ctx: Ctx, body: unknown): Record<string, unknown> | undefined {
 
 /** A write body as the variant reads it. */
 function bodyOf<T>(ctx: Ctx, schema: Schema<T>, value: unknown): T {
-  return parseBody(schema, value, 'body', ctx.relax, ctx.store.reading);
+  const b = parseBody(schema, value, 'body', ctx.relax, ctx.store.reading);
+  tightened(ctx, b as Record<string, unknown>);
+  return b;
+}
+
+/** Bounds one short of the seed's, under the faults that move them (off-by-one bugs of create and PATCH). */
+function tightened(ctx: Ctx, b: Record<string, unknown>): void {
+  if (ctx.faults.has('name-limit-79') && typeof b.name === 'string' && codePoints(b.name) >= 80) throw badRequest('body.name must have at most 79 characters');
+  if (ctx.faults.has('enum-values-cap-199')) {
+    for (const field of ['enumValues', 'archiveEnumValueSlugs']) {
+      const list = b[field];
+      if (Array.isArray(list) && list.length >= 200) throw badRequest(`body.${field} must have at most 199 items`);
+    }
+  }
 }
 
 /** description or instruction as stored: "" may be stored as null (a variant's choice). */
@@ -392,6 +405,7 @@ function update(ctx: Ctx) {
   }
   if (b.name !== undefined) d.name = b.name;
   if (b.description !== undefined) d.description = storedText(ctx, b.description);
+  else if (faults.has('patch-clears-description')) d.description = null;
   if (b.instruction !== undefined) d.instruction = storedText(ctx, b.instruction);
   // A variant reads null as "not given"; description and instruction ("string or null", 2.1) are then cleared.
   const raw = ctx.body as Record<string, unknown>;
@@ -403,11 +417,14 @@ function update(ctx: Ctx) {
   if (b.chatVisible !== undefined) d.chat_visible = b.chatVisible;
   const archive = new Set(b.archiveEnumValueSlugs ?? []);
   for (const v of d.enum_values) if (archive.has(v.slug)) v.archived = true;
+  if (faults.has('add-enum-values-replaces') && b.addEnumValues !== undefined) d.enum_values = [];
   d.enum_values.push(...toEnumValues(ctx.store.choices, b.addEnumValues ?? [], slugs));
   touch(ctx, rec, b.reason);
   if (faults.has('patch-rewinds-updated-at')) d.updated_at = new Date(Date.parse(d.created_at) - 3_600_000).toISOString();
   recordTrace(ctx.ws, 'definition', d.id, { at: d.updated_at, action: 'update', actor: ctx.p.member.userId, trace });
-  return { status: 200, body: definitionOut(d, faults, ctx.store.choices) };
+  const out = definitionOut(d, faults, ctx.store.choices);
+  if (faults.has('patch-answer-without-archived-at')) delete out.archived_at;
+  return { status: 200, body: out };
 }
 
 function archive(ctx: Ctx) {
@@ -433,6 +450,7 @@ function archive(ctx: Ctx) {
   recordTrace(ctx.ws, 'definition', d.id, { at: d.updated_at, action: 'archive', actor: ctx.p.member.userId, trace });
   const out = definitionOut(d, faults, ctx.store.choices);
   if (faults.has('archive-returns-stale-state')) out.state = before;
+  if (faults.has('archive-answer-entity-kinds-string')) out.entity_kinds = d.entity_kinds.join(',');
   return { status: 200, body: out };
 }
 

@@ -37,6 +37,8 @@ export const FAULTS: readonly FaultDef[] = [
   f('trace-observation-excerpt-unbounded', ['TRACE-010'], 'Observation excerpts longer than 4000 characters are accepted.'),
   f('trace-origin-kind-unchecked', ['TRACE-011'], 'Any string is accepted as reported_origin kind.'),
   f('trace-accepts-unknown-properties', ['TRACE-012'], 'Unknown properties in the trace and its sub-objects are ignored instead of refused.'),
+  f('create-trace-arrays-unbounded', ['TRACE-004', 'TRACE-005'], 'On POST /definitions only, the trace arrays (factors, evidence, definition_refs, observations, alternatives, unknowns) take any number of items.'),
+  f('trace-revision-zero', ['TRACE-009'], 'A definition reference with revision 0 is accepted.'),
 
   // Definitions
   f('definition-omits-null-fields', ['DEF-001'], 'Definition fields whose value is null are left out of responses.'),
@@ -66,6 +68,12 @@ export const FAULTS: readonly FaultDef[] = [
   f('unknown-create-properties-echoed', ['DEF-025'], 'Unknown create properties are stored and returned in the Definition.'),
   f('unknown-definition-400', ['DEF-026'], 'A well-formed definition id that exists in no workspace answers 400 instead of 404.'),
   f('malformed-definition-id-409', ['DEF-027'], 'A definitionId that is not a uuid answers 409.'),
+  f('name-limit-79', ['DEF-006', 'DEF-008'], 'POST /definitions and PATCH refuse a name of 80 characters (the limit is one short).'),
+  f('enum-values-cap-199', ['DEF-006', 'DEF-008'], 'POST /definitions refuses 200 enumValues and PATCH 200 archiveEnumValueSlugs (the limits are one short).'),
+  f('patch-clears-description', ['DEF-028'], 'A PATCH that does not name description clears it to null.'),
+  f('add-enum-values-replaces', ['DEF-018'], "PATCH addEnumValues replaces the definition's enum values instead of adding to them."),
+  f('patch-answer-without-archived-at', ['DEF-001'], 'The PATCH answer leaves out archived_at.'),
+  f('archive-answer-entity-kinds-string', ['DEF-002'], 'The archive answer gives entity_kinds as one comma-separated string.'),
 
   // Envelopes, introspection
   f('definitions-next-cursor-missing', ['ENV-001'], 'GET /definitions leaves nextCursor out instead of null on the last page.'),
@@ -199,6 +207,8 @@ export const RELAXED_ISSUES: Readonly<Record<string, { surface?: string; path: R
   'trace-observation-excerpt-unbounded': { path: /^body\.decision_trace\.observations\[\d+\]\.excerpt$/, message: /at most/ },
   'trace-origin-kind-unchecked': { path: /^body\.decision_trace\.reported_origin\.kind$/, message: /one of/ },
   'trace-accepts-unknown-properties': { path: /^body\.decision_trace\./, message: /not an accepted property/ },
+  'create-trace-arrays-unbounded': { surface: 'api:definitions.create', path: /^body\.decision_trace\.(factors|evidence|definition_refs|observations|alternatives|unknowns)$/, message: /at most/ },
+  'trace-revision-zero': { path: /^body\.decision_trace\.definition_refs\[\d+\]\.revision$/, message: /greater than 0/ },
   'create-instruction-unbounded': { surface: 'api:definitions.create', path: /^body\.instruction$/ },
   'enum-color-unchecked': { path: /^body\.(enumValues|addEnumValues)\[\d+\]\.color$/, message: /must match/ },
   'update-description-unbounded': { surface: 'api:definitions.update', path: /^body\.description$/ },

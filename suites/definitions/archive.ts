@@ -8,13 +8,14 @@ import type { Exchange } from '../../src/http/exchange.ts';
 import { is2xx } from '../_shared/definitions.ts';
 import { brief, isObject } from '../_shared/json.ts';
 import { SMALL_WALK_CREDITS, listDefinitions, readBack, walkMaxCredits } from './listing.ts';
-import { ADMIN, archive, refusalEvidence, setupDefinition, shown, timeOf } from './support.ts';
+import { ADMIN, apiSpec, archive, refusalEvidence, setupDefinition, shown, timeOf } from './support.ts';
+import { shapeEvidence } from './shape.ts';
 
 /** Archive answers state archived with archived_at set; the listing hides it unless includeArchived=true. */
 export const archiveDefinition: CheckDef = {
   id: 'definitions/archive',
-  title: 'archiving returns the definition archived with archived_at set, and the listing shows it only with includeArchived=true',
-  clauses: ['DEF-013', 'DEF-014', 'DEF-015'],
+  title: 'archiving returns the whole definition archived with archived_at set, and the listing shows it only with includeArchived=true',
+  clauses: ['DEF-001', 'DEF-002', 'DEF-005', 'DEF-013', 'DEF-014', 'DEF-015'],
   needs: { mutation: true },
   // Two creates, one archive, the live one's clean-up archive, three walks.
   credits: 4 + 3 * SMALL_WALK_CREDITS,
@@ -28,6 +29,7 @@ export const archiveDefinition: CheckDef = {
     const ex = await archive(ctx, key, id);
     if (!is2xx(ex)) throw new Finding({ clause: 'DEF-013', message: 'archiving a live definition was not accepted', expected: '2xx with the archived Definition', received: shown(ex), exchange: ex });
     target.archived();
+    for (const e of shapeEvidence(await apiSpec(), ex.response?.json, ex, 'the archive answer')) ctx.softFail(e);
     const out = ex.response?.json;
     const state = isObject(out) ? out.state : undefined;
     const archivedAt = isObject(out) ? out.archived_at : undefined;

@@ -7,6 +7,7 @@ import type { CheckContext, CheckDef } from '../../src/engine/check.ts';
 import { expectJson, INVALID_STATUSES } from '../../src/engine/expect.ts';
 import { Finding, NotObservable, type Evidence } from '../../src/engine/finding.ts';
 import type { LoadedSpec } from '../../src/spec/load.ts';
+import type { Exchange } from '../../src/http/exchange.ts';
 import { bodyArbitraries } from '../../src/generators/index.ts';
 import { is2xx, minimalCreateBody, uniqueName } from '../_shared/definitions.ts';
 import { brief, isObject } from '../_shared/json.ts';
@@ -25,12 +26,20 @@ type Replay = Pick<Evidence, 'seed' | 'path' | 'counterexample'>;
  * Returns the new id when there is one.
  */
 async function judgeCreate(ctx: CheckContext, spec: LoadedSpec, body: Record<string, unknown>, at: Replay): Promise<string | undefined> {
-  const key = ctx.key(ADMIN);
-  const ex = await ctx.api.send({ method: 'POST', path: '/definitions', key, body });
+  const ex = await ctx.api.send({ method: 'POST', path: '/definitions', key: ctx.key(ADMIN), body });
   if (!is2xx(ex)) {
     ctx.softFail({ clause: 'DEF-012', message: 'a valid create was not accepted', expected: '2xx with the Definition', received: shown(ex), exchange: ex, ...at });
     return undefined;
   }
+  return judgeCreated(ctx, spec, body, ex, at);
+}
+
+/**
+ * Judges the 2xx answer `ex` to the valid create `body` (see judgeCreate) and archives the new
+ * definition at clean-up. Returns its id when there is one.
+ */
+export function judgeCreated(ctx: CheckContext, spec: LoadedSpec, body: Record<string, unknown>, ex: Exchange, at: Replay): string | undefined {
+  const key = ctx.key(ADMIN);
   const def = ex.response!.json;
   let id: string | undefined;
   if (isObject(def) && typeof def.id === 'string') {

@@ -6,6 +6,7 @@
 import type { SuiteDef } from '../../src/engine/check.ts';
 import { archiveDefinition, archivedStaysArchived } from './archive.ts';
 import { createProperty, unknownProperties, workspaceId } from './create.ts';
+import { archiveEdges, createEdges, mergeEdges, updateEdges } from './edges.ts';
 import { malformedId, unknownId } from './ids.ts';
 import { readsChangeNothing, traceReadsChangeNothing } from './reads.ts';
 import { validTraces } from './traces.ts';
@@ -39,6 +40,10 @@ export const suite: SuiteDef = {
     readsChangeNothing,
     traceReadsChangeNothing,
     validTraces,
+    createEdges,
+    updateEdges,
+    archiveEdges,
+    mergeEdges,
     patchProperty,
     createProperty,
   ],

@@ -6,21 +6,22 @@ import type { CheckContext, CheckDef } from '../../src/engine/check.ts';
 import { Finding, NotObservable, type Evidence } from '../../src/engine/finding.ts';
 import { bodyArbitraries } from '../../src/generators/index.ts';
 import { validateSchema } from '../../src/spec/validate.ts';
-import { is2xx, uniqueName } from '../_shared/definitions.ts';
+import { is2xx, uniqueName, type DefinitionView } from '../_shared/definitions.ts';
+import type { Exchange } from '../../src/http/exchange.ts';
+import type { LoadedSpec } from '../../src/spec/load.ts';
 import { brief, isObject } from '../_shared/json.ts';
-import { enumValueEvidence } from './shape.ts';
+import { enumValueEvidence, shapeEvidence } from './shape.ts';
+import { SIMPLE_FIELDS, untouchedEvidence } from './untouched.ts';
 import { ADMIN, TWO_VALUES, apiSpec, distinctEnumValues, forEachGenerated, replay, sameValue, setupDefinition, shown, slugsOf, snake, timeOf, withoutTrace } from './support.ts';
 import { allowedReflection, cappedAdditions, enumValuesMax, nullableFields, orderedPatch, thresholdsBefore } from './valid-bodies.ts';
 
-/** PATCH fields that set one Definition field each (the rest: reason, enum value lists, trace). */
-const SIMPLE_FIELDS = ['name', 'description', 'instruction', 'refreshPolicy', 'captureEnabled', 'autoApplyThreshold', 'reviewThreshold', 'chatVisible'] as const;
 
 /**
  * Create-body values that differ from the PATCH's, so that every PATCHed field must visibly
  * change. Enum members come from the create schema; the rest only need to differ. Thresholds
  * are ordered (auto-apply ≥ review) before and after the PATCH (thresholdsBefore).
  */
-function oppositeOf(patch: Record<string, unknown>, refreshPolicies: readonly unknown[]): Record<string, unknown> {
+export function oppositeOf(patch: Record<string, unknown>, refreshPolicies: readonly unknown[]): Record<string, unknown> {
   const other = (v: unknown, a: string, b: string): string => (v === a ? b : a);
   const out: Record<string, unknown> = { description: other(patch.description, 'wgc-before', 'wgc-before-2'), instruction: other(patch.instruction, 'wgc-before', 'wgc-before-2') };
   if (typeof patch.captureEnabled === 'boolean') out.captureEnabled = !patch.captureEnabled;
@@ -30,8 +31,15 @@ function oppositeOf(patch: Record<string, unknown>, refreshPolicies: readonly un
   return out;
 }
 
+/** What judgePatch reads from the API document, read from it. */
+export function patchFrame(spec: LoadedSpec): PatchFrame {
+  const createSchema = spec.operation('createDefinition').requestBodySchema ?? {};
+  return { spec, policies: createSchema.properties?.refreshPolicy?.enum ?? [], nullable: nullableFields(spec.componentSchema('Definition')), maxValues: enumValuesMax(createSchema) };
+}
+
 /** What judgePatch reads from the API document. */
-interface PatchFrame {
+export interface PatchFrame {
+  spec: LoadedSpec;
   policies: readonly unknown[];
   /** The Definition's nullable fields ("" may come back as null there). */
   nullable: ReadonlySet<string>;
@@ -54,11 +62,22 @@ async function judgePatch(ctx: CheckContext, given: Record<string, unknown>, fra
   if (Array.isArray(patch.archiveEnumValueSlugs)) patch.archiveEnumValueSlugs = slugs.slice(0, Math.min(2, patch.archiveEnumValueSlugs.length));
   const ex = await ctx.api.send({ method: 'PATCH', path: `/definitions/${encodeURIComponent(before.id)}`, key, body: patch });
   const at = { ...replayOf(patch), context: [made] };
-  const after = ex.response?.json;
-  if (!is2xx(ex) || !isObject(after)) {
+  if (!is2xx(ex) || !isObject(ex.response?.json)) {
     ctx.softFail({ clause: 'DEF-017', message: 'a valid PATCH was not accepted with the Definition', expected: '2xx with the updated Definition', received: shown(ex), exchange: ex, ...at });
     return;
   }
+  judgePatched(ctx, patch, before, slugs, ex, frame, at);
+}
+
+/**
+ * Judges the 2xx answer `ex` to the valid PATCH `patch` of the definition `before` (whose enum
+ * value slugs were `slugs`): given fields (DEF-017), added values (DEF-018), archived slugs
+ * (DEF-019), updated_at (DEF-020).
+ */
+export function judgePatched(ctx: CheckContext, patch: Record<string, unknown>, before: DefinitionView, slugs: readonly string[], ex: Exchange, frame: PatchFrame, at: Pick<Evidence, 'seed' | 'path' | 'counterexample' | 'context'>): void {
+  const after = ex.response?.json;
+  if (!isObject(after)) return;
+  for (const e of [...shapeEvidence(frame.spec, after, ex, 'the PATCH answer'), ...untouchedEvidence(patch, before as unknown as Record<string, unknown>, after, ex)]) ctx.softFail({ ...e, ...at });
   for (const name of SIMPLE_FIELDS) {
     if (patch[name] === undefined || sameValue(patch[name], after[snake(name)]) || allowedReflection(snake(name), patch[name], after[snake(name)], frame.nullable, before.value_type)) continue;
     ctx.softFail({ clause: 'DEF-017', message: `${snake(name)} was not changed to the PATCHed ${name}`, expected: brief(patch[name]), received: brief(after[snake(name)]), exchange: ex, ...at });
@@ -85,18 +104,14 @@ async function judgePatch(ctx: CheckContext, given: Record<string, unknown>, fra
 export const patchProperty: CheckDef = {
   id: 'definitions/patch-property',
   title: 'valid PATCHes (one fixed with every field, then generated) change each given field, add and archive enum values, and never move updated_at back',
-  clauses: ['DEF-017', 'DEF-018', 'DEF-019', 'DEF-020'],
+  clauses: ['DEF-001', 'DEF-002', 'DEF-005', 'DEF-017', 'DEF-018', 'DEF-019', 'DEF-020', 'DEF-028'],
   needs: { mutation: true },
   // Per PATCH (one fixed, one per run): a fresh definition, the PATCH, the clean-up archive.
   credits: (numRuns) => 3 * (numRuns + 1),
   async run(ctx) {
     const spec = await apiSpec();
     const createSchema = spec.operation('createDefinition').requestBodySchema ?? {};
-    const frame: PatchFrame = {
-      policies: createSchema.properties?.refreshPolicy?.enum ?? [],
-      nullable: nullableFields(spec.componentSchema('Definition')),
-      maxValues: enumValuesMax(createSchema),
-    };
+    const frame = patchFrame(spec);
     // Every field at once, whatever the generator happens to include.
     const full = {
       reason: 'conformance check: full patch',

@@ -44,7 +44,7 @@ export function under(path: string, field: string): boolean {
   return path === `/${field}` || path.startsWith(`/${field}/`);
 }
 
-function traceClause(rest: readonly string[], v: Violation): string {
+function traceClause(rest: readonly string[], v: Pick<Violation, 'path' | 'keyword' | 'scenario'>): string {
   if (v.keyword === 'additionalProperties') return 'TRACE-012';
   const [field, index] = rest;
   // A trace that is not an object at all has no reason.
@@ -58,7 +58,7 @@ function traceClause(rest: readonly string[], v: Violation): string {
 }
 
 /** The clause `v` breaks on `write`. */
-export function clauseOf(write: Write, v: Violation): string {
+export function clauseOf(write: Write, v: Pick<Violation, 'path' | 'keyword' | 'scenario'>): string {
   const segments = v.path.split('/').slice(1);
   if (segments[0] === 'decision_trace') return traceClause(segments.slice(1), v);
   // The objects inside enumValues / addEnumValues are enum value objects (DEF-007); the array

@@ -17,8 +17,15 @@ import { SMALL_WALK_CREDITS, WALK_MAX_CREDITS, listDefinitions, walkMaxCredits }
 import { ADMIN, TWO_VALUES, apiSpec, archive, canonical, distinctEnumValues, refusalEvidence, setupDefinition, slugsOf, withoutTrace, type Created } from './support.ts';
 import { TRACE_CLAUSES, WRITES, changedFields, scenariosFor, under, type Write } from './violation-map.ts';
 
+/** One bad body to send: its violation, its index (the sample's seed offset) and the clause it breaks. */
+export interface Scenario {
+  violation: Violation;
+  index: number;
+  clause: string;
+}
+
 /** The request a scenario's body goes out with, against the current target definition. */
-function send(ctx: CheckContext, write: Write, targetId: string | undefined, body: unknown): Promise<Exchange> {
+export function send(ctx: CheckContext, write: Write, targetId: string | undefined, body: unknown): Promise<Exchange> {
   const key = ctx.key(ADMIN);
   const id = encodeURIComponent(targetId ?? '');
   switch (write) {
@@ -40,7 +47,7 @@ function send(ctx: CheckContext, write: Write, targetId: string | undefined, bod
  * drops generated archiveEnumValueSlugs (unknown slugs) and merge uses the target's real
  * slugs. Nothing is touched where the broken bound sits.
  */
-function fit(write: Write, v: Violation, sample: unknown, ctx: CheckContext, slugs: readonly string[]): { body: unknown; name?: string } {
+export function fit(write: Write, v: Violation, sample: unknown, ctx: CheckContext, slugs: readonly string[]): { body: unknown; name?: string } {
   if (!isObject(sample)) return { body: sample };
   let body: Record<string, unknown> = under(v.path, 'decision_trace') ? { ...sample } : withoutTrace(sample);
   for (const field of ['enumValues', 'addEnumValues']) if (!under(v.path, field)) body = distinctEnumValues(body, field);
@@ -81,13 +88,13 @@ async function newTarget(ctx: CheckContext, write: Write): Promise<Target> {
 }
 
 /** Sends every violation scenario of one write, then verifies that the refused ones stored or changed nothing. */
-async function runViolations(ctx: CheckContext, write: Write, declared: readonly string[]): Promise<void> {
+export async function runViolations(ctx: CheckContext, write: Write, declared: readonly string[], scenarios?: readonly Scenario[]): Promise<void> {
   const spec = await apiSpec();
   const key = ctx.key(ADMIN);
   // A create target first also proves a valid create goes through, so the refusals below mean something.
   let target = await newTarget(ctx, write);
   const refusedCreates = new Map<string, Exchange>();
-  for (const { violation: v, index: i, clause } of scenariosFor(write, bodyArbitraries(spec, WRITES[write].operationId).violations)) {
+  for (const { violation: v, index: i, clause } of scenarios ?? scenariosFor(write, bodyArbitraries(spec, WRITES[write].operationId).violations)) {
     if (!declared.includes(clause)) throw new Error(`violation "${v.scenario}" maps to ${clause}, which ${write} violations do not declare`);
     const seed = (ctx.run.seed + i) | 0;
     const [sample] = fc.sample(v.value, { seed, numRuns: 1 });

@@ -45,29 +45,42 @@ export const PROBES: Record<string, Probe> = {
   'TRACE-002': (_r, ws) => trace400(ws, { basis: 'human_judgment' }),
   'TRACE-003': (_r, ws) => trace400(ws, { reason: 'r', basis: 'gut' }),
   'TRACE-004': (_r, ws) => trace400(ws, { reason: 'r', factors: Array.from({ length: 51 }, () => ({ criterion: 'c', status: 'unknown' })) }),
-  'TRACE-005': (_r, ws) => trace400(ws, { reason: 'r', alternatives: Array.from({ length: 21 }, () => 'a') }),
+  'TRACE-005': (_r, ws) => trace400(ws, { reason: 'r', alternatives: Array.from({ length: 21 }, (_, i) => `a${i}`) }),
   'TRACE-006': (_r, ws) => trace400(ws, { reason: 'r', event_at: 'yesterday' }),
   'TRACE-007': (_r, ws) => trace400(ws, { reason: 'r', factors: [{ criterion: 'c', status: 'unknown', rationale: 'x'.repeat(2001) }] }),
   'TRACE-008': (_r, ws) => trace400(ws, { reason: 'r', evidence: [{ source_id: 'not-a-uuid' }] }),
-  'TRACE-009': (_r, ws) => trace400(ws, { reason: 'r', definition_refs: [{ entity_kind: 'definition', entity_id: 'x', revision: 1, content_hash: 'A'.repeat(64) }] }),
+  'TRACE-009': async (_r, ws) => {
+    await trace400(ws, { reason: 'r', definition_refs: [{ entity_kind: 'definition', entity_id: 'x', revision: 1, content_hash: 'A'.repeat(64) }] });
+    await trace400(ws, { reason: 'r', definition_refs: [{ entity_kind: 'definition', entity_id: 'x', revision: 0, content_hash: 'a'.repeat(64) }] });
+  },
   'TRACE-010': (_r, ws) => trace400(ws, { reason: 'r', observations: [{ reference: 'a', excerpt: 'x'.repeat(4001) }] }),
   'TRACE-011': (_r, ws) => trace400(ws, { reason: 'r', reported_origin: { kind: 'robot', name: 'n' } }),
   'TRACE-012': (_r, ws) => trace400(ws, { reason: 'r', factors: [{ criterion: 'c', status: 'unknown', weight: 2 }] }),
 
-  'DEF-001': async (_r, ws) => expect(Object.keys(await ws.definition()).sort()).toEqual([...DEFINITION_FIELDS].sort()),
+  'DEF-001': async (_r, ws) => {
+    const d = await ws.definition();
+    expect(Object.keys(d).sort()).toEqual([...DEFINITION_FIELDS].sort());
+    expect(Object.keys((await ws.api('PATCH', `/definitions/${d.id}`, { body: { reason: 'r' } })).json).sort()).toEqual([...DEFINITION_FIELDS].sort());
+  },
   'DEF-002': async (_r, ws) => {
     const d = await ws.definition();
     expect(['draft', 'proposed', 'backfilling', 'live', 'live_partial', 'archived']).toContain(d.state);
     expect(d.id).toMatch(UUID_RE);
+    expect((await ws.api('POST', `/definitions/${d.id}/archive`, { body: { reason: 'r' } })).json.entity_kinds).toEqual(expect.any(Array));
   },
   'DEF-003': async (_r, ws) => expect((await ws.definition({ instruction: 'do it', description: 'dd' })).instruction).toBe('do it'),
   'DEF-004': async (_r, ws) => expect(await ws.definition({ enumValues: undefined })).toMatchObject({ refresh_policy: 'on_ingest', capture_enabled: false, auto_apply_threshold: 0.85, review_threshold: 0.6, chat_visible: true, enum_values: [] }),
   'DEF-005': async (_r, ws) => expect((await ws.definition()).enum_values.every((v: any) => v.archived === false && typeof v.slug === 'string')).toBe(true),
-  'DEF-006': async (_r, ws) => expectError(await create(ws, { instruction: 'x'.repeat(2001) }), 400),
+  'DEF-006': async (_r, ws) => {
+    expectError(await create(ws, { instruction: 'x'.repeat(2001) }), 400);
+    expect((await create(ws, { name: 'n'.repeat(80) })).status).toBe(201);
+    expect((await create(ws, { enumValues: Array.from({ length: 200 }, (_, i) => ({ label: `v${i}` })) })).status).toBe(201);
+  },
   'DEF-007': async (_r, ws) => expectError(await create(ws, { enumValues: [{ label: 'a', color: 'red' }] }), 400),
   'DEF-008': async (_r, ws) => {
     const d = await ws.definition();
     expectError(await ws.api('PATCH', `/definitions/${d.id}`, { body: { reason: 'r', description: 'x'.repeat(1001) } }), 400);
+    expect((await ws.api('PATCH', `/definitions/${d.id}`, { body: { reason: 'r', name: 'n'.repeat(80) } })).status).toBe(200);
   },
   'DEF-009': async (_r, ws) => expectError(await ws.api('POST', `/definitions/${(await ws.definition()).id}/archive`, { body: {} }), 400),
   'DEF-010': async (_r, ws) => expectError(await ws.api('POST', `/definitions/${(await ws.definition()).id}/merge-value`, { body: { fromSlug: 'gold', intoSlug: 'silver' } }), 400),
@@ -99,12 +112,19 @@ export const PROBES: Record<string, Probe> = {
   },
   'DEF-017': async (_r, ws) => expect((await ws.api('PATCH', `/definitions/${(await ws.definition()).id}`, { body: { reason: 'r', chatVisible: false, name: 'N' } })).json).toMatchObject({ chat_visible: false, name: 'N' }),
   'DEF-018': async (_r, ws) => {
-    const r = await ws.api('PATCH', `/definitions/${(await ws.definition()).id}`, { body: { reason: 'r', addEnumValues: [{ label: 'Brand New' }] } });
+    const d = await ws.definition();
+    const r = await ws.api('PATCH', `/definitions/${d.id}`, { body: { reason: 'r', addEnumValues: [{ label: 'Brand New' }] } });
     expect(r.json.enum_values).toContainEqual(expect.objectContaining({ label: 'Brand New', archived: false }));
+    expect(r.json.enum_values.length).toBe(d.enum_values.length + 1);
   },
   'DEF-019': async (_r, ws) => {
     const r = await ws.api('PATCH', `/definitions/${(await ws.definition()).id}`, { body: { reason: 'r', archiveEnumValueSlugs: ['gold'] } });
     expect(r.json.enum_values.find((v: any) => v.slug === 'gold').archived).toBe(true);
+  },
+  'DEF-028': async (_r, ws) => {
+    const d = await ws.definition({ description: 'kept', instruction: 'kept too' });
+    const u = (await ws.api('PATCH', `/definitions/${d.id}`, { body: { reason: 'r', chatVisible: false } })).json;
+    expect(u).toMatchObject({ description: 'kept', instruction: 'kept too', name: d.name, enum_values: d.enum_values, capture_enabled: d.capture_enabled });
   },
   'DEF-020': async (_r, ws) => {
     const d = await ws.definition();
