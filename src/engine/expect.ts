@@ -126,6 +126,10 @@ export function expectErrorEnvelope(ids: ErrorEnvelopeClauses, ex: Exchange, sta
     if (env.defined !== true) fail(clause, `a ${res.status} error has defined ${String(env.defined)}`, want);
     if (env.code !== known.code) fail(clause, `a ${res.status} error has code ${JSON.stringify(env.code)}`, want);
     if (env.status !== res.status) fail(clause, `the error body's status ${env.status} differs from the HTTP status ${res.status}`, want);
+  } else if (status !== undefined && env.defined !== false) {
+    // A status outside the table that the caller accepts (422, 415...): part 7 says defined is
+    // false there; the clause that accepted the status owns it.
+    fail(ids.status ?? ids.envelope, `a ${res.status} error (a status outside the table) has defined ${String(env.defined)}`, 'defined false');
   }
   return env;
 }

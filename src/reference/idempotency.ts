@@ -35,7 +35,8 @@ export function canonicalJson(v: unknown): string {
 
 /** The input identity of a request. */
 export function fingerprint(method: string, path: string, body: unknown, faults: FaultSet): string {
-  return faults.has('idempotency-ignores-body') ? `${method} ${path}` : `${method} ${path} ${canonicalJson(body)}`;
+  if (faults.has('idempotency-ignores-body')) return `${method} ${path}`;
+  return `${method} ${path} ${canonicalJson(faults.has('idempotency-fingerprint-skips-arrays') ? withoutArrays(body) : body)}`;
 }
 
 const slot = (holder: string, key: string): string => `${holder}\u0000${key}`;
@@ -51,4 +52,10 @@ export function lookup(ws: Workspace, holder: string, key: string, fp: string): 
 /** Stores a reply under the key of this holder. */
 export function remember(ws: Workspace, holder: string, key: string, reply: StoredReply): void {
   ws.idempotency.set(slot(holder, key), reply);
+}
+
+/** The body without its array-valued properties (the fault idempotency-fingerprint-skips-arrays). */
+function withoutArrays(body: unknown): unknown {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return body;
+  return Object.fromEntries(Object.entries(body).filter(([, v]) => !Array.isArray(v)));
 }

@@ -83,6 +83,9 @@ export class Server {
     if (e.data?.reason === 'syntax' && this.faults.has('malformed-json-422-defined')) {
       return sendJson(res, 422, JSON.stringify({ defined: true, code: 'UNPROCESSABLE_ENTITY', status: 422, message: e.message }));
     }
+    if (e instanceof InvalidRequest && e.data?.reason !== 'syntax' && this.faults.has('invalid-body-422-defined')) {
+      return sendJson(res, 422, JSON.stringify({ defined: true, code: 'UNPROCESSABLE_ENTITY', status: 422, message: e.message }));
+    }
     sendJson(res, e.status, text ?? this.errorText(e), { ...e.headers });
   }
 

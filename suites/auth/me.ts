@@ -3,7 +3,7 @@
  * booleans and the two constants, for every cast key; and, with the control protocol, that it
  * reports the provisioned workspace, holder, role and exact scopes.
  */
-import type { CheckContext, CheckDef, KeyHandle, Role, Scope } from '../../src/engine/check.ts';
+import { ROLES, type CheckContext, type CheckDef, type KeyHandle, type Role, type Scope } from '../../src/engine/check.ts';
 import { describeResponse, expectResponse } from '../../src/engine/expect.ts';
 import { Finding, NotObservable } from '../../src/engine/finding.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
@@ -64,12 +64,33 @@ export const meShape: CheckDef = {
   },
 };
 
-/** Members and keys provisioned for the check: role and exact scopes differ between them. */
+/**
+ * Members and keys provisioned for the check: scopes differ between all of them, roles between
+ * the first three; the fourth shares the first one's role (a second member).
+ */
 const PROVISIONED: readonly { role: Role; scopes: readonly Scope[] }[] = [
   { role: 'analyst', scopes: ['graph:read', 'crm:read'] },
   { role: 'admin', scopes: ['admin'] },
   { role: 'owner', scopes: ['graph:write', 'research:run', 'crm:write'] },
+  { role: 'analyst', scopes: ['admin'] },
 ];
+
+/**
+ * What the role GET /me reports must be, given the roles seen so far: the control protocol only
+ * promises that its ids are the API's, not that its role names are, so a server may name roles
+ * its own way. The name must be a non-empty string, the same for every member of one role and
+ * different between roles; a name of the protocol's vocabulary must be the provisioned role.
+ */
+function roleProblem(role: unknown, provisioned: Role, seen: Map<Role, string>): string | undefined {
+  if (typeof role !== 'string' || role === '') return 'a non-empty string';
+  if ((ROLES as readonly string[]).includes(role) && role !== provisioned) return `"${provisioned}" or a name of the server's own (not another role's name)`;
+  const before = seen.get(provisioned);
+  if (before !== undefined && before !== role) return `"${before}", as for the other ${provisioned}`;
+  const other = [...seen].find(([r, name]) => r !== provisioned && name === role);
+  if (other) return `a name other than the ${other[0]}'s "${role}"`;
+  seen.set(provisioned, role);
+  return undefined;
+}
 
 /** GET /me reports the workspace, user id, role and exact scopes of freshly provisioned keys. */
 export const meReportsKey: CheckDef = {
@@ -79,13 +100,20 @@ export const meReportsKey: CheckDef = {
   needs: { control: true },
   credits: 0,
   async run(ctx) {
+    const roleNames = new Map<Role, string>();
     for (const [i, p] of PROVISIONED.entries()) {
       const key = await provisionKey(ctx, ctx.workspaceId, p.role, p.scopes, `me_${i}`);
       const { me, ex } = await getMe(ctx, key, 'ME-005');
       const scopes = Array.isArray(me.scopes) ? [...me.scopes].map(String).sort() : me.scopes;
-      const want = { workspaceId: ctx.workspaceId, userId: key.userId, role: p.role, scopes: [...p.scopes].sort() };
-      const got = { workspaceId: me.workspaceId, userId: me.userId, role: me.role, scopes };
-      const wrong = (Object.keys(want) as (keyof typeof want)[]).filter((f) => JSON.stringify(want[f]) !== JSON.stringify(got[f]));
+      const roleWanted = roleProblem(me.role, p.role, roleNames);
+      const want: Record<string, unknown> = { workspaceId: ctx.workspaceId, userId: key.userId, scopes: [...p.scopes].sort() };
+      const got: Record<string, unknown> = { workspaceId: me.workspaceId, userId: me.userId, scopes };
+      const wrong = Object.keys(want).filter((f) => JSON.stringify(want[f]) !== JSON.stringify(got[f]));
+      if (roleWanted) {
+        wrong.push('role');
+        want.role = roleWanted;
+        got.role = me.role;
+      }
       if (wrong.length === 0) continue;
       soft(ctx, () => {
         throw new Finding({

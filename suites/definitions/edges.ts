@@ -24,17 +24,22 @@ import { judgeCreated } from './create.ts';
 import { shapeEvidence } from './shape.ts';
 import { ADMIN, TWO_VALUES, apiSpec, setupDefinition, shown, slugsOf, type Created } from './support.ts';
 import { judgePatched, oppositeOf, patchFrame } from './update.ts';
+import { consistentTrace } from './valid-bodies.ts';
 import { TRACE_CLAUSES, WRITES, clauseOf, type Write } from './violation-map.ts';
 import { runViolations, send, type Scenario } from './violations.ts';
 
 /**
  * Valid edges whose value a server may refuse for another reason than the bound: slugs in
  * archiveEnumValueSlugs, fromSlug and intoSlug must name values of the definition (the edge
- * bodies' own slugs name none; the check puts real ones in their place).
+ * bodies' own slugs name none; the check puts real ones in their place), and definition
+ * references come from POST /graph/decision-inputs (2.6), so made-up ones may be refused
+ * (traces.ts sends real ones). Their invalid edges are sent all the same.
  */
-const VALID_ELSEWHERE: Readonly<Partial<Record<Write, readonly string[]>>> = {
-  update: ['/archiveEnumValueSlugs/0'],
-  merge: ['/fromSlug', '/intoSlug'],
+const VALID_ELSEWHERE: Readonly<Record<Write, readonly string[]>> = {
+  create: ['/decision_trace/definition_refs'],
+  update: ['/archiveEnumValueSlugs/0', '/decision_trace/definition_refs'],
+  archive: ['/decision_trace/definition_refs'],
+  merge: ['/fromSlug', '/intoSlug', '/decision_trace/definition_refs'],
 };
 
 /** The edges of one write's body. */
@@ -55,7 +60,7 @@ function invalidScenarios(write: Write, all: readonly Edge[]): Scenario[] {
 
 /** The valid edges of one write, packed. */
 function validBundles(write: Write, all: readonly Edge[]): { value: Record<string, unknown>; edges: Edge[] }[] {
-  const elsewhere = VALID_ELSEWHERE[write] ?? [];
+  const elsewhere = VALID_ELSEWHERE[write];
   const valid = all.filter((e) => e.valid && !elsewhere.some((p) => e.path === p || e.path.startsWith(`${p}/`)));
   return bundleEdges(valid).map((b) => ({ value: b.value as Record<string, unknown>, edges: b.edges }));
 }
@@ -66,9 +71,14 @@ function nameOfLength(ctx: CheckContext, length: number, own: string): string {
   return unique.length <= length ? unique.padEnd(length, 'x') : own;
 }
 
-/** The body a valid bundle goes out with: run-unique names (of the edge's length where the name is an edge). */
-function named(ctx: CheckContext, write: Write, value: Record<string, unknown>, carried: readonly Edge[]): Record<string, unknown> {
+/**
+ * The body a valid bundle goes out with: run-unique names (of the edge's length where the name
+ * is an edge), and a trace whose factors cite evidence the trace carries (consistentTrace).
+ */
+function named(ctx: CheckContext, spec: LoadedSpec, write: Write, value: Record<string, unknown>, carried: readonly Edge[]): Record<string, unknown> {
   const body = structuredClone(value);
+  const maxEvidence = spec.componentSchema('DecisionTrace').properties?.evidence?.maxItems ?? 0;
+  if (body.decision_trace !== undefined) body.decision_trace = consistentTrace(body.decision_trace, maxEvidence);
   const nameEdge = carried.find((e) => e.path === '/name');
   if (nameEdge && typeof body.name === 'string') body.name = nameOfLength(ctx, body.name.length, body.name);
   else if (write === 'create' || body.name !== undefined) body.name = uniqueName(ctx, 'edge');
@@ -134,7 +144,7 @@ async function runValidEdges(ctx: CheckContext, write: Write): Promise<void> {
   const unsent: string[] = [];
   const trySend = async (value: Record<string, unknown>, carried: readonly Edge[]): Promise<Sent | undefined> => {
     try {
-      return await sendValid(ctx, spec, write, named(ctx, write, value, carried));
+      return await sendValid(ctx, spec, write, named(ctx, spec, write, value, carried));
     } catch (e) {
       if (!(e instanceof NotObservable)) throw e;
       unsent.push(e.reason);

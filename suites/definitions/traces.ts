@@ -1,14 +1,19 @@
 /**
  * Valid decision traces (generated from components/schemas/DecisionTrace, made internally
  * consistent by consistentTrace) are accepted on every definition write: create, update,
- * merge-value and archive.
+ * merge-value and archive. Their definition references are real ones, as 2.6 says they are
+ * obtained: returned by POST /graph/decision-inputs for a definition of the check's (in the
+ * request shapes ops-shapes.ts tries, the seed not showing them); where no shape is accepted
+ * the traces carry none.
  */
 import type { CheckContext, CheckDef } from '../../src/engine/check.ts';
 import { NotObservable } from '../../src/engine/finding.ts';
 import { validValue } from '../../src/generators/index.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 import { is2xx } from '../_shared/definitions.ts';
-import { ADMIN, TWO_VALUES, apiSpec, archive, forEachGenerated, replay, shown, slugsOf, tryCreate } from './support.ts';
+import { findObjects } from '../_shared/json.ts';
+import { decisionInputShapes } from '../_shared/ops-shapes.ts';
+import { ADMIN, TWO_VALUES, apiSpec, archive, forEachGenerated, replay, setupDefinition, shown, slugsOf, tryCreate } from './support.ts';
 import { consistentTrace } from './valid-bodies.ts';
 
 /** One generated trace per write of the sequence, or none. */
@@ -45,14 +50,35 @@ async function writeSequence(ctx: CheckContext, traces: Traces): Promise<Refused
   return refused;
 }
 
+/** A definition reference as 2.6 shows it: entity_kind, entity_id, revision, content_hash. */
+const isReference = (o: Record<string, unknown>): boolean =>
+  typeof o.entity_kind === 'string' && typeof o.entity_id === 'string' && typeof o.revision === 'number' && typeof o.content_hash === 'string';
+
+/**
+ * Definition references prepared by POST /graph/decision-inputs for a fresh definition: those of
+ * the first request shape answered 2xx (an empty list when none is, or none carries any).
+ */
+async function preparedReferences(ctx: CheckContext): Promise<Record<string, unknown>[]> {
+  const key = ctx.key(ADMIN);
+  const { definition } = await setupDefinition(ctx, key);
+  for (const shape of decisionInputShapes(definition.id)) {
+    const ex = await ctx.api.send({ ...shape, key });
+    if (!is2xx(ex)) continue;
+    const refs = findObjects(ex.response?.json, isReference).map((r) => ({ entity_kind: r.entity_kind, entity_id: r.entity_id, revision: r.revision, content_hash: r.content_hash }));
+    return refs.slice(0, 30);
+  }
+  return [];
+}
+
 /** Generated valid traces on create, PATCH, merge-value and archive are all accepted. */
 export const validTraces: CheckDef = {
   id: 'definitions/valid-traces',
   title: 'a valid decision trace is accepted on create, update, merge-value and archive',
   clauses: ['TRACE-001'],
   needs: { mutation: true },
-  // The untraced baseline sequence and one traced sequence per run: four writes each.
-  credits: (numRuns) => 4 + 4 * numRuns,
+  // The untraced baseline sequence and one traced sequence per run: four writes each; the
+  // definition references: a definition, its clean-up archive and the decision-inputs call.
+  credits: (numRuns) => 4 + 4 * numRuns + 3,
   async run(ctx) {
     const spec = await apiSpec();
     // Without a trace the same writes must go through; otherwise a refusal with one proves nothing.
@@ -66,7 +92,10 @@ export const validTraces: CheckDef = {
     // A trace a server has no reason of its own to refuse: no made-up definition references
     // (2.6: they come from POST /graph/decision-inputs), factor evidence ids among the trace's
     // own evidence, no date ahead. Every other bound is still reached.
-    const trace = validValue(schema, { schemaPath: '#/components/schemas/DecisionTrace' }).map((t) => consistentTrace(t, maxEvidence));
+    const refs = await preparedReferences(ctx);
+    const trace = validValue(schema, { schemaPath: '#/components/schemas/DecisionTrace' })
+      .map((t) => consistentTrace(t, maxEvidence))
+      .map((t) => (refs.length > 0 ? { ...(t as Record<string, unknown>), definition_refs: refs } : t));
     // One generated trace per run, sent on all four writes (generating large traces is the
     // costly part of this check; what varies between writes is the endpoint, not the trace).
     const same = trace.map((t) => [t, t, t, t] as const);

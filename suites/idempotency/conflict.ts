@@ -47,6 +47,20 @@ export const keyReuseConflict: CheckDef = {
     const firstId = createdId(used);
     if (firstId === undefined) throw new NotObservable(`the first keyed create was not accepted (${answerOf(used)}), so the key was never used`);
     archiveLater(ctx, key, [firstId]);
+    // Bodies that differ from the first only in an array (item count, or an item's field) are
+    // different input too: a fingerprint must not skip arrays. Refused with 409, they are free.
+    const arrays: [string, Record<string, unknown>][] = [
+      ['entityKinds', { ...first, entityKinds: [...(first.entityKinds as string[]), 'deal'] }],
+      ['enumValues', { ...first, valueType: first.valueType, enumValues: [{ label: 'Only in the reuse' }] }],
+    ];
+    for (const [what, body] of arrays) {
+      const clash = await ctx.api.send({ method: 'POST', path: '/definitions', key, body, idempotencyKey: idem });
+      const id = createdId(clash);
+      if (id !== undefined && id !== firstId) archiveLater(ctx, key, [id]);
+      if (clash.response?.status !== 409) {
+        throw new Finding({ clause: 'IDEM-004', message: `the key reused with a create body that differs only in ${what} was not refused`, expected: '409', received: answerOf(clash), exchange: clash, context: [used] });
+      }
+    }
     const reuse = await ctx.api.send({ method: 'POST', path: '/definitions', key, body: second, idempotencyKey: idem });
     const made = createdId(reuse);
     if (made !== undefined && made !== firstId) archiveLater(ctx, key, [made]);

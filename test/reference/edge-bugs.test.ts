@@ -14,6 +14,7 @@ import { loadAllSuites } from './keys-only.ts';
 const BUGS = [
   'name-limit-79',
   'enum-values-cap-199',
+  'archive-slugs-cap-199',
   'patch-clears-description',
   'add-enum-values-replaces',
   'patch-answer-without-archived-at',

@@ -81,6 +81,9 @@ export const PROBES: Record<string, Probe> = {
     const d = await ws.definition();
     expectError(await ws.api('PATCH', `/definitions/${d.id}`, { body: { reason: 'r', description: 'x'.repeat(1001) } }), 400);
     expect((await ws.api('PATCH', `/definitions/${d.id}`, { body: { reason: 'r', name: 'n'.repeat(80) } })).status).toBe(200);
+    const many = await ws.definition({ enumValues: Array.from({ length: 200 }, (_, i) => ({ label: `v${i}` })) });
+    const slugs = many.enum_values.map((v: any) => v.slug);
+    expect((await ws.api('PATCH', `/definitions/${many.id}`, { body: { reason: 'r', archiveEnumValueSlugs: slugs } })).status).toBe(200);
   },
   'DEF-009': async (_r, ws) => expectError(await ws.api('POST', `/definitions/${(await ws.definition()).id}/archive`, { body: {} }), 400),
   'DEF-010': async (_r, ws) => expectError(await ws.api('POST', `/definitions/${(await ws.definition()).id}/merge-value`, { body: { fromSlug: 'gold', intoSlug: 'silver' } }), 400),
@@ -202,6 +205,7 @@ export const PROBES: Record<string, Probe> = {
   'IDEM-004': async (_r, ws) => {
     await ws.api('POST', '/definitions', { body: validCreate(), idem: 'k' });
     expectError(await ws.api('POST', '/definitions', { body: { ...validCreate(), name: 'other' }, idem: 'k' }), 409);
+    expectError(await ws.api('POST', '/definitions', { body: { ...validCreate(), entityKinds: ['account', 'deal'] }, idem: 'k' }), 409);
     expect(await defs(ws)).toHaveLength(1);
   },
   'IDEM-005': async (_r, ws) => expect([400, 201]).toContain((await ws.api('POST', '/definitions', { body: validCreate(), idem: 'x'.repeat(129) })).status),
