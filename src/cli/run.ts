@@ -21,8 +21,11 @@ import { writeReports } from '../report/write.ts';
 import { renderTerminalSummary } from '../report/terminal.ts';
 import { writeCertificationBundle } from '../report/certify.ts';
 import { createControlClient } from '../control/client.ts';
-import { exitCodeOf } from '../report/verdict.ts';
+import { exitCodeOf, requireCoverage } from '../report/verdict.ts';
 import type { CliIo } from '../report/io.ts';
+import { createHttpClient } from '../http/client.ts';
+import { SecretRegistry } from '../http/redact.ts';
+import { baseUrlProblem, preflight, type PreflightResult } from '../target/preflight.ts';
 
 export const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const DEFAULT_SUITES_DIR = join(PACKAGE_ROOT, 'suites');
@@ -114,6 +117,11 @@ export async function runCommand(argv: string[], env: NodeJS.ProcessEnv, io: Cli
       return 2;
     }
   }
+  const prefixed = config.baseUrl ? baseUrlProblem(config.baseUrl) : undefined;
+  if (prefixed) {
+    io.err(`wgc run: --base-url: ${prefixed}\n`);
+    return 2;
+  }
   // Refuse what can only fail after the whole run, before anything is sent.
   if (config.certify && config.shard) {
     io.err('wgc run: --certify with --shard: a bundle certifies one complete run; certify the merged shards with `wgc merge --certify` instead\n');
@@ -152,10 +160,8 @@ export async function runCommand(argv: string[], env: NodeJS.ProcessEnv, io: Cli
   const target = await openTarget(config);
   observer.phase?.('targetOpen');
   try {
-    const controlProblem = await checkControlProtocol(target, config);
-    if (controlProblem) {
-      // Nothing can be provisioned: no suite runs, but CI still gets a report saying why.
-      io.err(`wgc run: --control-url: ${controlProblem}\n`);
+    /** No suite runs: CI still gets a report saying why, and the run is inconclusive (exit 2). */
+    const abort = async (runErrors: string[]): Promise<number> => {
       const meta: RunMetaInput = {
         specHash: hashFile(DEFAULT_SPEC_PATH),
         targetBaseUrl: target.identity,
@@ -165,17 +171,28 @@ export async function runCommand(argv: string[], env: NodeJS.ProcessEnv, io: Cli
         startedAt: new Date(started).toISOString(),
         durationMs: Date.now() - started,
         creditsCharged: null,
-        runErrors: [`the test-control protocol at --control-url is unusable, so no suite ran: ${controlProblem}`],
+        runErrors,
       };
       const result = buildRunResult([], catalog, meta);
       const written = await writeReports(result, resolve(config.out));
       io.out(renderTerminalSummary(result, { color: io.isTTY ?? false, files: written }));
       return 2;
+    };
+    const controlProblem = await checkControlProtocol(target, config);
+    if (controlProblem) {
+      io.err(`wgc run: --control-url: ${controlProblem}\n`);
+      return abort([`the test-control protocol at --control-url is unusable, so no suite ran: ${controlProblem}`]);
     }
     const run = runContextFor(config, target);
     // The plan is printed before anything is sent (introspection included).
     const plan = planCredits(suites, run);
     io.out(`target ${target.label}${hasControl(run) ? ' (with test-control protocol)' : ' (no test-control protocol)'}\n${describeCreditPlan(plan)}\n`);
+    const pre = await runPreflight(run);
+    if (pre.problems.length > 0) {
+      for (const p of pre.problems) io.err(`wgc run: ${p}\n`);
+      return abort(pre.problems.map((p) => `preflight: ${p}; no suite ran`));
+    }
+    if (pre.introspected) run.introspected = pre.introspected;
     const prepared = await prepareRun(suites, run);
 
     const selected = config.suites.length === 0 ? files : files.filter((f) => config.suites.includes(f.name));
@@ -208,14 +225,15 @@ export async function runCommand(argv: string[], env: NodeJS.ProcessEnv, io: Cli
       seed: config.seed,
       startedAt: new Date(started).toISOString(),
       durationMs: Date.now() - started,
-      requests: prepared.requests + vt.requests,
+      requests: pre.requests + prepared.requests + vt.requests,
       creditsCharged: vt.creditsCharged,
       creditPlan: { planned: plan.planned, ceiling: plan.ceiling, wanted: plan.wanted, limit: plan.limit, excluded: plan.excluded },
       runErrors: vt.runErrors,
       disabledClauses,
       ...(config.shard ? { shard: config.shard } : {}),
     };
-    const result = buildRunResult(vt.results, catalog, meta);
+    const built = buildRunResult(vt.results, catalog, meta);
+    const result = { ...built, summary: requireCoverage(built.summary, config.requireCoverage) };
     const out = resolve(config.out);
     if (config.shard) {
       const path = await vt.reporter.writePartial(out, config.shard, meta);
@@ -234,6 +252,20 @@ export async function runCommand(argv: string[], env: NodeJS.ProcessEnv, io: Cli
     return result.summary.exitCode;
   } finally {
     await target.close?.();
+  }
+}
+
+/** The preflight (src/target/preflight.ts) through a client of its own, with the run's bounds; secrets redacted. */
+async function runPreflight(run: RunContext): Promise<PreflightResult & { requests: number }> {
+  const secrets = new SecretRegistry();
+  for (const k of run.keys) secrets.add(k.secret, k.name);
+  const api = createHttpClient({ baseUrl: run.baseUrl, ...run.http, secrets, idPrefix: 'preflight' });
+  try {
+    const keys = hasControl(run) ? [] : run.keys;
+    const out = await preflight(api, keys);
+    return { ...out, problems: out.problems.map((p) => secrets.redact(p)), requests: api.requestCount };
+  } finally {
+    await api.close();
   }
 }
 

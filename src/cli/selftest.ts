@@ -1,5 +1,5 @@
 /**
- * `wgc selftest [--fault NAME]... [--out DIR] [--concurrency N] [--runs N] [--seed N]`: the
+ * `wgc selftest [--family NAME]... [--fault NAME]... [--out DIR] [--concurrency N] [--runs N] [--seed N]`: the
  * fault self-test. Runs every suite against the conformant reference and against the
  * reference with each named fault, writes kill-matrix.json and kill-matrix.md, and prints the
  * kill rate, the time and the escapes. Exit code: 0 when the conformant run is clean and every
@@ -9,15 +9,19 @@ import { CatalogError } from '../catalog/load.ts';
 import { SuiteLoadError } from '../engine/discover.ts';
 import { processIo, type CliIo } from '../report/io.ts';
 import { runSelfTest, SelfTestSetupError, SELFTEST_NUM_RUNS, SELFTEST_SEED, WORKER_MODES, type SelfTestOptions, type WorkerMode } from '../selftest/index.ts';
+import { FAMILIES, type Family } from '../selftest/families.ts';
 import { renderSelfTestSummary, seconds } from '../selftest/render.ts';
 import { writeKillMatrix } from '../selftest/write.ts';
 
-export const SELFTEST_USAGE = `usage: wgc selftest [--fault NAME]... [--out DIR] [--concurrency N] [--runs N] [--seed N] [--mode process|thread|inline]
+export const SELFTEST_USAGE = `usage: wgc selftest [--family NAME]... [--fault NAME]... [--out DIR] [--concurrency N] [--runs N] [--seed N] [--mode process|thread|inline]
 
-Runs every suite against the embedded reference target, conformant and with each named fault
-(wgc serve --list-faults), and writes kill-matrix.json and kill-matrix.md into --out.
+Runs every suite against the embedded reference target, conformant and with each fault of the
+families chosen: the hand-written faults (named: wgc serve --list-faults) and the faults
+generated from the API document (bounds: every length, count and number bound of every
+definition write moved by one, each way), and writes kill-matrix.json and kill-matrix.md into --out.
 
-  --fault NAME       run only this fault (repeatable); default: every fault
+  --family NAME      run only this family of faults (repeatable): ${FAMILIES.join(', ')}; default: all
+  --fault NAME       run only this fault (repeatable); default: every fault of the families
   --out DIR          where to write the kill matrix (default reports/selftest)
   --concurrency N    worker processes running faults side by side (default: cores + 1)
   --runs N           generated cases per property (default ${SELFTEST_NUM_RUNS})
@@ -29,6 +33,7 @@ Exit codes: 0 conformant run clean and every fault caught · 1 otherwise · 2 us
 
 interface Parsed {
   faults: string[];
+  families: Family[];
   out: string;
   concurrency?: number;
   numRuns?: number;
@@ -38,7 +43,7 @@ interface Parsed {
 
 /** Parses the arguments; a string is a usage error. */
 export function parseSelfTestArgs(argv: readonly string[]): Parsed | string {
-  const p: Parsed = { faults: [], out: 'reports/selftest' };
+  const p: Parsed = { faults: [], families: [], out: 'reports/selftest' };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     const eq = a.indexOf('=');
@@ -55,6 +60,12 @@ export function parseSelfTestArgs(argv: readonly string[]): Parsed | string {
         const v = value();
         if (!v) return '--fault needs a fault name';
         p.faults.push(v);
+        break;
+      }
+      case '--family': {
+        const v = value();
+        if (!v || !(FAMILIES as readonly string[]).includes(v)) return `--family must be one of ${FAMILIES.join(', ')}`;
+        p.families.push(v as Family);
         break;
       }
       case '--out': {
@@ -101,6 +112,7 @@ export async function selfTestCommand(argv: string[], io: CliIo = processIo): Pr
   }
   const opts: SelfTestOptions = {
     faults: parsed.faults,
+    ...(parsed.families.length > 0 ? { families: parsed.families } : {}),
     onProgress: (p) => io.err(`[${p.done}/${p.total}] ${p.fault ?? 'conformant reference'}: ${p.status} (${seconds(p.durationMs)})\n`),
   };
   if (parsed.concurrency !== undefined) opts.concurrency = parsed.concurrency;
@@ -111,7 +123,7 @@ export async function selfTestCommand(argv: string[], io: CliIo = processIo): Pr
   try {
     matrix = await runSelfTest(opts);
   } catch (e) {
-    const usage = e instanceof Error && /^unknown fault/.test(e.message);
+    const usage = e instanceof Error && (/^unknown fault/.test(e.message) || /not in the families selected$/.test(e.message));
     if (usage || e instanceof SelfTestSetupError || e instanceof CatalogError || e instanceof SuiteLoadError) {
       io.err(`wgc selftest: ${(e as Error).message}\n`);
       return 2;

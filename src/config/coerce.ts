@@ -56,6 +56,14 @@ export function coerce(kind: FieldKind, raw: unknown): Coerced {
     }
     case 'string':
       return typeof raw === 'string' && raw.length > 0 ? { ok: true, value: raw } : fail('a non-empty string', raw);
+    case 'coverage': {
+      const v = typeof raw === 'number' ? String(raw) : typeof raw === 'string' ? raw.trim().toLowerCase() : '';
+      if (v === 'full') return { ok: true, value: 'full' };
+      if (/^\d+$/.test(v)) return { ok: true, value: Number(v) };
+      const pct = /^(\d+(?:\.\d+)?)%$/.exec(v);
+      if (pct && Number(pct[1]) <= 100) return { ok: true, value: `${Number(pct[1])}%` };
+      return fail('a number of clauses (120), a percentage (90%) or full', raw);
+    }
     case 'list': {
       const items = typeof raw === 'string' ? raw.split(',') : Array.isArray(raw) ? raw : undefined;
       if (!items || !items.every((s) => typeof s === 'string')) return fail('a list of names', raw);

@@ -5,7 +5,7 @@
  */
 
 /** How a raw value (flag text, env text or profile JSON) is read. */
-export type FieldKind = 'url' | 'positiveInteger' | 'nonNegativeInteger' | 'seed' | 'boolean' | 'string' | 'list' | 'shard';
+export type FieldKind = 'url' | 'positiveInteger' | 'nonNegativeInteger' | 'seed' | 'boolean' | 'string' | 'list' | 'shard' | 'coverage';
 
 export interface FieldSpec {
   field: string;
@@ -34,6 +34,7 @@ export const FIELDS: readonly FieldSpec[] = [
   { field: 'suites', kind: 'list', flag: '--suite', env: 'WGC_SUITES', profile: true, defaultText: 'all', description: 'Suites to run (repeat the flag; comma-separated in the environment); the rest are reported disabled.' },
   { field: 'readOnly', kind: 'boolean', flag: '--read-only', env: 'WGC_READ_ONLY', profile: true, defaultText: 'false', description: 'Send no mutations; checks that would are disabled.' },
   { field: 'maxCredits', kind: 'nonNegativeInteger', flag: '--max-credits', env: 'WGC_MAX_CREDITS', profile: true, defaultText: 'no limit', description: 'Credit budget of the run; checks whose credit ceiling exceeds what is left are disabled.' },
+  { field: 'requireCoverage', kind: 'coverage', flag: '--require-coverage', env: 'WGC_REQUIRE_COVERAGE', profile: true, defaultText: 'none', description: 'The coverage a conformant run must reach, else it is inconclusive (exit 2): a number of verified clauses (120), a share of the observable clauses (90%), or full (every observable MUST clause verified).' },
   { field: 'patience', kind: 'positiveInteger', flag: '--patience', env: 'WGC_PATIENCE', profile: true, defaultText: '1', description: 'Multiplies every wait for an asynchronous effect the API document sets no time for: a receipt or compute run becoming readable (3 s), an agent preview\'s quote (18 s), a charge showing in the usage ledger (5 s). Raise it for a slow staging target; a target slower than the bound fails the clause that waited, and the finding names the bound.' },
   { field: 'timeoutMs', kind: 'positiveInteger', flag: '--timeout', env: 'WGC_TIMEOUT_MS', profile: true, defaultText: '10000', description: 'Total time per request in ms (headers and body).' },
   { field: 'concurrency', kind: 'positiveInteger', flag: '--concurrency', env: 'WGC_CONCURRENCY', profile: true, defaultText: '2', description: 'Suites run side by side (in one vitest worker).' },

@@ -40,6 +40,8 @@ export const ConfigSchema = z
     suites: z.array(z.string().min(1)),
     readOnly: z.boolean(),
     maxCredits: z.number().int().nonnegative().optional(),
+    /** Coverage a conformant run must reach: verified clauses, a share of the observable ones ("90%"), or "full". */
+    requireCoverage: z.union([z.number().int().nonnegative(), z.string().regex(/^(full|\d+(\.\d+)?%)$/)]).optional(),
     patience: z.number().int().positive().max(100),
     timeoutMs: z.number().int().positive(),
     concurrency: z.number().int().positive(),

@@ -14,7 +14,9 @@ import { discoverSuites, loadSuiteDefs } from '../engine/discover.ts';
 import { AREA_TITLES, renderClausesPage } from './clauses.ts';
 import { EXAMPLE_PROFILE, renderConfigurationPage, renderSuppliedKeysProfile, SUPPLIED_KEYS_PROFILE } from './configuration.ts';
 import { renderControlClauses } from './control-clauses.ts';
+import { renderCoveragePage } from './coverage.ts';
 import { renderCreditPlans } from './credit-plans.ts';
+import { loadSpec } from '../spec/load.ts';
 import { cell, table } from './markdown.ts';
 
 /** What the generators read. */
@@ -45,6 +47,7 @@ const PAGES: readonly { path: string; render(src: DocSources): Promise<string> |
   { path: 'docs/configuration.md', render: async (s) => renderConfigurationPage(s.suites, await s.read(EXAMPLE_PROFILE)) },
   { path: 'docs/clauses.md', render: (s) => renderClausesPage(s.catalog, s.suites, s.seedVersion) },
   { path: SUPPLIED_KEYS_PROFILE, render: (s) => renderSuppliedKeysProfile(s.suites) },
+  { path: 'docs/coverage.md', render: async () => renderCoveragePage(await loadSpec()) },
 ];
 
 /** Generated regions of hand-written pages. */

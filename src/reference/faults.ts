@@ -8,11 +8,16 @@
  * at one place (RELAXED_ISSUES by validate.ts parseBody, RELAXED_SCOPES by auth.ts
  * requireScopes, BILLED_FREE_ROUTES and BILLED_ERRORS by server.ts).
  */
+import type { BoundShift, Relax } from './validate.ts';
 
 /** One named fault. */
 export interface FaultDef {
-  /** kebab-case, stable. */
+  /** kebab-case, stable; a generated fault's name follows its family's pattern (see BOUND_FAULT_RE). */
   name: string;
+  /** The family a generated fault belongs to (the hand-written faults of FAULTS have none: "named"). */
+  family?: 'bounds';
+  /** Why no client can observe a generated fault (it is listed, not run). */
+  unobservable?: string;
   /** Clause ids it breaks. */
   clauses: readonly string[];
   description: string;
@@ -260,10 +265,20 @@ export interface FaultSet {
 /** No fault on. */
 export const NO_FAULTS: FaultSet = { has: () => false, names: [] };
 
+/**
+ * A generated bounds fault (the self-test's "bounds" family, src/selftest/families.ts): one
+ * length, count or number bound of one request field on one definition write moved by one,
+ * `tighten` (the last valid value refused) or `loosen` (the first invalid one accepted).
+ * Named `bound:<write>:<field path, items as []>:<min|max>:<tighten|loosen>`, e.g.
+ * `bound:create:body.decision_trace.factors[].criterion:max:tighten`; read at one place,
+ * relaxFor, which hands the shift to the route's validation (validate.ts BoundShift).
+ */
+export const BOUND_FAULT_RE = /^bound:(create|update|archive|merge_value):(body(?:\.[A-Za-z_]+(?:\[\])?)*):(min|max):(tighten|loosen)$/;
+
 /** Resolves fault names, rejecting unknown ones with the list of valid names. */
 export function resolveFaults(names: readonly string[] = []): FaultSet {
   const known = new Set(FAULTS.map((d) => d.name));
-  const unknown = names.filter((n) => !known.has(n));
+  const unknown = names.filter((n) => !known.has(n) && !BOUND_FAULT_RE.test(n));
   if (unknown.length > 0) {
     const valid = FAULTS.map((d) => d.name).join(', ');
     throw new Error(`unknown fault${unknown.length > 1 ? 's' : ''} ${unknown.map((n) => `"${n}"`).join(', ')}; valid faults: ${valid}`);
@@ -272,9 +287,19 @@ export function resolveFaults(names: readonly string[] = []): FaultSet {
   return { has: (name) => on.has(name), names: [...on] };
 }
 
-/** Which validation issues to let through on one route (RELAXED_ISSUES, read only here). */
-export function relaxFor(faults: FaultSet, surface: string): ((issue: { path: string; message: string }) => boolean) | undefined {
+/**
+ * What the faults change in one route's validation: the issues to let through (RELAXED_ISSUES)
+ * and the bounds the generated bounds faults move (BOUND_FAULT_RE), both read only here.
+ */
+export function relaxFor(faults: FaultSet, surface: string): Relax {
   const rows = faults.names.flatMap((n) => (RELAXED_ISSUES[n] ? [RELAXED_ISSUES[n]] : [])).filter((r) => !r.surface || r.surface === surface);
-  if (rows.length === 0) return undefined;
-  return (i) => rows.some((r) => r.path.test(i.path) && (!r.message || r.message.test(i.message)));
+  const shifts = faults.names.flatMap((n) => {
+    const m = BOUND_FAULT_RE.exec(n);
+    return m && `api:definitions.${m[1]}` === surface ? [{ path: m[2]!, bound: m[3] as 'min' | 'max', how: m[4] as 'tighten' | 'loosen' }] : [];
+  });
+  if (rows.length === 0 && shifts.length === 0) return undefined;
+  const relax = (i: { path: string; message: string }): boolean => rows.some((r) => r.path.test(i.path) && (!r.message || r.message.test(i.message)));
+  if (shifts.length === 0) return relax;
+  const bounds: BoundShift = (path, bound) => shifts.find((s) => s.bound === bound && s.path === path.replace(/\[\d+\]/g, '[]'))?.how;
+  return Object.assign(relax, { bounds });
 }

@@ -28,8 +28,25 @@ export interface Reading {
 /** The default's strict reading. */
 export const STRICT: Reading = { nullIsAbsent: false, coerceScalars: false, plainUuids: false };
 
-/** A validator: checks `value` at `path`, pushes issues, returns the normalised value. */
-export type Schema<T> = (value: unknown, path: string, issues: Issue[], reading?: Reading) => T;
+/**
+ * Which bound of which field a generated bounds fault (faults.ts) moves by one, and which way:
+ * `tighten` refuses the last valid value, `loosen` accepts the first invalid one. Undefined for
+ * every bound no fault moves (always, but under the bounds family of the self-test).
+ */
+export type BoundShift = (path: string, bound: 'min' | 'max') => 'tighten' | 'loosen' | undefined;
+
+/** A length or count bound as a fault moved it (by one), or as given. */
+function shifted(shift: BoundShift | undefined, path: string, bound: 'min' | 'max', value: number): number {
+  const how = shift?.(path, bound);
+  if (how === undefined) return value;
+  return value + ((how === 'tighten') === (bound === 'min') ? 1 : -1);
+}
+
+/**
+ * A validator: checks `value` at `path`, pushes issues, returns the normalised value. `shift`
+ * moves bounds under a generated bounds fault (BoundShift); composite schemas pass it on.
+ */
+export type Schema<T> = (value: unknown, path: string, issues: Issue[], reading?: Reading, shift?: BoundShift) => T;
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const PLAIN_UUID_RE = /^[0-9a-f]{32}$/i;
@@ -93,15 +110,17 @@ function kind(v: unknown): string {
 
 /** A string with code-point bounds and an optional pattern or format. */
 export function str(o: { min?: number; max?: number; pattern?: RegExp; format?: 'uuid' | 'date-time'; patternName?: string } = {}): Schema<string> {
-  return (v, path, issues, reading = STRICT) => {
+  return (v, path, issues, reading = STRICT, shift) => {
     if (typeof v !== 'string') {
       issues.push({ path, message: `must be a string, got ${kind(v)}` });
       return '';
     }
     if (o.min !== undefined || o.max !== undefined) {
       const n = v.length === 0 ? 0 : codePoints(v);
-      if (o.min !== undefined && n < o.min) issues.push({ path, message: `must have at least ${o.min} characters (has ${n})` });
-      if (o.max !== undefined && n > o.max) issues.push({ path, message: `must have at most ${o.max} characters (has ${n})` });
+      const min = o.min === undefined ? undefined : shifted(shift, path, 'min', o.min);
+      const max = o.max === undefined ? undefined : shifted(shift, path, 'max', o.max);
+      if (min !== undefined && n < min) issues.push({ path, message: `must have at least ${min} characters (has ${n})` });
+      if (max !== undefined && n > max) issues.push({ path, message: `must have at most ${max} characters (has ${n})` });
     }
     if (o.pattern && !o.pattern.test(v)) issues.push({ path, message: `must match ${o.patternName ?? String(o.pattern)}` });
     if (o.format === 'uuid') {
@@ -116,16 +135,21 @@ export function str(o: { min?: number; max?: number; pattern?: RegExp; format?: 
 
 /** A JSON number (integer when `int`), with inclusive or exclusive bounds. */
 export function num(o: { min?: number; max?: number; exclusiveMin?: number; int?: boolean } = {}): Schema<number> {
-  return (raw, path, issues, reading = STRICT) => {
+  return (raw, path, issues, reading = STRICT, shift) => {
     const v = reading.coerceScalars && typeof raw === 'string' && NUMERAL_RE.test(raw) ? Number(raw) : raw;
     if (typeof v !== 'number' || !Number.isFinite(v)) {
       issues.push({ path, message: `must be a ${o.int ? 'integer' : 'number'}, got ${kind(v)}` });
       return 0;
     }
     if (o.int && !Number.isInteger(v)) issues.push({ path, message: 'must be an integer' });
-    if (o.min !== undefined && v < o.min) issues.push({ path, message: `must be at least ${o.min}` });
-    if (o.max !== undefined && v > o.max) issues.push({ path, message: `must be at most ${o.max}` });
-    if (o.exclusiveMin !== undefined && v <= o.exclusiveMin) issues.push({ path, message: `must be greater than ${o.exclusiveMin}` });
+    // Under a bounds fault: tighten makes the bound exclusive, loosen lets one step past it
+    // through (1 for an integer, a thousandth otherwise).
+    const step = o.int ? 1 : 0.001;
+    const low = shift?.(path, 'min');
+    const high = shift?.(path, 'max');
+    if (o.min !== undefined && (low === 'tighten' ? v <= o.min : low === 'loosen' ? v < o.min - step : v < o.min)) issues.push({ path, message: `must be at least ${o.min}` });
+    if (o.max !== undefined && (high === 'tighten' ? v >= o.max : high === 'loosen' ? v > o.max + step : v > o.max)) issues.push({ path, message: `must be at most ${o.max}` });
+    if (o.exclusiveMin !== undefined && (low === 'tighten' ? v <= o.exclusiveMin + step : low === 'loosen' ? v < o.exclusiveMin : v <= o.exclusiveMin)) issues.push({ path, message: `must be greater than ${o.exclusiveMin}` });
     return v;
   };
 }
@@ -148,7 +172,7 @@ export function oneOf<const T extends string>(values: readonly T[]): Schema<T> {
 
 /** The value itself, or null. */
 export function nullable<T>(inner: Schema<T>): Schema<T | null> {
-  return (v, path, issues, reading) => (v === null ? null : inner(v, path, issues, reading));
+  return (v, path, issues, reading, shift) => (v === null ? null : inner(v, path, issues, reading, shift));
 }
 
 /** Any JSON value (for free-form fields such as a change's new value). */
@@ -156,17 +180,19 @@ export const any = (): Schema<unknown> => (v) => v;
 
 /** An array with item-count bounds. */
 export function arr<T>(item: Schema<T>, o: { min?: number; max?: number; unique?: boolean } = {}): Schema<T[]> {
-  return (v, path, issues, reading) => {
+  return (v, path, issues, reading, shift) => {
     if (!Array.isArray(v)) {
       issues.push({ path, message: `must be an array, got ${kind(v)}` });
       return [];
     }
-    if (o.min !== undefined && v.length < o.min) issues.push({ path, message: `must have at least ${o.min} items (has ${v.length})` });
-    if (o.max !== undefined && v.length > o.max) {
-      issues.push({ path, message: `must have at most ${o.max} items (has ${v.length})` });
+    const min = o.min === undefined ? undefined : shifted(shift, path, 'min', o.min);
+    const max = o.max === undefined ? undefined : shifted(shift, path, 'max', o.max);
+    if (min !== undefined && v.length < min) issues.push({ path, message: `must have at least ${min} items (has ${v.length})` });
+    if (max !== undefined && v.length > max) {
+      issues.push({ path, message: `must have at most ${max} items (has ${v.length})` });
       if (v.length > 10_000) return [];
     }
-    const out = v.map((x, i) => item(x, `${path}[${i}]`, issues, reading));
+    const out = v.map((x, i) => item(x, `${path}[${i}]`, issues, reading, shift));
     if (o.unique && new Set(out.map((x) => JSON.stringify(x))).size !== out.length) issues.push({ path, message: 'items must be unique' });
     return out;
   };
@@ -193,7 +219,7 @@ type Out<P extends Record<string, Prop<any>>> = {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function obj<P extends Record<string, Prop<any>>>(props: P, o: { strict?: boolean } = {}): Schema<Out<P>> {
   const names = Object.keys(props);
-  return (v, path, issues, reading = STRICT) => {
+  return (v, path, issues, reading = STRICT, shift) => {
     const out: Record<string, unknown> = {};
     if (typeof v !== 'object' || v === null || Array.isArray(v)) {
       issues.push({ path, message: `must be an object, got ${kind(v)}` });
@@ -210,7 +236,7 @@ export function obj<P extends Record<string, Prop<any>>>(props: P, o: { strict?:
         else if (p.kind === 'def') out[name] = p.default();
         continue;
       }
-      out[name] = p.schema(rec[name], `${path}.${name}`, issues, reading);
+      out[name] = p.schema(rec[name], `${path}.${name}`, issues, reading, shift);
     }
     return out as Out<P>;
   };
@@ -223,8 +249,11 @@ function takesNull(schema: Schema<unknown>, reading: Reading): boolean {
   return found.length === 0;
 }
 
-/** A filter of issues to let through (only named faults set one). */
-export type Relax = ((issue: Issue) => boolean) | undefined;
+/**
+ * What named faults change in a route's validation: a filter of issues to let through, and the
+ * bounds a generated bounds fault moves. Undefined without such faults.
+ */
+export type Relax = (((issue: Issue) => boolean) & { readonly bounds?: BoundShift }) | undefined;
 
 /**
  * Runs `schema` on a request body, as the variant reads it (default: strictly), and throws a
@@ -232,7 +261,7 @@ export type Relax = ((issue: Issue) => boolean) | undefined;
  */
 export function parseBody<T>(schema: Schema<T>, value: unknown, root = 'body', relax?: Relax, reading: Reading = STRICT): T {
   const found: Issue[] = [];
-  const out = schema(value, root, found, reading);
+  const out = schema(value, root, found, reading, relax?.bounds);
   const issues = relax ? found.filter((i) => !relax(i)) : found;
   if (issues.length > 0) throw new InvalidRequest(`${issues[0]!.path} ${issues[0]!.message}`, issues.slice(0, 50));
   return out;

@@ -15,7 +15,8 @@ export interface MarkdownOptions {
   maxRows?: number;
 }
 
-const ICON = { conformant: '✅', 'not-conformant': '❌', inconclusive: '⚠️' } as const;
+/** The heading's mark: a plain check only for a full certification, never for partial coverage. */
+const ICON = { conformant: '✅', partial: '🟡', 'not-conformant': '❌', inconclusive: '⚠️' } as const;
 
 function failureRow(c: ClauseEntry): string {
   const first = c.evidence[0];
@@ -29,7 +30,9 @@ export function renderMarkdown(r: RunResult, options: MarkdownOptions = {}): str
   const s = r.summary;
   const c = s.coverage;
   const out: string[] = [
-    `## ${ICON[s.verdict]} wgc: ${s.verdict}${c.full ? ' (full certification)' : s.verdict === 'conformant' ? ' (partial coverage)' : ''}`,
+    s.verdict === 'conformant' && !c.full
+      ? `## ${ICON.partial} wgc: conformant on ${c.verified} of ${c.total} clauses only (partial coverage: ${c.mustObservable - c.mustVerified} observable MUST clauses not verified)`
+      : `## ${ICON[s.verdict]} wgc: ${s.verdict}${c.full ? ' (full certification)' : ''}`,
     '',
     md(s.headline),
     '',

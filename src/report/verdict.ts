@@ -87,3 +87,26 @@ export function headline(verdict: Verdict, cov: Coverage, mustFailed: number, wa
     }
   }
 }
+
+/**
+ * Why a run's coverage falls short of what was required (`--require-coverage`: a number of
+ * verified clauses, a share of the observable ones such as "90%", or "full"), or undefined.
+ */
+export function coverageShortfall(cov: Coverage, required: number | string | undefined): string | undefined {
+  if (required === undefined) return undefined;
+  if (required === 'full') return cov.full ? undefined : `full coverage was required, and ${cov.mustObservable - cov.mustVerified} observable MUST clauses were not verified`;
+  if (typeof required === 'number') return cov.verified >= required ? undefined : `${required} verified clauses were required, and ${cov.verified} were verified`;
+  const pct = Number(required.replace('%', ''));
+  const share = cov.observable === 0 ? 0 : (100 * cov.verified) / cov.observable;
+  return share >= pct ? undefined : `${required} of the observable clauses were required, and ${share.toFixed(1)}% (${cov.verified} of ${cov.observable}) were verified`;
+}
+
+/**
+ * The summary of a conformant run whose coverage falls short of `required`: inconclusive
+ * (exit 2), the headline saying so. Any other summary is returned as it is.
+ */
+export function requireCoverage(s: Summary, required: number | string | undefined): Summary {
+  const short = s.verdict === 'conformant' ? coverageShortfall(s.coverage, required) : undefined;
+  if (!short) return s;
+  return { ...s, verdict: 'inconclusive', exitCode: exitCodeOf('inconclusive'), headline: `inconclusive: ${short} (--require-coverage); ${s.headline}`, coverage: { ...s.coverage, full: false } };
+}

@@ -8,6 +8,7 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { loadCatalog } from '../catalog/load.ts';
 import { FAULTS, resolveFaults, type FaultDef } from '../reference/faults.ts';
+import { familyFaults, suitesFor, type Family } from './families.ts';
 import { buildKillMatrix } from './matrix.ts';
 import type { KillMatrix, TargetRunSummary } from './model.ts';
 import { runPool, WORKER_MODE_DEFAULT, type Job, type WorkerMode } from './pool.ts';
@@ -65,8 +66,15 @@ export interface SelfTestProgress {
 }
 
 export interface SelfTestOptions {
-  /** Fault names to run (default: every fault). Unknown names reject. */
+  /** Fault names to run (default: every fault of the families). Unknown names reject. */
   faults?: readonly string[];
+  /** Fault families to run (default: all, FAMILIES); names of generated faults may be given in `faults` too. */
+  families?: readonly Family[];
+  /**
+   * Every n-th fault of each generated family (default 1: all). The named faults always run
+   * in full; `npm test` samples the generated families to stay fast.
+   */
+  sampleEvery?: number;
   /** Workers (processes) running faults side by side. Default: defaultWorkers(). */
   concurrency?: number;
   numRuns?: number;
@@ -84,12 +92,16 @@ export interface SelfTestOptions {
 export async function runSelfTest(opts: SelfTestOptions = {}): Promise<KillMatrix> {
   const started = Date.now();
   const catalog = loadCatalog();
-  const selected = selectFaults(opts.faults);
+  const all = await familyFaults(FAULTS, opts.families);
+  const chosen = sample(selectFaults(opts.faults, all), opts.sampleEvery ?? 1);
+  const unobservable = chosen.flatMap((f) => (f.unobservable ? [{ fault: f, reason: f.unobservable }] : []));
+  const selected = chosen.filter((f) => !f.unobservable);
   const seed = opts.seed ?? SELFTEST_SEED;
   const numRuns = opts.numRuns ?? SELFTEST_NUM_RUNS;
   const concurrency = Math.max(1, opts.concurrency ?? defaultWorkers());
-  // The conformant run goes first: every row is judged against it.
-  const jobs: Job[] = [{ faults: [] }, ...selected.map((f) => ({ faults: [f.name] }))];
+  // The conformant run goes first: every row is judged against it. A generated fault runs only
+  // the suites that can catch it (suitesFor).
+  const jobs: Job[] = [{ faults: [] }, ...selected.map((f) => ({ faults: [f.name], ...(suitesFor(f) ? { suites: suitesFor(f)! } : {}) }))];
   let done = 0;
   const { summaries, suites } = await runPool(jobs, {
     workers: concurrency,
@@ -102,6 +114,7 @@ export async function runSelfTest(opts: SelfTestOptions = {}): Promise<KillMatri
     catalog,
     allFaults: FAULTS,
     runs: selected.map((fault, i) => ({ fault, summary: summaries[i + 1]! })),
+    unobservable,
     conformant: summaries[0]!,
     suites,
     seed,
@@ -112,12 +125,26 @@ export async function runSelfTest(opts: SelfTestOptions = {}): Promise<KillMatri
   });
 }
 
-/** The named faults in FAULTS order; every fault when none are named. */
-export function selectFaults(names?: readonly string[]): FaultDef[] {
-  if (!names || names.length === 0) return [...FAULTS];
+/** The named faults of `pool` in its order; all of them when none are named. */
+export function selectFaults(names: readonly string[] | undefined, pool: readonly FaultDef[] = FAULTS): FaultDef[] {
+  if (!names || names.length === 0) return [...pool];
   resolveFaults(names); // throws naming the unknown ones and listing the valid ones
   const wanted = new Set(names);
-  return FAULTS.filter((f) => wanted.has(f.name));
+  const missing = names.filter((n) => !pool.some((f) => f.name === n));
+  if (missing.length > 0) throw new Error(`fault${missing.length > 1 ? 's' : ''} ${missing.map((n) => `"${n}"`).join(', ')} not in the families selected`);
+  return pool.filter((f) => wanted.has(f.name));
+}
+
+/** Every n-th fault of each generated family, all named faults. */
+function sample(faults: readonly FaultDef[], every: number): FaultDef[] {
+  if (every <= 1) return [...faults];
+  const seen = new Map<string, number>();
+  return faults.filter((f) => {
+    if (!f.family) return true;
+    const i = seen.get(f.family) ?? 0;
+    seen.set(f.family, i + 1);
+    return i % every === 0;
+  });
 }
 
 function progressOf(job: Job, summary: TargetRunSummary, selected: readonly FaultDef[], done: number, total: number): SelfTestProgress {

@@ -55,6 +55,7 @@ export function faultRow(fault: FaultDef, run: TargetRunSummary, baselineFailed:
     });
   return {
     fault: fault.name,
+    family: fault.family ?? 'named',
     description: fault.description,
     declared,
     failed,
@@ -77,6 +78,8 @@ export interface MatrixInput {
   allFaults: readonly FaultDef[];
   /** The faults that were run, in order, with their summaries. */
   runs: readonly { fault: FaultDef; summary: TargetRunSummary }[];
+  /** Generated faults that were not run because no client can observe them, with the reason. */
+  unobservable?: readonly { fault: FaultDef; reason: string }[];
   conformant: TargetRunSummary;
   suites: readonly SuiteOutline[];
   seed: number;
@@ -106,11 +109,23 @@ export function buildKillMatrix(input: MatrixInput): KillMatrix {
     conformant,
     faults,
     killRate: { caught, total: faults.length, rate: faults.length === 0 ? 1 : caught / faults.length },
+    families: familyRates(faults),
+    unobservable: (input.unobservable ?? []).map((u) => ({ fault: u.fault.name, family: u.fault.family ?? 'named', reason: u.reason })),
     escapes: faults.filter((f) => !f.caught).map((f) => f.fault),
     coverageGap: coverageGap(input.catalog, input.allFaults, input.suites),
     timing: { totalMs: input.totalMs, conformantMs: conformant.durationMs, faultMedianMs: median(times), faultMaxMs: Math.max(0, ...times), cpuMs: conformant.cpuMs + faults.reduce((s, f) => s + f.cpuMs, 0) },
     ok: conformant.clean && caught === faults.length,
   };
+}
+
+/** The kill rate per family, in the order the families first appear. */
+function familyRates(faults: readonly FaultRow[]): KillMatrix['families'] {
+  const names = [...new Set(faults.map((f) => f.family))];
+  return names.map((family) => {
+    const rows = faults.filter((f) => f.family === family);
+    const caught = rows.filter((f) => f.caught).length;
+    return { family, caught, total: rows.length, rate: rows.length === 0 ? 1 : caught / rows.length };
+  });
 }
 
 function median(xs: readonly number[]): number {

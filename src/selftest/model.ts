@@ -68,6 +68,8 @@ export interface MissedClause {
 /** One row of the matrix: one named fault. */
 export interface FaultRow {
   fault: string;
+  /** "named" for the hand-written faults of src/reference/faults.ts, else the generated family (src/selftest/families.ts). */
+  family: string;
   description: string;
   /** Clauses the fault declares it breaks (src/reference/faults.ts). */
   declared: string[];
@@ -132,6 +134,10 @@ export interface KillMatrix {
   conformant: ConformantRow;
   faults: FaultRow[];
   killRate: { caught: number; total: number; rate: number };
+  /** The kill rate of each family run. */
+  families: { family: string; caught: number; total: number; rate: number }[];
+  /** Generated faults no client can observe: listed with the reason, not run, not in the rate. */
+  unobservable: { fault: string; family: string; reason: string }[];
   /** Names of faults not caught, in fault order. */
   escapes: string[];
   coverageGap: CoverageGap;

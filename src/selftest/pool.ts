@@ -27,9 +27,10 @@ export const WORKER_MODE_DEFAULT: WorkerMode = 'process';
 
 const ENTRY = fileURLToPath(new URL('./worker-entry.mjs', import.meta.url));
 
-/** One job: the faults to switch on (empty: conformant). */
+/** One job: the faults to switch on (empty: conformant), and the suites to run (default: all). */
 export interface Job {
   faults: string[];
+  suites?: string[];
 }
 
 export interface PoolOptions {
@@ -194,7 +195,7 @@ export async function runPool(jobs: readonly Job[], opts: PoolOptions): Promise<
         finish(i, brokenSummary(jobs[i]!, `the job did not finish within ${opts.jobTimeoutMs} ms; its worker was killed`, opts.jobTimeoutMs));
         void handle.kill().then(spawn);
       }, opts.jobTimeoutMs);
-      handle.send({ type: 'run', id: i, faults: jobs[i]!.faults });
+      handle.send({ type: 'run', id: i, faults: jobs[i]!.faults, ...(jobs[i]!.suites ? { suites: jobs[i]!.suites } : {}) });
     };
     const handle: Handle = STARTERS[opts.mode]({
       message(m) {

@@ -52,6 +52,16 @@ export function renderKillMatrixMarkdown(m: KillMatrix): string {
   out.push(`**Kill rate: ${formatKillRate(m)}** (caught = every declared clause failed). Conformant run: ${m.conformant.clean ? 'clean' : '**not clean**'}.`);
   out.push(`Time: ${seconds(m.timing.totalMs)} in all; conformant run ${seconds(m.timing.conformantMs)}; per fault median ${seconds(m.timing.faultMedianMs)}, max ${seconds(m.timing.faultMaxMs)}; CPU time of all runs ${seconds(m.timing.cpuMs)}.`, '');
 
+  out.push('## Families', '');
+  out.push('| Family | Caught | Rate |', '|---|---|---|');
+  for (const f of m.families) out.push(`| ${mdCell(f.family)} | ${f.caught} of ${f.total} | ${(f.rate * 100).toFixed(1)}% |`);
+  out.push('');
+  if (m.unobservable.length > 0) {
+    out.push(`Not run, since no client can observe them (${m.unobservable.length}):`, '');
+    for (const u of m.unobservable) out.push(`- ${mdCell(u.fault)} (${mdCell(u.family)}): ${mdCell(u.reason)}`);
+    out.push('');
+  }
+
   out.push('## Conformant reference', '');
   const c = m.conformant;
   out.push(`- verified clauses: ${c.verified.length}`);
@@ -110,6 +120,8 @@ export function renderSelfTestSummary(m: KillMatrix, files: readonly string[]): 
   for (const e of c.runErrors) lines.push(`  run error: ${e.split('\n')[0]}`);
   for (const n of c.notVerified) lines.push(`  not verified ${n.clause}: ${n.outcome}${n.reason ? ` (${n.reason})` : ''}`);
   lines.push(`kill rate: ${formatKillRate(m)}`);
+  if (m.families.length > 1) lines.push(`by family: ${m.families.map((f) => `${f.family} ${(f.rate * 100).toFixed(1)}% (${f.caught}/${f.total})`).join(', ')}`);
+  if (m.unobservable.length > 0) lines.push(`not run (no client can observe them): ${m.unobservable.length} generated faults, listed in kill-matrix.md`);
   lines.push(`time: ${seconds(m.timing.totalMs)} (conformant ${seconds(m.timing.conformantMs)}, per fault median ${seconds(m.timing.faultMedianMs)}, max ${seconds(m.timing.faultMaxMs)}; CPU ${seconds(m.timing.cpuMs)}; ${m.concurrency} workers, ${m.numRuns} runs per property, seed ${m.seed})`);
   const escapes = m.faults.filter((f) => !f.caught);
   if (escapes.length > 0) {

@@ -62,7 +62,8 @@ export function serveWorker(port: WorkerPort, opts: { catchStray: boolean } = { 
       if (!init) return port.send({ type: 'jobFailed', id: m.id, error: 'the worker got a job before init' });
       stray = [];
       try {
-        const summary = await runTarget(m.faults, { suites: defs, catalog: loadCatalog(), seed: init.seed, numRuns: init.numRuns, suiteConcurrency: init.suiteConcurrency, ...(init.timeoutMs ? { timeoutMs: init.timeoutMs } : {}) });
+        const suites = m.suites ? defs.filter((d) => m.suites!.includes(d.name)) : defs;
+        const summary = await runTarget(m.faults, { suites, catalog: loadCatalog(), seed: init.seed, numRuns: init.numRuns, suiteConcurrency: init.suiteConcurrency, ...(init.timeoutMs ? { timeoutMs: init.timeoutMs } : {}) });
         summary.runErrors.push(...stray);
         port.send({ type: 'result', id: m.id, summary });
       } catch (e) {

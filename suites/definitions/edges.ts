@@ -22,7 +22,7 @@ import type { LoadedSpec } from '../../src/spec/load.ts';
 import { is2xx, uniqueName } from '../_shared/definitions.ts';
 import { judgeCreated } from './create.ts';
 import { shapeEvidence } from './shape.ts';
-import { ADMIN, TWO_VALUES, apiSpec, setupDefinition, shown, slugsOf, type Created } from './support.ts';
+import { ADMIN, TWO_VALUES, apiSpec, refusalEvidence, setupDefinition, shown, slugsOf, type Created } from './support.ts';
 import { judgePatched, oppositeOf, patchFrame } from './update.ts';
 import { consistentTrace } from './valid-bodies.ts';
 import { TRACE_CLAUSES, WRITES, clauseOf, type Write } from './violation-map.ts';
@@ -35,7 +35,7 @@ import { runViolations, send, type Scenario } from './violations.ts';
  * references come from POST /graph/decision-inputs (2.6), so made-up ones may be refused
  * (traces.ts sends real ones). Their invalid edges are sent all the same.
  */
-const VALID_ELSEWHERE: Readonly<Record<Write, readonly string[]>> = {
+export const VALID_ELSEWHERE: Readonly<Record<Write, readonly string[]>> = {
   create: ['/decision_trace/definition_refs'],
   update: ['/archiveEnumValueSlugs/0', '/decision_trace/definition_refs'],
   archive: ['/decision_trace/definition_refs'],
@@ -48,10 +48,16 @@ function edgesOf(spec: LoadedSpec, write: Write): Edge[] {
   return edges(op.requestBodySchema ?? {}, { schemaPath: `#/paths/${op.path}/${op.method.toLowerCase()}/requestBody` });
 }
 
-/** The invalid edges as the scenarios of runViolations (those that must repeat an item are the generated violations' concern). */
+/** The one invalid edge whose value must name what the server issued: one slug more than archiveEnumValueSlugs takes. */
+const isTooManySlugs = (write: Write, e: Edge): boolean => write === 'update' && !e.valid && e.path === '/archiveEnumValueSlugs' && e.keyword === 'maxItems';
+
+/**
+ * The invalid edges as the scenarios of runViolations (those that must repeat an item are the
+ * generated violations' concern; too many slugs goes out with real ones, tooManySlugs).
+ */
 function invalidScenarios(write: Write, all: readonly Edge[]): Scenario[] {
   return all
-    .filter((e) => !e.valid && !e.repeatsItems)
+    .filter((e) => !e.valid && !e.repeatsItems && !isTooManySlugs(write, e))
     .map((e, index) => {
       const violation = { scenario: e.scenario, path: e.path, keyword: e.keyword, value: fc.constant(e.value) };
       return { violation, index, clause: clauseOf(write, violation) };
@@ -171,10 +177,38 @@ async function runValidEdges(ctx: CheckContext, write: Write): Promise<void> {
   if (unsent.length === bundles.length) throw new NotObservable(`no valid edge could be sent: ${unsent[0]}`);
 }
 
+/**
+ * One slug more than archiveEnumValueSlugs takes, each naming a value of the definition (made-up
+ * slugs may be refused for naming nothing, which would hide an accepted count): a definition
+ * with that many values (the most a create takes, then PATCHed up), and the PATCH must be
+ * refused as invalid, leaving every value unarchived.
+ */
+async function tooManySlugs(ctx: CheckContext, spec: LoadedSpec, all: readonly Edge[]): Promise<void> {
+  const edge = all.find((e) => isTooManySlugs('update', e));
+  if (!edge) return;
+  const count = (edge.at as unknown[]).length;
+  const createMax = spec.operation('createDefinition').requestBodySchema?.properties?.enumValues?.maxItems ?? count;
+  const key = ctx.key(ADMIN);
+  const target = await targetWith(ctx, key, Math.min(count, createMax), {});
+  let [definition, shownBy] = [target.definition, target.exchange];
+  if (count > createMax) {
+    const more = Array.from({ length: count - createMax }, (_, i) => ({ label: `More ${i + 1}` }));
+    const grown = await send(ctx, 'update', target.definition.id, { reason: 'conformance check: more values', addEnumValues: more });
+    if (!is2xx(grown)) throw new NotObservable(`a definition with ${count} enum values (needed to name ${count} real slugs) could not be made: ${shown(grown)}`);
+    [definition, shownBy] = [grown.response!.json as typeof definition, grown];
+  }
+  const slugs = slugsOf(definition, count, shownBy);
+  const ex = await send(ctx, 'update', target.definition.id, { reason: 'conformance check: too many slugs', archiveEnumValueSlugs: slugs.slice(0, count) });
+  const e = refusalEvidence('DEF-008', ex, INVALID_STATUSES);
+  if (e) ctx.softFail({ ...e, message: `${edge.scenario}, each naming a value of the definition: ${e.message}`, scenario: `${edge.scenario} at ${edge.path}` });
+}
+
 /** Bundles of valid edges per write (bundleEdges over specs/openapi.yaml; the credit-plan test holds these to it). */
 const BUNDLES: Readonly<Record<Write, number>> = { create: 10, update: 10, archive: 10, merge: 10 };
 /** Billed calls per valid bundle: the write and the target's create and clean-up archive, as each write needs. */
 const PER_BUNDLE: Readonly<Record<Write, number>> = { create: 2, update: 3, archive: 2, merge: 3 };
+/** What tooManySlugs is charged: the definition, the PATCH adding a value, the clean-up archive (the refused PATCH is free). */
+const TOO_MANY_SLUGS = 3;
 /** The most edges one bundle carries (create's first bundle): what splitting one costs at most, per edge. */
 const LARGEST_BUNDLE = 50;
 
@@ -196,12 +230,13 @@ const edgeCheck = (write: Write, own: readonly string[]): CheckDef => {
     // The valid bundles, each accepted (refused invalid edges are free); the invalid edges'
     // target create, its clean-up archive and the final read-back walk (runViolations); for
     // writes to an existing definition also the baseline read.
-    credits: BUNDLES[write] * PER_BUNDLE[write] + 2 + (write === 'create' ? 1 : 2),
+    credits: BUNDLES[write] * PER_BUNDLE[write] + 2 + (write === 'create' ? 1 : 2) + (write === 'update' ? TOO_MANY_SLUGS : 0),
     // A bundle another conformant server refuses for a reason of its own is split: each of its
     // edges alone; read-backs over a workspace holding more.
     maxCredits: BUNDLES[write] * PER_BUNDLE[write] + LARGEST_BUNDLE * PER_BUNDLE[write] + 2 + 3 * 6,
     async run(ctx) {
       await runValidEdges(ctx, write);
+      if (write === 'update') await tooManySlugs(ctx, await apiSpec(), edgesOf(await apiSpec(), write));
       await runViolations(ctx, write, clauses, invalidScenarios(write, edgesOf(await apiSpec(), write)));
     },
   };

@@ -122,15 +122,16 @@ describe('kill matrix views', () => {
 
 describe('wgc selftest arguments', () => {
   it('parses repeated faults and numeric options', () => {
-    expect(parseSelfTestArgs(['--fault', 'a', '--fault=b', '--out', 'o', '--concurrency', '3', '--runs=7', '--seed', '9', '--mode', 'thread'])).toEqual({
+    expect(parseSelfTestArgs(['--fault', 'a', '--fault=b', '--family', 'bounds', '--out', 'o', '--concurrency', '3', '--runs=7', '--seed', '9', '--mode', 'thread'])).toEqual({
       faults: ['a', 'b'],
+      families: ['bounds'],
       out: 'o',
       concurrency: 3,
       numRuns: 7,
       seed: 9,
       mode: 'thread',
     });
-    expect(parseSelfTestArgs([])).toEqual({ faults: [], out: 'reports/selftest' });
+    expect(parseSelfTestArgs([])).toEqual({ faults: [], families: [], out: 'reports/selftest' });
   });
 
   it('refuses bad values and unknown arguments', () => {

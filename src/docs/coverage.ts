@@ -1,0 +1,60 @@
+/**
+ * docs/coverage.md: what the suite sends at the edges of every bound, per operation, and the
+ * check that judges each: generated from specs/openapi.yaml through the same edges the checks
+ * send (src/generators/edges.ts), so a bound the document gains shows up here, covered or
+ * with its reason.
+ */
+import { generatedBanner, cell, code, table } from './markdown.ts';
+import type { LoadedSpec } from '../spec/load.ts';
+import { edgePlan, VALID_ELSEWHERE } from '../../suites/definitions/edges.ts';
+import { WRITES, type Write } from '../../suites/definitions/violation-map.ts';
+
+/** How the edges of one bound are sent: the valid side, the invalid side. */
+function sides(write: Write, pointer: string, keyword: string, valid: number, invalid: number, repeats: boolean): [string, string] {
+  const check = code(`definitions/${write}-edges`);
+  const elsewhere = VALID_ELSEWHERE[write].find((p) => pointer === p || pointer.startsWith(`${p}/`));
+  const validSide = valid === 0 ? '–' : elsewhere ? `not sent: must name what the server issued (${code(elsewhere)})` : `${valid} value${valid === 1 ? '' : 's'}, ${check}`;
+  const special = write === 'update' && pointer === '/archiveEnumValueSlugs' && keyword === 'maxItems';
+  const invalidSide = invalid === 0 ? '–' : repeats ? `repeats an item: ${code(`definitions/${write}-violations`)}` : `${invalid} value${invalid === 1 ? '' : 's'}, ${check}${special ? ' (real slugs)' : ''}`;
+  return [validSide, invalidSide];
+}
+
+/** The edges page. */
+export function renderCoveragePage(spec: LoadedSpec): string {
+  const out: string[] = [generatedBanner('specs/openapi.yaml and suites/definitions/edges.ts (src/docs/coverage.ts)'), '', '# Coverage of the edges', ''];
+  out.push(
+    'For every bound of every request field of the definition writes, the suite sends the last valid value and the first invalid one on each side, every run (`src/generators/edges.ts`): the valid ones must be accepted and are judged as any valid write is; the invalid ones must be refused as invalid (400, or 422 with `defined: false`) and store or change nothing. Generated values (fast-check) cover the interior and the mixes on top. `wgc selftest --family bounds` moves each of these bounds by one in the reference, each way, and shows the suite notices (docs/self-test.md).',
+    '',
+  );
+  let bounds = 0;
+  for (const write of Object.keys(WRITES) as Write[]) {
+    const op = spec.operation(WRITES[write].operationId);
+    const all = edgePlan.edgesOf(spec, write);
+    const groups = new Map<string, { pointer: string; keyword: string; valid: number; invalid: number; repeats: boolean }>();
+    for (const e of all) {
+      const k = `${e.path} ${e.keyword}`;
+      const g = groups.get(k) ?? { pointer: e.path, keyword: e.keyword, valid: 0, invalid: 0, repeats: false };
+      if (e.valid) g.valid++;
+      else g.invalid++;
+      if (!e.valid && e.repeatsItems) g.repeats = true;
+      groups.set(k, g);
+    }
+    bounds += groups.size;
+    out.push(`## ${op.method} ${op.path} (${code(WRITES[write].operationId)})`, '');
+    out.push(
+      table(
+        ['Field', 'Bound', 'Last valid', 'First invalid'],
+        [...groups.values()].map((g) => [code(g.pointer || '(body)'), cell(g.keyword), ...sides(write, g.pointer, g.keyword, g.valid, g.invalid, g.repeats)]),
+      ),
+      '',
+    );
+  }
+  out.push(`${bounds} bounds in all.`, '');
+  out.push(
+    '## Not in this table yet',
+    '',
+    'Query parameters (`GET /definitions`: `limit`, `cursor`, `includeArchived`, `moduleKeys`) and the `Idempotency-Key` header have their edges sent by the pagination and idempotency suites (`pagination/*`, `idempotency/key-*`), and every rule of the document against every endpoint it governs (idempotency, key standing, scopes and roles, workspace isolation, billing per outcome) is not tabulated here yet; those rules are checked by the auth, scopes, roles, idempotency, billing and pagination suites (docs/clauses.md lists the checks of each clause).',
+    '',
+  );
+  return out.join('\n');
+}

@@ -1,0 +1,112 @@
+/**
+ * Fault families generated from the API document, not listed by hand (the hand-written faults
+ * of src/reference/faults.ts are the "named" family):
+ *
+ * - bounds: for every length, item-count and number bound of every request field of the four
+ *   definition writes in specs/openapi.yaml (body fields, the decision trace and its
+ *   sub-objects, enum value objects), two faults on that write only: `tighten` (the last valid
+ *   value refused) and `loosen` (the first invalid value accepted), each switched at one place
+ *   in the reference (faults.ts BOUND_FAULT_RE, validate.ts BoundShift). Each declares the one
+ *   clause the bound belongs to on that write (suites/definitions/violation-map.ts clauseOf).
+ *
+ * A fault no client can observe is listed with the reason (`unobservable`) and not run.
+ */
+import type { FaultDef } from '../reference/faults.ts';
+import { loadSpec } from '../spec/load.ts';
+import type { JsonSchema } from '../spec/types.ts';
+import { clauseOf, WRITES, type Write } from '../../suites/definitions/violation-map.ts';
+import { VALID_ELSEWHERE } from '../../suites/definitions/edges.ts';
+
+export const FAMILIES = ['named', 'bounds'] as const;
+export type Family = (typeof FAMILIES)[number];
+
+/** A generated fault: a FaultDef of its family (with why it is not run where no client can observe it). */
+export interface GeneratedFault extends FaultDef {
+  family: 'bounds';
+}
+
+/** The reference's surface suffix of each write (api:definitions.<suffix>). */
+const SURFACE: Readonly<Record<Write, string>> = { create: 'create', update: 'update', archive: 'archive', merge: 'merge_value' };
+
+const BOUNDS: readonly { keyword: string; bound: 'min' | 'max'; applies: (s: JsonSchema) => boolean }[] = [
+  { keyword: 'maxLength', bound: 'max', applies: (s) => s.maxLength !== undefined },
+  { keyword: 'minLength', bound: 'min', applies: (s) => (s.minLength ?? 0) > 0 },
+  { keyword: 'maxItems', bound: 'max', applies: (s) => s.maxItems !== undefined },
+  { keyword: 'minItems', bound: 'min', applies: (s) => (s.minItems ?? 0) > 0 },
+  { keyword: 'maximum', bound: 'max', applies: (s) => s.maximum !== undefined },
+  { keyword: 'minimum', bound: 'min', applies: (s) => s.minimum !== undefined },
+  { keyword: 'exclusiveMinimum', bound: 'min', applies: (s) => s.exclusiveMinimum !== undefined },
+  { keyword: 'exclusiveMaximum', bound: 'max', applies: (s) => s.exclusiveMaximum !== undefined },
+];
+
+interface BoundSite {
+  /** JSON pointer, items at /0 (as the suite's edges sit). */
+  pointer: string;
+  /** The reference's issue path, items as [] ("body.decision_trace.factors[].criterion"). */
+  path: string;
+  keyword: string;
+  bound: 'min' | 'max';
+}
+
+/** Every length, count and number bound of `schema`, outermost first. */
+function boundSites(schema: JsonSchema, pointer = '', path = 'body'): BoundSite[] {
+  const out: BoundSite[] = [];
+  // The length of a patterned or formatted string is its pattern's (the reference checks the pattern).
+  const textLike = schema.pattern !== undefined || schema.format !== undefined;
+  for (const b of BOUNDS) if (b.applies(schema) && !(textLike && b.keyword.endsWith('Length'))) out.push({ pointer, path, keyword: b.keyword, bound: b.bound });
+  for (const [name, child] of Object.entries(schema.properties ?? {})) out.push(...boundSites(child, `${pointer}/${name}`, `${path}.${name}`));
+  if (schema.items) out.push(...boundSites(schema.items, `${pointer}/0`, `${path}[]`));
+  return out;
+}
+
+/**
+ * Why a bound fault cannot be seen by any client, or undefined. Tightening a bound is seen
+ * through its last valid value, which the suite does not send where a server may refuse it for
+ * another reason (VALID_ELSEWHERE: slugs naming no value, made-up definition references).
+ * Loosening a slug's bounds is not seen either where the server refuses a slug that names no
+ * value: the first invalid slug is refused all the same.
+ */
+function unobservable(write: Write, site: BoundSite, how: 'tighten' | 'loosen'): string | undefined {
+  const elsewhere = VALID_ELSEWHERE[write].find((p) => site.pointer === p || site.pointer.startsWith(`${p}/`));
+  if (!elsewhere) return undefined;
+  if (how === 'tighten') return `the last valid value of ${site.pointer} is not sent: a server may refuse it for another reason (${elsewhere} must name what the server issued)`;
+  const slug = ['/archiveEnumValueSlugs/0', '/fromSlug', '/intoSlug'].includes(elsewhere);
+  return slug ? `a slug one past its bound names no enum value, which a server may refuse for that reason alone (DEF-019's reading), so accepting the bound cannot be told apart` : undefined;
+}
+
+/** The bounds family, generated from specs/openapi.yaml. */
+export async function boundFaults(): Promise<GeneratedFault[]> {
+  const spec = await loadSpec();
+  const out: GeneratedFault[] = [];
+  for (const write of Object.keys(WRITES) as Write[]) {
+    const schema = spec.operation(WRITES[write].operationId).requestBodySchema;
+    if (!schema) throw new Error(`specs/openapi.yaml: ${WRITES[write].operationId} has no request body`);
+    for (const site of boundSites(schema)) {
+      const clause = clauseOf(write, { path: site.pointer, keyword: site.keyword, scenario: `${site.path} ${site.keyword}` });
+      for (const how of ['tighten', 'loosen'] as const) {
+        const why = unobservable(write, site, how);
+        out.push({
+          name: `bound:${SURFACE[write]}:${site.path}:${site.bound}:${how}`,
+          family: 'bounds',
+          clauses: [clause],
+          description: `${write}: ${site.path} ${site.keyword} ${how === 'tighten' ? 'one short (the last valid value refused)' : 'one past (the first invalid value accepted)'}`,
+          ...(why ? { unobservable: why } : {}),
+        });
+      }
+    }
+  }
+  return out;
+}
+
+/** The faults of the given families (default: all), the named ones first. */
+export async function familyFaults(named: readonly FaultDef[], families: readonly Family[] = FAMILIES): Promise<(FaultDef | GeneratedFault)[]> {
+  return [...(families.includes('named') ? named : []), ...(families.includes('bounds') ? await boundFaults() : [])];
+}
+
+/** The family of a fault. */
+export const familyOf = (f: FaultDef): Family => f.family ?? 'named';
+
+/** The suites a fault of a family can be caught by (undefined: every suite). */
+export function suitesFor(f: FaultDef): string[] | undefined {
+  return f.family === 'bounds' ? ['definitions'] : undefined;
+}

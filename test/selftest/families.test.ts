@@ -1,0 +1,74 @@
+/**
+ * The generated fault families (src/selftest/families.ts): the bounds family has two faults per
+ * length, count and number bound of every definition write in specs/openapi.yaml, each a name
+ * the reference resolves and honours at exactly that bound, declaring the clause of its bound;
+ * a fault no client can observe says why.
+ */
+import { describe, expect, it } from 'vitest';
+import { BOUND_FAULT_RE, resolveFaults } from '../../src/reference/faults.ts';
+import { startReference } from '../../src/reference/index.ts';
+import { boundFaults, familyFaults } from '../../src/selftest/families.ts';
+import { FAULTS } from '../../src/reference/faults.ts';
+
+const bounds = await boundFaults();
+
+describe('the bounds family', () => {
+  it('has a tighten and a loosen fault per bound of each write, with unique names the reference resolves', () => {
+    expect(new Set(bounds.map((f) => f.name)).size).toBe(bounds.length);
+    for (const f of bounds) expect(f.name).toMatch(BOUND_FAULT_RE);
+    expect(() => resolveFaults(bounds.map((f) => f.name))).not.toThrow();
+    const sites = new Set(bounds.map((f) => f.name.replace(/:(tighten|loosen)$/, '')));
+    expect(bounds.length).toBe(2 * sites.size);
+    // The four writes, their own fields and the trace on each.
+    for (const w of ['create', 'update', 'archive', 'merge_value']) {
+      expect(sites.has(`bound:${w}:body.reason:max`), w).toBe(true);
+      expect(sites.has(`bound:${w}:body.decision_trace.factors:max`), w).toBe(true);
+    }
+    expect(sites.has('bound:create:body.enumValues[].label:min')).toBe(true);
+    expect(sites.has('bound:update:body.archiveEnumValueSlugs:max')).toBe(true);
+  });
+
+  it('declares one clause each, and gives a reason for every fault it does not run', () => {
+    for (const f of bounds) {
+      expect(f.clauses).toHaveLength(1);
+      if (f.unobservable !== undefined) expect(f.unobservable.length).toBeGreaterThan(20);
+    }
+    expect(bounds.filter((f) => f.unobservable).length).toBeLessThan(bounds.length / 5);
+  });
+
+  it('moves exactly the named bound by one, on that write only', async () => {
+    const api = async (faults: string[], method: string, path: string, body: unknown) => {
+      const ref = await startReference({ faults });
+      try {
+        const res = await fetch(`${ref.controlUrl}/workspaces`, { method: 'POST', headers: { authorization: `Bearer ${ref.controlToken}`, 'content-type': 'application/json' }, body: '{}' });
+        const { workspaceId } = (await res.json()) as { workspaceId: string };
+        const member = (await (await fetch(`${ref.controlUrl}/workspaces/${workspaceId}/members`, { method: 'POST', headers: { authorization: `Bearer ${ref.controlToken}`, 'content-type': 'application/json' }, body: '{"role":"owner"}' })).json()) as { userId: string };
+        const key = (await (await fetch(`${ref.controlUrl}/workspaces/${workspaceId}/keys`, { method: 'POST', headers: { authorization: `Bearer ${ref.controlToken}`, 'content-type': 'application/json' }, body: JSON.stringify({ userId: member.userId, scopes: ['admin', 'graph:read'] }) })).json()) as { secret: string };
+        return (await fetch(`${ref.baseUrl}/api/v1${path}`, { method, headers: { authorization: `Bearer ${key.secret}`, 'content-type': 'application/json' }, body: JSON.stringify(body) })).status;
+      } finally {
+        await ref.close();
+      }
+    };
+    const create = (name: string) => ({ name, moduleKey: 'customers', entityKinds: ['account'], valueType: 'text', reason: 'r' });
+    expect(await api([], 'POST', '/definitions', create('n'.repeat(80)))).toBe(201);
+    expect(await api(['bound:create:body.name:max:tighten'], 'POST', '/definitions', create('n'.repeat(80)))).toBe(400);
+    expect(await api(['bound:create:body.name:max:tighten'], 'POST', '/definitions', create('n'.repeat(79)))).toBe(201);
+    expect(await api(['bound:create:body.name:max:loosen'], 'POST', '/definitions', create('n'.repeat(81)))).toBe(201);
+    expect(await api(['bound:create:body.name:max:loosen'], 'POST', '/definitions', create('n'.repeat(82)))).toBe(400);
+    expect(await api(['bound:update:body.name:max:loosen'], 'POST', '/definitions', create('n'.repeat(81)))).toBe(400);
+    expect(await api(['bound:create:body.autoApplyThreshold:max:tighten'], 'POST', '/definitions', { ...create('t'), autoApplyThreshold: 1 })).toBe(400);
+    expect(await api(['bound:create:body.autoApplyThreshold:max:loosen'], 'POST', '/definitions', { ...create('t'), autoApplyThreshold: 1.001 })).toBe(201);
+    const refs = (revision: number) => ({ ...create('r'), decision_trace: { reason: 'r', definition_refs: [{ entity_kind: 'definition', entity_id: 'x', revision, content_hash: 'a'.repeat(64) }] } });
+    expect(await api(['bound:create:body.decision_trace.definition_refs[].revision:min:loosen'], 'POST', '/definitions', refs(0))).toBe(201);
+    expect(await api([], 'POST', '/definitions', refs(0))).toBe(400);
+  });
+});
+
+describe('familyFaults', () => {
+  it('gives the named faults first, then the generated ones', async () => {
+    const all = await familyFaults(FAULTS);
+    expect(all.slice(0, FAULTS.length)).toEqual([...FAULTS]);
+    expect(all.length).toBe(FAULTS.length + bounds.length);
+    expect((await familyFaults(FAULTS, ['bounds'])).length).toBe(bounds.length);
+  });
+});
