@@ -1,18 +1,20 @@
 /**
- * `wgc diff BASE.json HEAD.json [--format text|markdown]`: what changed between two run
- * reports. Exit 1 on any regression (a clause newly failing, or a worse verdict), 0
+ * `wgc diff BASE.json HEAD.json [--format text|markdown] [--allow-coverage-loss]`: what changed
+ * between two run reports. Exit 1 on any regression (a clause newly failing, a worse verdict,
+ * or a clause verified in BASE that HEAD did not verify, unless --allow-coverage-loss), 0
  * otherwise, 2 on bad input (the message names the file and the problem).
  */
 import { diffReports, renderDiffMarkdown, renderDiffText } from '../report/diff.ts';
 import { readReport, ReportReadError } from '../report/json.ts';
 import { processIo, type CliIo } from '../report/io.ts';
 
-const USAGE = 'usage: wgc diff BASE.json HEAD.json [--format text|markdown]\n';
+const USAGE = 'usage: wgc diff BASE.json HEAD.json [--format text|markdown] [--allow-coverage-loss]\n';
 
 /** Runs `wgc diff`; returns the exit code. */
 export async function diffCommand(argv: string[], io: CliIo = processIo): Promise<number> {
   const files: string[] = [];
   let format = 'text';
+  let allowCoverageLoss = false;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     if (a === '--format' || a.startsWith('--format=')) {
@@ -22,6 +24,8 @@ export async function diffCommand(argv: string[], io: CliIo = processIo): Promis
         return 2;
       }
       format = value;
+    } else if (a === '--allow-coverage-loss') {
+      allowCoverageLoss = true;
     } else if (a === '--help' || a === '-h') {
       io.out(USAGE);
       return 0;
@@ -37,7 +41,7 @@ export async function diffCommand(argv: string[], io: CliIo = processIo): Promis
   try {
     const base = readReport(files[0]!);
     const head = readReport(files[1]!);
-    const d = diffReports(base, head);
+    const d = diffReports(base, head, { allowCoverageLoss });
     io.out(format === 'markdown' ? renderDiffMarkdown(d) : renderDiffText(d));
     return d.hasRegression ? 1 : 0;
   } catch (e) {

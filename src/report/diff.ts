@@ -41,15 +41,26 @@ export interface ReportDiff {
   verdict: { from: Verdict; to: Verdict; changed: boolean };
   specChanged: boolean;
   catalogChanged: boolean;
-  /** True when a clause regressed or the verdict got worse: `wgc diff` exits 1. */
+  /** Clauses verified (passed) in BASE and not observable or disabled in HEAD: coverage lost. */
+  coverageLost: ClauseChange[];
+  /**
+   * True when a clause regressed, the verdict got worse, or (unless coverage loss is allowed)
+   * a clause verified in BASE went unverified in HEAD: `wgc diff` exits 1.
+   */
   hasRegression: boolean;
+}
+
+/** How the diff is judged. */
+export interface DiffOptions {
+  /** Verified → not observable (or disabled) is no regression (`--allow-coverage-loss`). */
+  allowCoverageLoss?: boolean;
 }
 
 const OBSERVED: readonly Outcome[] = ['passed', 'failed', 'harnessError'];
 const VERDICT_RANK: Record<Verdict, number> = { conformant: 0, inconclusive: 1, 'not-conformant': 2 };
 
 /** The clause-by-clause difference from `base` to `head`. */
-export function diffReports(base: RunResult, head: RunResult): ReportDiff {
+export function diffReports(base: RunResult, head: RunResult, opts: DiffOptions = {}): ReportDiff {
   const baseById = new Map(base.clauses.map((c) => [c.id, c]));
   const headById = new Map(head.clauses.map((c) => [c.id, c]));
   const d: ReportDiff = {
@@ -62,6 +73,7 @@ export function diffReports(base: RunResult, head: RunResult): ReportDiff {
     verdict: { from: base.summary.verdict, to: head.summary.verdict, changed: base.summary.verdict !== head.summary.verdict },
     specChanged: base.meta.specHash !== head.meta.specHash,
     catalogChanged: base.meta.catalogHash !== head.meta.catalogHash,
+    coverageLost: [],
     hasRegression: false,
   };
   for (const h of head.clauses) {
@@ -70,10 +82,11 @@ export function diffReports(base: RunResult, head: RunResult): ReportDiff {
     const change: ClauseChange = { id: h.id, level: h.level, statement: h.statement, from: b.outcome, to: h.outcome };
     if (h.outcome === 'failed') d.regressed.push(change);
     else if (b.outcome === 'failed' && h.outcome === 'passed') d.fixed.push(change);
+    if (b.outcome === 'passed' && !OBSERVED.includes(h.outcome)) d.coverageLost.push(change);
     if (OBSERVED.includes(b.outcome) !== OBSERVED.includes(h.outcome)) d.observability.push(change);
     else if (h.outcome !== 'failed' && !(b.outcome === 'failed' && h.outcome === 'passed')) d.otherChanges.push(change);
   }
-  d.hasRegression = d.regressed.length > 0 || VERDICT_RANK[d.verdict.to] > VERDICT_RANK[d.verdict.from];
+  d.hasRegression = d.regressed.length > 0 || VERDICT_RANK[d.verdict.to] > VERDICT_RANK[d.verdict.from] || (!opts.allowCoverageLoss && d.coverageLost.length > 0);
   return d;
 }
 
@@ -102,6 +115,7 @@ export function renderDiffText(d: ReportDiff): string {
     for (const c of list) out.push(`  ${c.id} [${c.level}] ${label(c.outcome)}  ${one(c.statement)}`);
   };
   changes('Regressed', d.regressed);
+  changes('Coverage lost: verified before, not now (a regression unless --allow-coverage-loss)', d.coverageLost);
   changes('Fixed', d.fixed);
   changes('Observability changed', d.observability);
   changes('Other changes', d.otherChanges);
@@ -127,6 +141,7 @@ export function renderDiffMarkdown(d: ReportDiff): string {
   const change = (c: ClauseChange) => `| ${md(c.id)} | ${c.level} | ${label(c.from)} → ${label(c.to)} | ${md(truncate(c.statement, 100))} |`;
   const pres = (c: ClausePresence) => `| ${md(c.id)} | ${c.level} | ${label(c.outcome)} | ${md(truncate(c.statement, 100))} |`;
   table('Regressed', d.regressed.map(change));
+  table('Coverage lost: verified before, not now', d.coverageLost.map(change));
   table('Fixed', d.fixed.map(change));
   table('Observability changed', d.observability.map(change));
   table('Other changes', d.otherChanges.map(change));

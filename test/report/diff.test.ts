@@ -38,11 +38,15 @@ describe('diffReports', () => {
     expect(back.hasRegression).toBe(false);
   });
 
-  test('observability changes both ways; a clause becoming observable and failing is also a regression', () => {
+  test('observability changes both ways; verified → not observable is a coverage regression unless allowed; a clause becoming observable and failing is a regression', () => {
     const head = buildRunResult(replace('billing/refused-not-billed', { 'BILL-001': 'notObservable' }), catalog, fixtureMeta());
     const d = diffReports(base, head);
     expect(d.observability.map((c) => [c.id, c.from, c.to])).toEqual([['BILL-001', 'passed', 'notObservable']]);
-    expect(d.hasRegression).toBe(false);
+    expect(d.coverageLost.map((c) => [c.id, c.from, c.to])).toEqual([['BILL-001', 'passed', 'notObservable']]);
+    expect(d.hasRegression).toBe(true);
+    expect(renderDiffText(d)).toContain('Coverage lost');
+    expect(diffReports(base, head, { allowCoverageLoss: true }).hasRegression).toBe(false);
+    expect(diffReports(head, base).hasRegression).toBe(false);
     const failing = buildRunResult(replace('billing/refused-not-billed', { 'BILL-001': 'failed' }), catalog, fixtureMeta());
     const d2 = diffReports(head, failing);
     expect(d2.observability.map((c) => c.id)).toEqual(['BILL-001']);
