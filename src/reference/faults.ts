@@ -97,6 +97,8 @@ export const FAULTS: readonly FaultDef[] = [
   f('replay-re-executes', ['IDEM-002', 'IDEM-003', 'IDEM-008', 'IDEM-009'], 'A replay runs the mutation again (then returns the stored reply).'),
   f('idempotency-ignores-body', ['IDEM-004'], 'The request fingerprint leaves the body out: a different body replays instead of 409.'),
   f('idempotency-fingerprint-skips-arrays', ['IDEM-004'], 'The Idempotency-Key fingerprint leaves out array-valued body fields: a reuse that differs only in an array is replayed.'),
+  f('idempotency-fingerprint-skips-path', ['IDEM-004'], 'The Idempotency-Key fingerprint leaves out the path: the key reused with the same body on another definition replays the first answer.'),
+  f('archive-idempotency-key-unchecked', ['IDEM-005', 'IDEM-006'], 'POST /definitions/{id}/archive takes any Idempotency-Key (too long, spaces): the key rules are forgotten on that one route.'),
   f('long-idempotency-key-409', ['IDEM-005'], 'An Idempotency-Key longer than 128 characters answers 409.'),
   f('idempotency-key-allows-spaces', ['IDEM-006'], 'Idempotency-Keys may hold spaces and characters outside visible ASCII.'),
   f('idempotency-key-max-64', ['IDEM-007'], 'Idempotency-Keys longer than 64 characters are refused with 400.'),

@@ -36,6 +36,7 @@ export function canonicalJson(v: unknown): string {
 /** The input identity of a request. */
 export function fingerprint(method: string, path: string, body: unknown, faults: FaultSet): string {
   if (faults.has('idempotency-ignores-body')) return `${method} ${path}`;
+  if (faults.has('idempotency-fingerprint-skips-path')) return `${method} ${canonicalJson(body)}`;
   return `${method} ${path} ${canonicalJson(faults.has('idempotency-fingerprint-skips-arrays') ? withoutArrays(body) : body)}`;
 }
 

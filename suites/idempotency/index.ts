@@ -6,6 +6,7 @@
  */
 import type { SuiteDef } from '../../src/engine/check.ts';
 import { concurrentSameKey, keyAfterRefusal, keyReuseConflict } from './conflict.ts';
+import { conflictEveryEndpoint, keyBoundsEveryEndpoint } from './every-endpoint.ts';
 import { keyBoundsAccepted, keyCharset, keyTooLong } from './keys.ts';
 import { operationReplay } from './operations.ts';
 import { archiveReplay, createReplay, mergeReplay, updateReplay } from './replay.ts';
@@ -31,5 +32,8 @@ export const suite: SuiteDef = {
     keyTooLong,
     keyCharset,
     keyBoundsAccepted,
+    // The same rules on the four other endpoints.
+    conflictEveryEndpoint,
+    keyBoundsEveryEndpoint,
   ],
 };

@@ -18,7 +18,7 @@ const RECEIPT_PAGES = 20;
 type WithFixtures = CheckContext & { fixtures?: { accountId?: string; accountPersonId?: string } };
 
 /** An account and one of its account-membership records: made with control, else from fixtures. */
-async function personSubject(ctx: CheckContext): Promise<{ accountId: string; accountPersonId: string }> {
+export async function personSubject(ctx: CheckContext): Promise<{ accountId: string; accountPersonId: string }> {
   if (!ctx.run.hasControl) {
     const fx = (ctx as WithFixtures).fixtures;
     if (fx?.accountId && fx.accountPersonId) return { accountId: fx.accountId, accountPersonId: fx.accountPersonId };

@@ -26,7 +26,19 @@ const after = (ids: readonly string[], cursor: string | null): string[] => (curs
  * than the limit while more matching items (per the reference walks) sort after its cursor.
  */
 async function expectFullPages(ctx: CheckContext, key: KeyHandle, q: ListQuery, what: string): Promise<void> {
-  const reference = async (): Promise<string[]> => idsOf((await walkOrNotObservable(ctx, key, { ...q, limit: MAX_LIMIT })).items);
+  // A reference walk others keep inserting into past its page cap is what it saw up to its last
+  // id: pages are then judged against fewer matching items, never more.
+  const reference = async (): Promise<string[]> => {
+    let walk: Walk;
+    try {
+      walk = await walkDefinitions(ctx, key, { ...q, limit: MAX_LIMIT }, { maxPages: WALK_MAX_PAGES });
+    } catch (e) {
+      if (!(e instanceof Finding)) throw e;
+      return idsOf((await walkOrNotObservable(ctx, key, { ...q, limit: MAX_LIMIT })).items);
+    }
+    if (walk.end === 'loop') throw new NotObservable(`the reference walk with limit=${MAX_LIMIT} did not end (a cursor came back; see PAGE-006)`);
+    return idsOf(walk.items);
+  };
   let matching = await reference();
   const limit = Math.max(SMALL_LIMIT, Math.ceil(matching.length / TEST_PAGES));
   let walk: Walk;

@@ -110,13 +110,13 @@ describe.concurrent('hostile targets end to end', () => {
     log('echo-key (all suites)', out, after.formula, target, cal);
   }, TEST_MS);
 
-  test('silent before introspection (no control, GET /me silent too): every cast unmatched after one timeout', async () => {
+  test('silent before introspection (no control, GET /me silent too): the preflight says the API cannot be reached after one timeout, exit 2', async () => {
     const cal = await small();
     const b = bound(cal, { requests: 1 });
     const { out, target } = await hostileRun('silent', { meOk: false, keys: { [OWNER]: { role: 'owner', scopes: ALL_SCOPES } } }, { keys: { owner: OWNER }, suites: SMALL, killAfterMs: killAfter(b.ms) });
-    const text = expectCalmRun('silent-introspection', out, target, { boundMs: b.ms, formula: b.formula, baselineRss: cal.peakRss, cap: CAP, secrets: [OWNER] });
+    const text = expectCalmRun('silent-introspection', out, target, { boundMs: b.ms, formula: b.formula, baselineRss: cal.peakRss, cap: CAP, secrets: [OWNER], harness: true });
     expect(out.exitCode).toBe(2);
-    expect(text).toMatch(/GET \/me failed: timeout/);
+    expect(text).toMatch(/preflight: the API cannot be reached: GET [^ ]+\/api\/v1\/me got no answer \(timeout/);
     log('silent (introspection)', out, b.formula, target, cal);
   }, TEST_MS);
 

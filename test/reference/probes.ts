@@ -207,9 +207,18 @@ export const PROBES: Record<string, Probe> = {
     expectError(await ws.api('POST', '/definitions', { body: { ...validCreate(), name: 'other' }, idem: 'k' }), 409);
     expectError(await ws.api('POST', '/definitions', { body: { ...validCreate(), entityKinds: ['account', 'deal'] }, idem: 'k' }), 409);
     expect(await defs(ws)).toHaveLength(1);
+    const [a, b] = [await ws.definition(), await ws.definition()];
+    expect((await ws.api('PATCH', `/definitions/${a.id}`, { body: { reason: 'r', description: 'd' }, idem: 'p' })).status).toBe(200);
+    expectError(await ws.api('PATCH', `/definitions/${b.id}`, { body: { reason: 'r', description: 'd' }, idem: 'p' }), 409);
   },
-  'IDEM-005': async (_r, ws) => expect([400, 201]).toContain((await ws.api('POST', '/definitions', { body: validCreate(), idem: 'x'.repeat(129) })).status),
-  'IDEM-006': async (_r, ws) => expectError(await ws.api('POST', '/definitions', { body: validCreate(), idem: 'a b' }), 400),
+  'IDEM-005': async (_r, ws) => {
+    expect([400, 201]).toContain((await ws.api('POST', '/definitions', { body: validCreate(), idem: 'x'.repeat(129) })).status);
+    expectError(await ws.api('POST', `/definitions/${(await ws.definition()).id}/archive`, { body: { reason: 'r' }, idem: 'x'.repeat(129) }), 400);
+  },
+  'IDEM-006': async (_r, ws) => {
+    expectError(await ws.api('POST', '/definitions', { body: validCreate(), idem: 'a b' }), 400);
+    expectError(await ws.api('POST', `/definitions/${(await ws.definition()).id}/archive`, { body: { reason: 'r' }, idem: 'a b' }), 400);
+  },
   'IDEM-007': async (_r, ws) => {
     expect((await ws.api('POST', '/definitions', { body: validCreate(), idem: 'x'.repeat(128) })).status).toBe(201);
     expect((await ws.api('POST', '/definitions', { body: validCreate(), idem: 'y' })).status).toBe(201);
