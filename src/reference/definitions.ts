@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import type { Choices } from './choices.ts';
 import { ApiError, badRequest, conflict, invalid, notFound } from './errors.ts';
-import type { FaultSet } from './faults.ts';
+import { shapeFaults, untouchedFaults, type FaultSet } from './faults.ts';
 import type { Definition, DefinitionRecord, EnumValue, Workspace } from './model.ts';
 import { arrayParam, boolParam, page, pageParams, single } from './query.ts';
 import type { Ctx, Route } from './route.ts';
@@ -139,12 +139,19 @@ function toEnumValues(c: Choices, input: EnumIn[], taken: Set<string>): EnumValu
   });
 }
 
+/** Which answer a Definition is rendered for (a generated shapes fault breaks one answer only). */
+export type DefinitionAnswer = 'create' | 'update' | 'archive' | 'list';
+
 /** The Definition as returned by the API: all 25 fields (plus a variant's extras), enum values with slug and archived. */
-export function definitionOut(d: Definition, faults: FaultSet, c: Choices): Record<string, unknown> {
+export function definitionOut(d: Definition, faults: FaultSet, c: Choices, answer: DefinitionAnswer): Record<string, unknown> {
   const { layout } = c;
   const out = layout.definition({ ...d, entity_kinds: [...d.entity_kinds], enum_values: d.enum_values.map((v, i) => layout.enumValue(v, i) as unknown as EnumValue) });
   if (faults.has('definition-omits-null-fields')) for (const [k, v] of Object.entries(out)) if (v === null) delete out[k];
   if (faults.has('definition-workspace-id-is-user-id')) out.workspace_id = d.created_by ?? d.workspace_id;
+  for (const { field, how } of shapeFaults(faults, answer)) {
+    if (how === 'drop') delete out[field];
+    else out[field] = how === 'as-string' ? 'mistyped' : how === 'as-number' ? 42 : { mistyped: true };
+  }
   return out;
 }
 
@@ -290,7 +297,7 @@ function list(ctx: Ctx) {
     env = { items: raw.items.filter(shown), nextCursor: raw.nextCursor };
   } else env = page(defs.filter(shown), p, faults, ctx.store.choices);
   if (faults.has('list-touches-definitions')) for (const d of env.items) d.updated_at = ctx.store.now();
-  const body = ctx.store.choices.layout.list(env.items.map((d) => definitionOut(d, faults, ctx.store.choices)), env.nextCursor);
+  const body = ctx.store.choices.layout.list(env.items.map((d) => definitionOut(d, faults, ctx.store.choices, 'list')), env.nextCursor);
   if (body.nextCursor === null && faults.has('definitions-next-cursor-missing')) delete body.nextCursor;
   return { status: 200, body };
 }
@@ -364,7 +371,7 @@ export function create(ctx: Ctx) {
   const estimatesAt = shape.estimating ? { estimatesAt: Date.now() + shape.estimating.afterMs } : {};
   ws.definitions.set(def.id, { def, revision: 1, ...(settling ? { settlesAt: { at: Date.now() + settleMs, from: settling.state } } : {}), ...estimatesAt });
   recordTrace(ws, 'definition', def.id, { at: now, action: 'create', actor: ctx.p.member.userId, trace });
-  const out = definitionOut(def, ctx.faults, choices);
+  const out = definitionOut(def, ctx.faults, choices, 'create');
   if (ctx.faults.has('enum-values-created-archived')) {
     (out.enum_values as EnumValue[]).forEach((v, i) => {
       if ((raw.enumValues as Record<string, unknown>[])[i]?.archived === undefined) v.archived = true;
@@ -414,13 +421,51 @@ function update(ctx: Ctx) {
   const archive = new Set(b.archiveEnumValueSlugs ?? []);
   for (const v of d.enum_values) if (archive.has(v.slug)) v.archived = true;
   if (faults.has('add-enum-values-replaces') && b.addEnumValues !== undefined) d.enum_values = [];
+  changeUnnamed(d, b as Record<string, unknown>, untouchedFaults(faults));
   d.enum_values.push(...toEnumValues(ctx.store.choices, b.addEnumValues ?? [], slugs));
   touch(ctx, rec, b.reason);
   if (faults.has('patch-rewinds-updated-at')) d.updated_at = new Date(Date.parse(d.created_at) - 3_600_000).toISOString();
   recordTrace(ctx.ws, 'definition', d.id, { at: d.updated_at, action: 'update', actor: ctx.p.member.userId, trace });
-  const out = definitionOut(d, faults, ctx.store.choices);
+  const out = definitionOut(d, faults, ctx.store.choices, 'update');
   if (faults.has('patch-answer-without-archived-at')) delete out.archived_at;
   return { status: 200, body: out };
+}
+
+/** The PATCH body field that sets each Definition field (the rest no PATCH names). */
+const PATCHED_BY: Readonly<Record<string, string>> = {
+  name: 'name',
+  description: 'description',
+  instruction: 'instruction',
+  refresh_policy: 'refreshPolicy',
+  capture_enabled: 'captureEnabled',
+  auto_apply_threshold: 'autoApplyThreshold',
+  review_threshold: 'reviewThreshold',
+  chat_visible: 'chatVisible',
+};
+
+/** Under patch-semantics faults: changes each listed field the PATCH `b` does not name. */
+function changeUnnamed(d: Definition, b: Record<string, unknown>, fields: readonly string[]): void {
+  const rec = d as unknown as Record<string, unknown>;
+  for (const field of fields) {
+    const by = PATCHED_BY[field];
+    if (by !== undefined && b[by] !== undefined) continue;
+    if (field === 'enum_values') {
+      const named = new Set((b.archiveEnumValueSlugs as string[] | undefined) ?? []);
+      const victim = d.enum_values.find((v) => !v.archived && !named.has(v.slug));
+      if (victim) victim.archived = true;
+      continue;
+    }
+    const v = rec[field];
+    if (typeof v === 'boolean') rec[field] = !v;
+    else if (typeof v === 'number') rec[field] = v >= 0.5 ? v - 0.25 : v + 0.25;
+    else if (field === 'refresh_policy') rec[field] = v === 'manual' ? 'on_ingest' : 'manual';
+    else if (field === 'module_key') rec[field] = v === 'vendors' ? 'customers' : 'vendors';
+    else if (field === 'value_type') rec[field] = v === 'text' ? 'number' : 'text';
+    else if (field === 'cardinality') rec[field] = v === 'multi' ? 'exclusive' : 'multi';
+    else if (field === 'entity_kinds') rec[field] = d.entity_kinds.includes('investor') ? ['account'] : ['investor'];
+    else if (field === 'created_at') rec[field] = new Date(Date.parse(d.created_at) - 86_400_000).toISOString();
+    else rec[field] = `${typeof v === 'string' ? v : ''} (changed)`.slice(-80);
+  }
 }
 
 function archive(ctx: Ctx) {
@@ -431,20 +476,20 @@ function archive(ctx: Ctx) {
   const trace = traceOf(ctx, ctx.body);
   const d = rec.def;
   // Reached with archived writes allowed (a variant's choice): nothing changes, it stays archived.
-  if (d.state === 'archived' && !restores) return { status: 200, body: definitionOut(d, faults, ctx.store.choices) };
+  if (d.state === 'archived' && !restores) return { status: 200, body: definitionOut(d, faults, ctx.store.choices, 'archive') };
   if (d.state === 'archived') {
     // Only reached under archive-of-archived-restores.
     touch(ctx, rec, b.reason ?? null);
     d.state = INITIAL_STATE;
     d.archived_at = null;
-    return { status: 200, body: definitionOut(d, faults, ctx.store.choices) };
+    return { status: 200, body: definitionOut(d, faults, ctx.store.choices, 'archive') };
   }
   const before = d.state;
   touch(ctx, rec, b.reason ?? null);
   d.state = 'archived';
   d.archived_at = faults.has('archive-leaves-archived-at-null') ? null : d.updated_at;
   recordTrace(ctx.ws, 'definition', d.id, { at: d.updated_at, action: 'archive', actor: ctx.p.member.userId, trace });
-  const out = definitionOut(d, faults, ctx.store.choices);
+  const out = definitionOut(d, faults, ctx.store.choices, 'archive');
   if (faults.has('archive-returns-stale-state')) out.state = before;
   if (faults.has('archive-answer-entity-kinds-string')) out.entity_kinds = d.entity_kinds.join(',');
   return { status: 200, body: out };

@@ -15,7 +15,7 @@ export interface FaultDef {
   /** kebab-case, stable; a generated fault's name follows its family's pattern (see BOUND_FAULT_RE). */
   name: string;
   /** The family a generated fault belongs to (the hand-written faults of FAULTS have none: "named"). */
-  family?: 'bounds';
+  family?: 'bounds' | 'shapes' | 'patch-semantics';
   /** Why no client can observe a generated fault (it is listed, not run). */
   unobservable?: string;
   /** Clause ids it breaks. */
@@ -277,10 +277,38 @@ export const NO_FAULTS: FaultSet = { has: () => false, names: [] };
  */
 export const BOUND_FAULT_RE = /^bound:(create|update|archive|merge_value):(body(?:\.[A-Za-z_]+(?:\[\])?)*):(min|max):(tighten|loosen)$/;
 
+/**
+ * A generated shapes fault: one field of the Definition one answer returns (create, update,
+ * archive, or each listed item) left out (`drop`) or given a JSON type its column does not
+ * have (`as-string`, `as-number`, `as-object`). Read at one place: definitions.ts definitionOut.
+ */
+export const SHAPE_FAULT_RE = /^shape:(create|update|archive|list):([a-z_]+):(drop|as-string|as-number|as-object)$/;
+
+/**
+ * A generated patch-semantics fault: a PATCH that does not name a field of the Definition
+ * changes it anyway (`enum_values`: archives a value archiveEnumValueSlugs does not name). Read
+ * at one place: definitions.ts update.
+ */
+export const UNTOUCHED_FAULT_RE = /^untouched:([a-z_]+)$/;
+
+/** The shape faults on, for one answer: each field and what is done to it. */
+export function shapeFaults(faults: FaultSet, answer: string): { field: string; how: string }[] {
+  return faults.names.flatMap((n) => {
+    const m = SHAPE_FAULT_RE.exec(n);
+    return m && m[1] === answer ? [{ field: m[2]!, how: m[3]! }] : [];
+  });
+}
+
+/** The fields a PATCH changes although it does not name them (patch-semantics faults). */
+export function untouchedFaults(faults: FaultSet): string[] {
+  return faults.names.flatMap((n) => UNTOUCHED_FAULT_RE.exec(n)?.slice(1, 2) ?? []);
+}
+
 /** Resolves fault names, rejecting unknown ones with the list of valid names. */
 export function resolveFaults(names: readonly string[] = []): FaultSet {
   const known = new Set(FAULTS.map((d) => d.name));
-  const unknown = names.filter((n) => !known.has(n) && !BOUND_FAULT_RE.test(n));
+  const generated = (n: string): boolean => BOUND_FAULT_RE.test(n) || SHAPE_FAULT_RE.test(n) || UNTOUCHED_FAULT_RE.test(n);
+  const unknown = names.filter((n) => !known.has(n) && !generated(n));
   if (unknown.length > 0) {
     const valid = FAULTS.map((d) => d.name).join(', ');
     throw new Error(`unknown fault${unknown.length > 1 ? 's' : ''} ${unknown.map((n) => `"${n}"`).join(', ')}; valid faults: ${valid}`);

@@ -9,6 +9,15 @@
  *   in the reference (faults.ts BOUND_FAULT_RE, validate.ts BoundShift). Each declares the one
  *   clause the bound belongs to on that write (suites/definitions/violation-map.ts clauseOf).
  *
+ * - shapes: for every field of the Definition (components/schemas/Definition) in each answer
+ *   that returns one (create, update, archive, and the items of a listing): the field left out
+ *   (DEF-001), and the field given a JSON type its schema does not allow (DEF-002).
+ * - patch-semantics: for every field of the Definition, a PATCH that does not name it changes
+ *   it anyway (for enum_values: archives a value archiveEnumValueSlugs does not name) (DEF-028).
+ *   Fields no client can change through the API (id, workspace_id, slug, state, the estimates,
+ *   created_by, reason, updated_at, archived_at) are moved on their own by a conformant server
+ *   or by the PATCH itself, and are left out.
+ *
  * A fault no client can observe is listed with the reason (`unobservable`) and not run.
  */
 import type { FaultDef } from '../reference/faults.ts';
@@ -17,12 +26,12 @@ import type { JsonSchema } from '../spec/types.ts';
 import { clauseOf, WRITES, type Write } from '../../suites/definitions/violation-map.ts';
 import { VALID_ELSEWHERE } from '../../suites/definitions/edges.ts';
 
-export const FAMILIES = ['named', 'bounds'] as const;
+export const FAMILIES = ['named', 'bounds', 'shapes', 'patch-semantics'] as const;
 export type Family = (typeof FAMILIES)[number];
 
 /** A generated fault: a FaultDef of its family (with why it is not run where no client can observe it). */
 export interface GeneratedFault extends FaultDef {
-  family: 'bounds';
+  family: Exclude<Family, 'named'>;
 }
 
 /** The reference's surface suffix of each write (api:definitions.<suffix>). */
@@ -98,9 +107,53 @@ export async function boundFaults(): Promise<GeneratedFault[]> {
   return out;
 }
 
+/** The JSON types a schema allows (enum and const values' types included). */
+function typesAllowed(schema: JsonSchema): Set<string> {
+  const out = new Set<string>();
+  for (const t of Array.isArray(schema.type) ? schema.type : schema.type ? [schema.type] : []) out.add(t === 'integer' ? 'number' : t);
+  for (const v of schema.enum ?? []) out.add(v === null ? 'null' : typeof v);
+  return out;
+}
+
+/** The answers that return a Definition (the reference's DefinitionAnswer). */
+const ANSWERS = ['create', 'update', 'archive', 'list'] as const;
+
+/** The shapes family, generated from components/schemas/Definition. */
+export async function shapeFaults(): Promise<GeneratedFault[]> {
+  const spec = await loadSpec();
+  const definition = spec.componentSchema('Definition');
+  const out: GeneratedFault[] = [];
+  for (const answer of ANSWERS) {
+    for (const [field, schema] of Object.entries(definition.properties ?? {})) {
+      const allowed = typesAllowed(schema);
+      const mistype = !allowed.has('string') ? 'as-string' : !allowed.has('number') ? 'as-number' : 'as-object';
+      const where = answer === 'list' ? 'each listed Definition' : `the ${answer} answer`;
+      out.push({ name: `shape:${answer}:${field}:drop`, family: 'shapes', clauses: ['DEF-001'], description: `${where} leaves out ${field}` });
+      out.push({ name: `shape:${answer}:${field}:${mistype}`, family: 'shapes', clauses: ['DEF-002'], description: `${where} gives ${field} ${mistype.replace('as-', 'as a ')}` });
+    }
+  }
+  return out;
+}
+
+/** Definition fields a conformant server or the PATCH itself may move (see the module comment). */
+const MOVE_ANYWAY = new Set(['id', 'workspace_id', 'slug', 'state', 'est_credits_low', 'est_credits_high', 'last_run_credits', 'created_by', 'reason', 'updated_at', 'archived_at']);
+
+/** The patch-semantics family, generated from components/schemas/Definition. */
+export async function patchSemanticsFaults(): Promise<GeneratedFault[]> {
+  const spec = await loadSpec();
+  return Object.keys(spec.componentSchema('Definition').properties ?? {})
+    .filter((field) => !MOVE_ANYWAY.has(field))
+    .map((field) => ({ name: `untouched:${field}`, family: 'patch-semantics' as const, clauses: ['DEF-028'], description: `a PATCH that does not name ${field} changes it` }));
+}
+
 /** The faults of the given families (default: all), the named ones first. */
 export async function familyFaults(named: readonly FaultDef[], families: readonly Family[] = FAMILIES): Promise<(FaultDef | GeneratedFault)[]> {
-  return [...(families.includes('named') ? named : []), ...(families.includes('bounds') ? await boundFaults() : [])];
+  return [
+    ...(families.includes('named') ? named : []),
+    ...(families.includes('bounds') ? await boundFaults() : []),
+    ...(families.includes('shapes') ? await shapeFaults() : []),
+    ...(families.includes('patch-semantics') ? await patchSemanticsFaults() : []),
+  ];
 }
 
 /** The family of a fault. */
@@ -108,5 +161,5 @@ export const familyOf = (f: FaultDef): Family => f.family ?? 'named';
 
 /** The suites a fault of a family can be caught by (undefined: every suite). */
 export function suitesFor(f: FaultDef): string[] | undefined {
-  return f.family === 'bounds' ? ['definitions'] : undefined;
+  return f.family === undefined ? undefined : ['definitions'];
 }

@@ -96,9 +96,14 @@ export const createProperty: CheckDef = {
     const ids = created.filter((id): id is string => id !== undefined);
     if (ids.length > 0) {
       const listing = await listDefinitions(ctx, ctx.key(ADMIN), 'absent', { ids });
-      for (const id of ids) {
-        const item = listing.byId.get(id);
-        if (item) for (const e of shapeEvidence(spec, item, listing.pageOf.get(id)!, `the listed definition ${id}`)) ctx.softFail(e);
+      // Every item the listing showed is a Definition the list returned (2.1), an item that
+      // lost its id included; others' items too: all of them are the server's answers.
+      for (const page of listing.exchanges) {
+        const items = isObject(page.response?.json) && Array.isArray(page.response.json.items) ? page.response.json.items : [];
+        for (const [i, item] of items.entries()) {
+          const label = isObject(item) && typeof item.id === 'string' ? item.id : `#${i + 1} of its page`;
+          for (const e of shapeEvidence(spec, item, page, `the listed definition ${label}`)) ctx.softFail(e);
+        }
       }
     }
   },

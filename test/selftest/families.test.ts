@@ -7,7 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import { BOUND_FAULT_RE, resolveFaults } from '../../src/reference/faults.ts';
 import { startReference } from '../../src/reference/index.ts';
-import { boundFaults, familyFaults } from '../../src/selftest/families.ts';
+import { boundFaults, familyFaults, patchSemanticsFaults, shapeFaults } from '../../src/selftest/families.ts';
+import { SHAPE_FAULT_RE, UNTOUCHED_FAULT_RE } from '../../src/reference/faults.ts';
 import { FAULTS } from '../../src/reference/faults.ts';
 
 const bounds = await boundFaults();
@@ -64,11 +65,28 @@ describe('the bounds family', () => {
   });
 });
 
+describe('the shapes and patch-semantics families', () => {
+  it('drop and mistype every Definition field in each of the four answers; change every field a client can set behind a PATCH that does not name it', async () => {
+    const shapes = await shapeFaults();
+    const untouched = await patchSemanticsFaults();
+    for (const f of shapes) expect(f.name).toMatch(SHAPE_FAULT_RE);
+    for (const f of untouched) expect(f.name).toMatch(UNTOUCHED_FAULT_RE);
+    expect(shapes.length).toBe(4 * 25 * 2);
+    expect(shapes.filter((f) => f.name.endsWith(':drop')).every((f) => f.clauses[0] === 'DEF-001')).toBe(true);
+    expect(shapes.filter((f) => !f.name.endsWith(':drop')).every((f) => f.clauses[0] === 'DEF-002')).toBe(true);
+    // A string field is mistyped as a number, a number as a string, a string-or-number never.
+    expect(shapes.map((f) => f.name)).toEqual(expect.arrayContaining(['shape:list:id:as-number', 'shape:update:auto_apply_threshold:as-string', 'shape:archive:est_credits_low:as-string']));
+    expect(untouched.map((f) => f.name)).toEqual(expect.arrayContaining(['untouched:description', 'untouched:enum_values', 'untouched:chat_visible']));
+    expect(untouched.map((f) => f.name)).not.toContain('untouched:updated_at');
+    expect(() => resolveFaults([...shapes, ...untouched].map((f) => f.name))).not.toThrow();
+  });
+});
+
 describe('familyFaults', () => {
   it('gives the named faults first, then the generated ones', async () => {
     const all = await familyFaults(FAULTS);
     expect(all.slice(0, FAULTS.length)).toEqual([...FAULTS]);
-    expect(all.length).toBe(FAULTS.length + bounds.length);
+    expect(all.length).toBe(FAULTS.length + bounds.length + (await shapeFaults()).length + (await patchSemanticsFaults()).length);
     expect((await familyFaults(FAULTS, ['bounds'])).length).toBe(bounds.length);
   });
 });
