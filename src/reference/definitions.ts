@@ -372,6 +372,8 @@ export function create(ctx: Ctx) {
   ws.definitions.set(def.id, { def, revision: 1, ...(settling ? { settlesAt: { at: Date.now() + settleMs, from: settling.state } } : {}), ...estimatesAt });
   recordTrace(ws, 'definition', def.id, { at: now, action: 'create', actor: ctx.p.member.userId, trace });
   const out = definitionOut(def, ctx.faults, choices, 'create');
+  // The answer echoes the request; what is stored is not: the fault keeps the default policy.
+  if (ctx.faults.has('create-stores-default-refresh-policy')) def.refresh_policy = 'on_ingest';
   if (ctx.faults.has('enum-values-created-archived')) {
     (out.enum_values as EnumValue[]).forEach((v, i) => {
       if ((raw.enumValues as Record<string, unknown>[])[i]?.archived === undefined) v.archived = true;

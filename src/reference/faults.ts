@@ -49,6 +49,7 @@ export const FAULTS: readonly FaultDef[] = [
   f('definition-omits-null-fields', ['DEF-001'], 'Definition fields whose value is null are left out of responses.'),
   f('definition-state-unknown', ['DEF-002'], 'New definitions get the state "new", outside the state enum.'),
   f('create-ignores-instruction', ['DEF-003'], 'POST /definitions does not store the instruction.'),
+  f('create-stores-default-refresh-policy', ['DEF-003'], 'POST /definitions answers the refreshPolicy sent but stores on_ingest: the listed copy differs from the answer.'),
   f('wrong-default-review-threshold', ['DEF-004'], 'An omitted reviewThreshold defaults to 0.5 instead of 0.6.'),
   f('enum-values-created-archived', ['DEF-005'], 'The create response shows enum values sent without archived as archived (they are stored unarchived).'),
   f('create-instruction-unbounded', ['DEF-006'], 'POST /definitions accepts an instruction longer than 2000 characters.'),

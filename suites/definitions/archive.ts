@@ -45,6 +45,8 @@ export const archiveDefinition: CheckDef = {
       }
     }
     const withArchived = await listDefinitions(ctx, key, 'true', { ids: [id] });
+    const listedArchived = withArchived.byId.get(id);
+    if (listedArchived) for (const e of shapeEvidence(await apiSpec(), listedArchived, withArchived.pageOf.get(id)!, `the listed archived definition ${id}`)) ctx.softFail(e);
     if (!withArchived.byId.has(id)) {
       ctx.softFail({ clause: 'DEF-015', message: `the archived definition ${id} is not listed with includeArchived=true`, expected: 'the archived definition listed', received: `${withArchived.byId.size} other definitions`, exchange: withArchived.exchanges.at(-1)!, context: [ex] });
     }

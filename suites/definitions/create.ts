@@ -15,28 +15,25 @@ import { pagesFor } from '../_shared/paging-walk.ts';
 import { PAGE_LIMIT, SMALL_WALK_CREDITS, WALK_PAGES, listDefinitions, walkMaxCredits } from './listing.ts';
 import { defaultEvidence, enumValueEvidence, reflectEvidence, shapeEvidence } from './shape.ts';
 import { ADMIN, TWO_VALUES, apiSpec, archive, distinctEnumValues, forEachGenerated, optionalReader, refusalEvidence, replay, setupDefinition, shown, withoutTrace } from './support.ts';
+import { changedFields } from './violation-map.ts';
 import { enumValuesDropped, nullableFields, orderedCreate, thresholdDefaults } from './valid-bodies.ts';
 
 /** Replay data of one create body: the generated run's seed and path, or just the body for a fixed one. */
 type Replay = Pick<Evidence, 'seed' | 'path' | 'counterexample'>;
 
-/**
- * Sends one valid create and judges the answer: status and body (DEF-012), shape (DEF-001,
- * DEF-002, DEF-005), reflection (DEF-003), defaults (DEF-004), enum values (DEF-005).
- * Returns the new id when there is one.
- */
-async function judgeCreate(ctx: CheckContext, spec: LoadedSpec, body: Record<string, unknown>, at: Replay): Promise<string | undefined> {
-  const ex = await ctx.api.send({ method: 'POST', path: '/definitions', key: ctx.key(ADMIN), body });
-  if (!is2xx(ex)) {
-    ctx.softFail({ clause: 'DEF-012', message: 'a valid create was not accepted', expected: '2xx with the Definition', received: shown(ex), exchange: ex, ...at });
-    return undefined;
-  }
-  return judgeCreated(ctx, spec, body, ex, at);
+/** Sends one create with the check's admin key. */
+const sendCreate = (ctx: CheckContext, body: Record<string, unknown>): Promise<Exchange> => ctx.api.send({ method: 'POST', path: '/definitions', key: ctx.key(ADMIN), body });
+
+/** A valid create that was not accepted (DEF-012). */
+function refusedCreate(ctx: CheckContext, ex: Exchange, at: Replay): undefined {
+  ctx.softFail({ clause: 'DEF-012', message: 'a valid create was not accepted', expected: '2xx with the Definition', received: shown(ex), exchange: ex, ...at });
+  return undefined;
 }
 
 /**
- * Judges the 2xx answer `ex` to the valid create `body` (see judgeCreate) and archives the new
- * definition at clean-up. Returns its id when there is one.
+ * Judges the 2xx answer `ex` to the valid create `body`: its body (DEF-012), shape (DEF-001,
+ * DEF-002, DEF-005), reflection (DEF-003), defaults (DEF-004) and enum values (DEF-005); and
+ * archives the new definition at clean-up. Returns its id when there is one.
  */
 export function judgeCreated(ctx: CheckContext, spec: LoadedSpec, body: Record<string, unknown>, ex: Exchange, at: Replay): string | undefined {
   const key = ctx.key(ADMIN);
@@ -77,10 +74,18 @@ export const createProperty: CheckDef = {
   async run(ctx) {
     const spec = await apiSpec();
     const created: (string | undefined)[] = [];
+    // What each create answered, by id: the listed copy must be the same.
+    const answers = new Map<string, Record<string, unknown>>();
+    const judge = async (body: Record<string, unknown>, at: Replay): Promise<void> => {
+      const ex = await sendCreate(ctx, body);
+      const id = is2xx(ex) ? judgeCreated(ctx, spec, body, ex, at) : refusedCreate(ctx, ex, at);
+      if (id !== undefined && isObject(ex.response?.json)) answers.set(id, ex.response.json);
+      created.push(id);
+    };
     // Generated bodies rarely leave an optional field out: these two always judge every default
     // (required fields only) and enum values sent without an archived flag.
     for (const fixed of [minimalCreateBody(ctx), minimalCreateBody(ctx, { ...TWO_VALUES })]) {
-      created.push(await judgeCreate(ctx, spec, fixed, { counterexample: JSON.stringify(fixed) }));
+      await judge(fixed, { counterexample: JSON.stringify(fixed) });
     }
     const defaults = thresholdDefaults(spec.operation('createDefinition').requestBodySchema ?? {});
     await forEachGenerated(ctx, 'DEF-012', bodyArbitraries(spec, 'createDefinition').valid, async (generated, path) => {
@@ -88,7 +93,7 @@ export const createProperty: CheckDef = {
       const body = orderedCreate(withoutTrace(distinctEnumValues(generated as Record<string, unknown>, 'enumValues')), defaults);
       // The run prefix names every record the run creates.
       body.name = uniqueName(ctx, 'prop');
-      created.push(await judgeCreate(ctx, spec, body, replay(ctx, body, path)));
+      await judge(body, replay(ctx, body, path));
     });
     // "Returned by list" as well: the listed copies of the created definitions have the same
     // shape. They are live: the default listing shows them (and not the archived definitions of
@@ -103,6 +108,17 @@ export const createProperty: CheckDef = {
         for (const [i, item] of items.entries()) {
           const label = isObject(item) && typeof item.id === 'string' ? item.id : `#${i + 1} of its page`;
           for (const e of shapeEvidence(spec, item, page, `the listed definition ${label}`)) ctx.softFail(e);
+        }
+      }
+      // The stored copy is what the create answered: the listing shows the same writable
+      // fields (leaving out what a server moves on its own, comparableRenderings).
+      for (const id of ids) {
+        const listed = listing.byId.get(id);
+        const answered = answers.get(id);
+        if (!listed || !answered) continue;
+        const changed = changedFields(answered, listed);
+        if (changed.length > 0) {
+          ctx.softFail({ clause: 'DEF-003', message: `the listed copy of created definition ${id} differs from the create answer in ${changed.join(', ')}`, expected: JSON.stringify(Object.fromEntries(changed.map((f) => [f, answered[f]]))).slice(0, 300), received: JSON.stringify(Object.fromEntries(changed.map((f) => [f, listed[f]]))).slice(0, 300), exchange: listing.pageOf.get(id)! });
         }
       }
     }

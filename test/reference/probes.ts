@@ -68,7 +68,11 @@ export const PROBES: Record<string, Probe> = {
     expect(d.id).toMatch(UUID_RE);
     expect((await ws.api('POST', `/definitions/${d.id}/archive`, { body: { reason: 'r' } })).json.entity_kinds).toEqual(expect.any(Array));
   },
-  'DEF-003': async (_r, ws) => expect((await ws.definition({ instruction: 'do it', description: 'dd' })).instruction).toBe('do it'),
+  'DEF-003': async (_r, ws) => {
+    expect((await ws.definition({ instruction: 'do it', description: 'dd' })).instruction).toBe('do it');
+    const d = await ws.definition({ refreshPolicy: 'manual' });
+    expect((await defs(ws)).find((x) => x.id === d.id).refresh_policy).toBe('manual');
+  },
   'DEF-004': async (_r, ws) => expect(await ws.definition({ enumValues: undefined })).toMatchObject({ refresh_policy: 'on_ingest', capture_enabled: false, auto_apply_threshold: 0.85, review_threshold: 0.6, chat_visible: true, enum_values: [] }),
   'DEF-005': async (_r, ws) => expect((await ws.definition()).enum_values.every((v: any) => v.archived === false && typeof v.slug === 'string')).toBe(true),
   'DEF-006': async (_r, ws) => {
