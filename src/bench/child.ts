@@ -7,7 +7,10 @@
 import { writeFileSync } from 'node:fs';
 import type { FileTiming } from '../engine/launch.ts';
 import type { SessionSummary } from '../engine/session.ts';
-import type { RunPhase } from '../cli/run.ts';
+import type { RunObserver, RunPhase } from '../engine/phases.ts';
+
+/** `wgc run` itself (cli/run.ts runCommand), loaded by a function the command that starts the child hands in. */
+export type RunCommand = (argv: string[], env: NodeJS.ProcessEnv, io: { out(t: string): void; err(t: string): void; isTTY?: boolean }, observer: RunObserver) => Promise<number>;
 
 /** What the run process reports about itself (see TimedRun for what the parent adds). */
 export interface ChildReport {
@@ -26,9 +29,10 @@ export interface ChildReport {
 }
 
 /** Runs `wgc run <runArgs>` in this process and writes the ChildReport to `resultFile`. */
-export async function runTimedChild(resultFile: string, runArgs: string[], env: NodeJS.ProcessEnv): Promise<number> {
+export async function runTimedChild(resultFile: string, runArgs: string[], env: NodeJS.ProcessEnv, loadCommand: () => Promise<RunCommand>): Promise<number> {
   const commandStart = Date.now();
-  const { runCommand } = await import('../cli/run.ts');
+  // Loaded here, after commandStart: importing the command is part of the run's time.
+  const runCommand = await loadCommand();
   const phases: ChildReport['phases'] = { commandStart };
   let files: FileTiming[] = [];
   let sessions: SessionSummary[] = [];

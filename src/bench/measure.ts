@@ -95,7 +95,7 @@ export async function runBench(opts: BenchOptions): Promise<BenchResult> {
 
   say('recording pass: every check alone, ledgers read between checks');
   const { startReference } = await import('../reference/index.ts');
-  const { runContextFor } = await import('../cli/run.ts');
+  const { runContextFor } = await import('../engine/context.ts');
   const ref = await startReference({ controlToken: token });
   let recording;
   try {

@@ -67,7 +67,7 @@ export async function benchCommand(argv: string[], io: CliIo = processIo): Promi
     // One timed run, started by the benchmark itself: wgc bench --child-run FILE -- <run args>.
     const { runTimedChild } = await import('../bench/child.ts');
     const sep = argv.indexOf('--');
-    return runTimedChild(argv[1] ?? join(process.cwd(), 'wgc-bench-child.json'), sep < 0 ? [] : argv.slice(sep + 1), {});
+    return runTimedChild(argv[1] ?? join(process.cwd(), 'wgc-bench-child.json'), sep < 0 ? [] : argv.slice(sep + 1), {}, async () => (await import('./run.ts')).runCommand);
   }
   if (argv[0] === '--child-replay') {
     // One raw replay in a fresh process, started by the benchmark itself (job on stdin).

@@ -9,10 +9,13 @@ import { fileURLToPath } from 'node:url';
 import { loadCatalog, CatalogError } from '../catalog/load.ts';
 import { ConfigError, redactConfig, renderConfigReference, resolveConfig, type Config } from '../config/index.ts';
 import type { SuiteDef } from '../engine/check.ts';
-import { DEFAULT_RUN_RETRY, hasControl, makePrefix, type RunContext } from '../engine/context.ts';
+import { hasControl, type RunContext } from '../engine/context.ts';
 import { describeCreditPlan, planCredits } from '../engine/credits.ts';
 import { discoverSuites, loadSuiteDefs, SuiteLoadError } from '../engine/discover.ts';
-import { runSuitesWithVitest, type VitestRun } from '../engine/launch.ts';
+import { runSuitesWithVitest } from '../engine/launch.ts';
+import { runContextFor } from '../engine/context.ts';
+import type { RunObserver } from '../engine/phases.ts';
+import { WgcReporter } from '../../reporters/wgc-reporter.ts';
 import { insecureReason } from '../http/transport.ts';
 import { prepareRun } from '../engine/run.ts';
 import { buildRunResult } from '../report/build.ts';
@@ -41,16 +44,8 @@ ${renderConfigReference()}
 Exit codes: 0 conformant · 1 not conformant (a MUST clause failed) · 2 usage or harness error.
 `;
 
-/** Milestones of a run, in order, for `wgc bench` (where the time goes). */
-export type RunPhase = 'configured' | 'suitesLoaded' | 'targetOpen' | 'vitestStart' | 'vitestDone' | 'reported';
-
-/** Optional observer of a run (used by `wgc bench`); it sees figures, never changes the run. */
-export interface RunObserver {
-  /** Called as each milestone is reached. */
-  phase?(name: RunPhase): void;
-  /** Called once vitest has finished, with its raw results (sessions, per-file timings). */
-  vitest?(run: VitestRun): void;
-}
+export type { RunObserver, RunPhase } from '../engine/phases.ts';
+export { runContextFor } from '../engine/context.ts';
 
 /** Where a run sends its requests. */
 export interface Target {
@@ -75,23 +70,6 @@ async function openTarget(config: Config): Promise<Target> {
   return { baseUrl: ref.baseUrl, controlUrl: ref.controlUrl, controlToken: ref.controlToken, close: () => ref.close(), label: `embedded reference target at ${ref.baseUrl}`, identity: 'embedded reference target' };
 }
 
-/** The run context of a resolved config against a target (secrets included: never log it). */
-export function runContextFor(config: Config, target: Pick<Target, 'baseUrl' | 'controlUrl' | 'controlToken'>): RunContext {
-  return {
-    baseUrl: target.baseUrl,
-    keys: config.keys.map((k) => ({ name: k.name, secret: k.secret })),
-    seed: config.seed,
-    numRuns: config.runs,
-    prefix: makePrefix(config.seed),
-    readOnly: config.readOnly,
-    patience: config.patience,
-    suites: config.suites,
-    http: { timeoutMs: config.timeoutMs, maxResponseBytes: config.maxResponseBytes, allowInsecureHttp: config.allowInsecureHttp, retry429: DEFAULT_RUN_RETRY },
-    ...(target.controlUrl ? { controlUrl: target.controlUrl, controlToken: target.controlToken! } : {}),
-    ...(config.fixtures ? { fixtures: config.fixtures } : {}),
-    ...(config.maxCredits !== undefined ? { maxCredits: config.maxCredits } : {}),
-  };
-}
 
 /** Runs `wgc run`; returns the exit code. Only this module and main.ts see env and argv. */
 export async function runCommand(argv: string[], env: NodeJS.ProcessEnv, io: CliIo & { isTTY?: boolean }, observer: RunObserver = {}): Promise<number> {
@@ -202,6 +180,7 @@ export async function runCommand(argv: string[], env: NodeJS.ProcessEnv, io: Cli
     // run never waits on more 429s than the run budget.
     const retry429 = { ...prepared.run.http.retry429, budget: Math.max(1, Math.floor(prepared.run.http.retry429.budget / Math.max(1, selected.length))) };
     const vt = await runSuitesWithVitest({
+      collector: new WgcReporter(),
       root: PACKAGE_ROOT,
       files: selected.map((f) => f.testFile),
       run: { ...prepared.run, http: { ...prepared.run.http, retry429 } },

@@ -5,7 +5,7 @@
  * failure throws ControlError naming the call, the status and the server's `{error}` text.
  */
 import type { Dispatcher } from 'undici';
-import type { Role, Scope } from '../engine/check.ts';
+import type { Role, Scope } from '../vocabulary.ts';
 import { createDispatcher, DEFAULT_MAX_RESPONSE_BYTES, USER_AGENT } from '../http/client.ts';
 import { SecretRegistry } from '../http/redact.ts';
 import { performRequest, type TransportOptions } from '../http/transport.ts';

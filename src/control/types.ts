@@ -2,7 +2,7 @@
  * Typed view of the test-control protocol, version 1 (../shared/control-protocol.md,
  * encoded in specs/control-openapi.yaml). Implemented by ControlClient in client.ts.
  */
-import type { Role, Scope } from '../engine/check.ts';
+import type { Role, Scope } from '../vocabulary.ts';
 
 export interface UsageLedger {
   balance: number;

@@ -4,36 +4,13 @@
  * Suite files only enumerate checks; the engine runs them the same way under vitest
  * (suites/*.test.ts) and in-process (fault self-test, benchmark).
  */
-import type { Exchange } from '../http/exchange.ts';
+import type { ApiClient } from '../http/api.ts';
+import type { CastMember, KeyHandle } from '../vocabulary.ts';
 import type { Outcome } from './outcome.ts';
 import type { Evidence } from './finding.ts';
 
-export const SCOPES = ['graph:read', 'graph:write', 'research:run', 'crm:read', 'crm:write', 'admin'] as const;
-export type Scope = (typeof SCOPES)[number];
-
-export const ROLES = ['owner', 'admin', 'analyst', 'member'] as const;
-export type Role = (typeof ROLES)[number];
-
-/** A key a suite needs: held by a member of one of these roles, with these scopes. */
-export interface CastMember {
-  role: Role | readonly Role[];
-  scopes: readonly Scope[];
-  /** The key must hold exactly these scopes (needed to prove "no scope implies another"). Default true. */
-  exact?: boolean;
-}
-
-/** A provisioned or supplied key. `secret` must only ever reach the HTTP client. */
-export interface KeyHandle {
-  /** The cast name it fills. */
-  name: string;
-  secret: string;
-  role: Role;
-  scopes: readonly Scope[];
-  /** Known only with the test-control protocol. */
-  keyId?: string;
-  userId?: string;
-  workspaceId?: string;
-}
+export { ROLES, SCOPES, type CastMember, type KeyHandle, type Role, type Scope } from '../vocabulary.ts';
+export type { ApiClient, ApiRequest } from '../http/api.ts';
 
 /** What the check needs from the target beyond its cast; unmet needs make it not observable or disabled. */
 export interface CheckNeeds {
@@ -83,34 +60,6 @@ export interface SuiteDef {
   /** The keys the suite needs, by cast name. Provisioned per suite (own workspace) with control. */
   cast: Record<string, CastMember>;
   checks: readonly CheckDef[];
-}
-
-/** One API request. `path` is relative to {base_url}/api/v1 and starts with "/". */
-export interface ApiRequest {
-  method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE' | 'HEAD' | 'OPTIONS';
-  path: string;
-  /** Query as an object (arrays repeat the key) or a raw, already-encoded string (no "?"). */
-  query?: Record<string, string | number | boolean | readonly (string | number)[] | undefined> | string;
-  headers?: Record<string, string>;
-  /** JSON body (serialised by the client). */
-  body?: unknown;
-  /** Raw body bytes/text, sent as is (for malformed JSON and wrong content types). */
-  rawBody?: string | Uint8Array;
-  /** Credential: a cast key, or null for none. */
-  key: KeyHandle | null;
-  /** How the key is sent. Default "bearer". */
-  auth?: 'bearer' | 'x-api-key';
-  idempotencyKey?: string;
-  /**
-   * Retry a 429 within the run's bounds (Retry-After, retry budget). Default true; false
-   * returns the first 429, for checks that need to see it.
-   */
-  retry429?: boolean;
-}
-
-export interface ApiClient {
-  /** Sends a request; never throws for target misbehaviour: transport problems are in Exchange.error. */
-  send(req: ApiRequest): Promise<Exchange>;
 }
 
 /** The usage ledger of the check's workspace (control protocol). */

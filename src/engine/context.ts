@@ -6,6 +6,7 @@
  */
 import type { IntrospectedKey, SuppliedKey } from '../target/introspect.ts';
 import type { Retry429Options } from '../http/retry.ts';
+import type { Config } from '../config/index.ts';
 
 export interface RunContext {
   /** Target origin plus optional path prefix; the API is at baseUrl + "/api/v1". */
@@ -95,5 +96,23 @@ export function controlledRunContext(
     readOnly: opts.readOnly ?? false,
     suites: [],
     http: { timeoutMs: opts.timeoutMs ?? 10_000, maxResponseBytes: 8 * 1024 * 1024, allowInsecureHttp: false, retry429: DEFAULT_RUN_RETRY },
+  };
+}
+
+/** The run context of a resolved config against a target (secrets included: never log it). */
+export function runContextFor(config: Config, target: { baseUrl: string; controlUrl?: string; controlToken?: string }): RunContext {
+  return {
+    baseUrl: target.baseUrl,
+    keys: config.keys.map((k) => ({ name: k.name, secret: k.secret })),
+    seed: config.seed,
+    numRuns: config.runs,
+    prefix: makePrefix(config.seed),
+    readOnly: config.readOnly,
+    patience: config.patience,
+    suites: config.suites,
+    http: { timeoutMs: config.timeoutMs, maxResponseBytes: config.maxResponseBytes, allowInsecureHttp: config.allowInsecureHttp, retry429: DEFAULT_RUN_RETRY },
+    ...(target.controlUrl ? { controlUrl: target.controlUrl, controlToken: target.controlToken! } : {}),
+    ...(config.fixtures ? { fixtures: config.fixtures } : {}),
+    ...(config.maxCredits !== undefined ? { maxCredits: config.maxCredits } : {}),
   };
 }

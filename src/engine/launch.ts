@@ -1,7 +1,7 @@
 /**
  * Runs suite files through vitest's programmatic API (startVitest from vitest/node) with the
  * run context and the suite files provided to the worker (`provide: { wgcRun, wgcSuiteFiles }`,
- * read by suites.entry.ts), the collecting WgcReporter and
+ * read by suites.entry.ts), the collecting reporter (handed in: reporters/wgc-reporter.ts) and
  * a progress line per suite. Vitest's own config files are ignored (`config: false`): the
  * conformance run is configured only by wgc's config.
  */
@@ -12,7 +12,6 @@ import type { CheckResult } from './check.ts';
 import type { RunContext } from './context.ts';
 import type { SessionSummary } from './session.ts';
 import { OUTCOME_LABEL, OUTCOMES, type Outcome } from './outcome.ts';
-import { WgcReporter } from '../../reporters/wgc-reporter.ts';
 
 /**
  * One worker thread runs every suite, the suites side by side in it (suites.entry.ts declares
@@ -67,9 +66,20 @@ export interface VitestLaunch {
   onProgress?: (line: string) => void;
   /** Per-check and per-hook time limit (a safety net: every request is bounded already). */
   testTimeoutMs?: number;
+  /**
+   * The reporter that collects every check's result from vitest (reporters/wgc-reporter.ts,
+   * handed in by the command: the engine does not reach up into the reporters).
+   */
+  collector: CheckCollector;
 }
 
-export interface VitestRun {
+/** A vitest reporter that collects the check results and the errors of a run. */
+export interface CheckCollector extends Reporter {
+  results(): CheckResult[];
+  runErrors(): string[];
+}
+
+export interface VitestRun<C extends CheckCollector = CheckCollector> {
   results: CheckResult[];
   /** Module load failures, unhandled errors, failed hooks. */
   runErrors: string[];
@@ -78,7 +88,7 @@ export interface VitestRun {
   /** Credits charged over the provisioned workspaces; null without control. */
   creditsCharged: number | null;
   /** The collecting reporter (for shard partials). */
-  reporter: WgcReporter;
+  reporter: C;
   /** What every suite session reported when it closed (requests, ledger total), in finishing order. */
   sessions: SessionSummary[];
   /** Where the entry module's time went, per vitest's diagnostic (for `wgc bench`). */
@@ -145,9 +155,9 @@ class ProgressReporter implements Reporter {
 }
 
 /** Runs the files through vitest and collects every check result. Throws only if vitest cannot start. */
-export async function runSuitesWithVitest(opts: VitestLaunch): Promise<VitestRun> {
+export async function runSuitesWithVitest<C extends CheckCollector>(opts: VitestLaunch & { collector: C }): Promise<VitestRun<C>> {
   const files = shardFiles(opts.files, opts.shard);
-  const reporter = new WgcReporter();
+  const reporter = opts.collector;
   const progress = new ProgressReporter(opts.root, files, opts.onProgress);
   const exitCodeBefore = process.exitCode;
   const timeout = opts.testTimeoutMs ?? 10 * 60_000;

@@ -4,7 +4,7 @@
  * target's origin, and every exchange is captured redacted.
  */
 import { Agent, type Dispatcher } from 'undici';
-import type { ApiClient, ApiRequest } from '../engine/check.ts';
+import type { ApiClient, ApiRequest } from './api.ts';
 import type { Exchange } from './exchange.ts';
 import { encodeQuery } from './query.ts';
 import type { SecretRegistry } from './redact.ts';

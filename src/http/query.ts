@@ -3,7 +3,7 @@
  * (arrays repeat the key: `a=1&a=2`); anything else, such as deepObject-style
  * `moduleKeys[0]=x` or deliberately malformed input, is passed as a raw string by the caller.
  */
-import type { ApiRequest } from '../engine/check.ts';
+import type { ApiRequest } from './api.ts';
 
 /** Encodes a query to the text after "?" (empty string for none). Undefined values are omitted. */
 export function encodeQuery(query: ApiRequest['query']): string {

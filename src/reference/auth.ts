@@ -4,7 +4,7 @@
  * access and the key's grants. Nothing is cached between requests.
  */
 import type { IncomingHttpHeaders } from 'node:http';
-import type { Role, Scope } from '../engine/check.ts';
+import type { Role, Scope } from '../vocabulary.ts';
 import { ApiError, forbidden, notFound, unauthorized } from './errors.ts';
 import { RELAXED_SCOPES, type FaultSet } from './faults.ts';
 import type { ApiKey, Member, Workspace } from './model.ts';

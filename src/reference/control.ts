@@ -6,7 +6,7 @@
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ROLES, SCOPES, type Role, type Scope } from '../engine/check.ts';
+import { ROLES, SCOPES, type Role, type Scope } from '../vocabulary.ts';
 import type { CapabilityName } from '../control/types.ts';
 import { ApiError } from './errors.ts';
 import type { Executor } from './executor.ts';

@@ -2,7 +2,7 @@
  * GET /me (seed 2.4, 4.2) and GET /capabilities (the live operation catalog, seed 4.8, 4.9,
  * 9 rule 2). Both free. Neither ever includes a key secret.
  */
-import { SCOPES } from '../engine/check.ts';
+import { SCOPES } from '../vocabulary.ts';
 import type { CatalogOperation, CatalogQuery } from './choices.ts';
 import { ApiError } from './errors.ts';
 import { ACCOUNT_FIELDS, CONTEXT_AREAS, CRM_FIELDS, EXCERPTS_PER_ACCOUNT, MAX_AGENT_ACCOUNTS, MAX_AGENT_CONTACTS, PERSON_FIELDS, QUERY_OPERATIONS } from './fields.ts';

@@ -3,7 +3,7 @@
  * {@link Workspace}, so deleting a workspace drops it all and no lookup can cross workspaces.
  */
 import type { CapabilityName } from '../control/types.ts';
-import type { Role, Scope } from '../engine/check.ts';
+import type { Role, Scope } from '../vocabulary.ts';
 
 export const CAPABILITY_NAMES: readonly CapabilityName[] = [
   'definitions',

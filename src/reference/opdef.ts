@@ -4,7 +4,7 @@
  * and executed later.
  */
 import type { CapabilityName } from '../control/types.ts';
-import type { Role, Scope } from '../engine/check.ts';
+import type { Role, Scope } from '../vocabulary.ts';
 import { requireRole, requireScopes, type Principal } from './auth.ts';
 import type { FaultSet } from './faults.ts';
 import type { ReceiptStatus, Workspace } from './model.ts';

@@ -5,7 +5,7 @@
  * interleave inside one of them.
  */
 import type { CapabilityName } from '../control/types.ts';
-import type { Role, Scope } from '../engine/check.ts';
+import type { Role, Scope } from '../vocabulary.ts';
 import type { Principal } from './auth.ts';
 import type { FaultSet } from './faults.ts';
 import type { Workspace } from './model.ts';

@@ -4,7 +4,7 @@
  * state. Mutations here are synchronous, which is what makes idempotency race-free.
  */
 import { randomBytes } from 'node:crypto';
-import type { Role, Scope } from '../engine/check.ts';
+import type { Role, Scope } from '../vocabulary.ts';
 import { CAPABILITY_NAMES, type ApiKey, type Workspace } from './model.ts';
 import type { CapabilityName } from '../control/types.ts';
 import { NO_FAULTS, type FaultSet } from './faults.ts';

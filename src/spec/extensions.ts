@@ -4,7 +4,7 @@
  * Their meaning is documented in specs/README.md.
  */
 import { z } from 'zod';
-import { ROLES, SCOPES } from '../engine/check.ts';
+import { ROLES, SCOPES } from '../vocabulary.ts';
 
 export const AccessRuleSchema = z
   .object({

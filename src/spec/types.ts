@@ -3,7 +3,7 @@
  * returned by loadSpec() / loadControlSpec(). The documents are the data; these types only
  * describe the parts the suites, validators and generators read.
  */
-import type { Role, Scope } from '../engine/check.ts';
+import type { Role, Scope } from '../vocabulary.ts';
 
 /** JSON Schema type names (draft 2020-12, as used by OpenAPI 3.1). */
 export type JsonType = 'string' | 'number' | 'integer' | 'boolean' | 'object' | 'array' | 'null';

@@ -3,7 +3,7 @@
  * the operator's keys are matched to it by what GET /me said. A cast member no key fits
  * gets a reason instead, which makes every check that asks for it "not observable".
  */
-import { ROLES, type CastMember, type KeyHandle, type Role, type Scope } from '../engine/check.ts';
+import { ROLES, type CastMember, type KeyHandle, type Role, type Scope } from '../vocabulary.ts';
 import type { IntrospectedKey, SuppliedKey } from './introspect.ts';
 
 export interface CastMatch {

@@ -3,7 +3,7 @@
  * GET /me once per run (free per the seed, part 8 rule 2) for its role, scopes and workspace.
  * The result carries no secret, so it can travel in the run context and into reports.
  */
-import type { ApiClient } from '../engine/check.ts';
+import type { ApiClient } from '../http/api.ts';
 
 /** What GET /me said about one supplied key (or why it could not be read). */
 export type IntrospectedKey =

@@ -11,7 +11,7 @@
  * - every supplied key must work on GET /me (free, part 8): a key that does not is named, with
  *   what GET /me answered.
  */
-import type { ApiClient } from '../engine/check.ts';
+import type { ApiClient } from '../http/api.ts';
 import type { Exchange } from '../http/exchange.ts';
 import { introspectKeys, type IntrospectedKey, type SuppliedKey } from './introspect.ts';
 

@@ -3,7 +3,13 @@
  * in parallel without seeing each other's records), one member per cast name and a key with
  * exactly the cast's scopes. Teardown deletes the workspace and everything in it.
  */
-import type { KeyHandle, Role, SuiteDef } from '../engine/check.ts';
+import type { CastMember, KeyHandle, Role } from '../vocabulary.ts';
+
+/** What provisioning reads of a suite: its name and its cast. */
+export interface SuiteCast {
+  name: string;
+  cast: Record<string, CastMember>;
+}
 import type { ControlApi } from '../control/types.ts';
 
 export interface ProvisionedSuite {
@@ -26,7 +32,7 @@ const KEY_HOLDING_ROLES: readonly Role[] = ['owner', 'admin', 'analyst'];
  * Creates the suite's workspace, members and keys (in parallel). On any failure the workspace
  * is deleted again and the error is rethrown, naming the suite, the run prefix and the step.
  */
-export async function provisionSuite(suite: SuiteDef, control: ControlApi, prefix: string, opts: ProvisionOptions = {}): Promise<ProvisionedSuite> {
+export async function provisionSuite(suite: SuiteCast, control: ControlApi, prefix: string, opts: ProvisionOptions = {}): Promise<ProvisionedSuite> {
   const failed = (e: unknown): Error =>
     new Error(`provisioning suite "${suite.name}" (run prefix ${prefix}) failed: ${(e as Error).message}`, { cause: e });
   let workspaceId: string;

@@ -1,0 +1,17 @@
+/**
+ * The milestones of a `wgc run` and the observer that sees them (used by `wgc bench` to tell
+ * where the time goes). In the engine so that the command that runs and the benchmark that
+ * times it both speak it, the benchmark without importing the command.
+ */
+import type { VitestRun } from './launch.ts';
+
+/** Milestones of a run, in order. */
+export type RunPhase = 'configured' | 'suitesLoaded' | 'targetOpen' | 'vitestStart' | 'vitestDone' | 'reported';
+
+/** Optional observer of a run; it sees figures, never changes the run. */
+export interface RunObserver {
+  /** Called as each milestone is reached. */
+  phase?(name: RunPhase): void;
+  /** Called once vitest has finished, with its raw results (sessions, per-file timings). */
+  vitest?(run: VitestRun): void;
+}
