@@ -9,7 +9,7 @@
  *   (another definition), changing nothing there (IDEM-004).
  *
  * POST /operations needs an account person to edit (the test-control protocol, or fixtures):
- * without one its cell is left out, and said so in no finding (the other endpoints still judge).
+ * without one its cell is left out (no finding either way) and the other endpoints still judge.
  */
 import type { ApiRequest, CheckContext, CheckDef, KeyHandle } from '../../src/engine/check.ts';
 import { INVALID_STATUSES } from '../../src/engine/expect.ts';
