@@ -1,10 +1,11 @@
 /**
- * `wgc merge --out DIR [--catalog clauses.yaml] [--certify] PARTIAL...`: merges the partials
+ * `wgc merge --out DIR [--catalog clauses.yaml] [--certify] [--require-coverage N|N%|full] PARTIAL...`: merges the partials
  * of every shard of a run into one set of reports, identical to an unsharded run's except for
  * timing and shard fields. With --certify it also writes the certification bundle of the
  * merged run into DIR/certification, as `wgc run --certify` does for an unsharded run (the
- * shards must have run against this checkout's specs/openapi.yaml). Exit code: the merged
- * verdict's (0/1/2), or 2 on bad input.
+ * shards must have run against this checkout's specs/openapi.yaml). --require-coverage holds the
+ * merged run to a coverage as `wgc run` does (a conformant run short of it is inconclusive).
+ * Exit code: the merged verdict's (0/1/2), or 2 on bad input.
  */
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -17,14 +18,17 @@ import { ReportReadError } from '../report/json.ts';
 import { writeReports } from '../report/write.ts';
 import { renderTerminalSummary } from '../report/terminal.ts';
 import { processIo, type CliIo } from '../report/io.ts';
+import { requireCoverage } from '../report/verdict.ts';
+import { coerce } from '../config/coerce.ts';
 
-const USAGE = 'usage: wgc merge --out DIR [--catalog clauses.yaml] [--certify] PARTIAL.json...\n';
+const USAGE = 'usage: wgc merge --out DIR [--catalog clauses.yaml] [--certify] [--require-coverage N|N%|full] PARTIAL.json...\n';
 
 /** Runs `wgc merge`; returns the exit code. */
 export async function mergeCommand(argv: string[], io: CliIo = processIo): Promise<number> {
   let out: string | undefined;
   let catalogPath: string | undefined;
   let certify = false;
+  let required: number | string | undefined;
   const files: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
@@ -32,6 +36,14 @@ export async function mergeCommand(argv: string[], io: CliIo = processIo): Promi
     if (a === '--out' || a.startsWith('--out=')) out = value('--out');
     else if (a === '--catalog' || a.startsWith('--catalog=')) catalogPath = value('--catalog');
     else if (a === '--certify') certify = true;
+    else if (a === '--require-coverage' || a.startsWith('--require-coverage=')) {
+      const read = coerce('coverage', value('--require-coverage'));
+      if (!read.ok) {
+        io.err(`wgc merge: --require-coverage: ${read.problem}\n${USAGE}`);
+        return 2;
+      }
+      required = read.value as number | string;
+    }
     else if (a === '--help' || a === '-h') {
       io.out(USAGE);
       return 0;
@@ -56,7 +68,8 @@ export async function mergeCommand(argv: string[], io: CliIo = processIo): Promi
   try {
     const partials = await Promise.all(files.map(readPartialFile));
     const catalog = loadCatalog(catalogPath);
-    const result = mergePartials(partials, catalog);
+    const merged = mergePartials(partials, catalog);
+    const result = { ...merged, summary: requireCoverage(merged.summary, required) };
     const written = await writeReports(result, out);
     const listed = [...written];
     if (certify) {

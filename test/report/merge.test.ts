@@ -54,6 +54,16 @@ describe('merge', () => {
     expect(comparable(report)).toEqual(comparable(buildRunResult(mixedResults(), catalog, fixtureMeta())));
   });
 
+  test('--require-coverage: a bad value is a usage error; a failed MUST clause stays not conformant (exit 1)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'wgc-merge-cov-'));
+    const files = await shardFiles(dir);
+    let out = '';
+    const io: CliIo = { out: (t) => void (out += t), err: (t) => void (out += t) };
+    expect(await mergeCommand(['--out', join(dir, 'a'), '--catalog', FIXTURE_CATALOG_PATH, '--require-coverage', 'most', ...files], io)).toBe(2);
+    expect(out).toContain('--require-coverage: expected a number of clauses');
+    expect(await mergeCommand(['--out', join(dir, 'b'), '--catalog', FIXTURE_CATALOG_PATH, '--require-coverage=full', ...files], io)).toBe(1);
+  });
+
   test('refuses incomplete, duplicated or mismatched shards', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'wgc-merge-bad-'));
     const [a, b] = await Promise.all((await shardFiles(dir)).map(readPartialFile)) as [ShardPartial, ShardPartial];
