@@ -84,7 +84,7 @@ function unobservable(write: Write, site: BoundSite, how: 'tighten' | 'loosen'):
 }
 
 /** The bounds family, generated from specs/openapi.yaml. */
-export async function boundFaults(): Promise<GeneratedFault[]> {
+export async function boundsFamily(): Promise<GeneratedFault[]> {
   const spec = await loadSpec();
   const out: GeneratedFault[] = [];
   for (const write of Object.keys(WRITES) as Write[]) {
@@ -119,7 +119,7 @@ function typesAllowed(schema: JsonSchema): Set<string> {
 const ANSWERS = ['create', 'update', 'archive', 'list'] as const;
 
 /** The shapes family, generated from components/schemas/Definition. */
-export async function shapeFaults(): Promise<GeneratedFault[]> {
+export async function shapesFamily(): Promise<GeneratedFault[]> {
   const spec = await loadSpec();
   const definition = spec.componentSchema('Definition');
   const out: GeneratedFault[] = [];
@@ -139,7 +139,7 @@ export async function shapeFaults(): Promise<GeneratedFault[]> {
 const MOVE_ANYWAY = new Set(['id', 'workspace_id', 'slug', 'state', 'est_credits_low', 'est_credits_high', 'last_run_credits', 'created_by', 'reason', 'updated_at', 'archived_at']);
 
 /** The patch-semantics family, generated from components/schemas/Definition. */
-export async function patchSemanticsFaults(): Promise<GeneratedFault[]> {
+export async function patchSemanticsFamily(): Promise<GeneratedFault[]> {
   const spec = await loadSpec();
   return Object.keys(spec.componentSchema('Definition').properties ?? {})
     .filter((field) => !MOVE_ANYWAY.has(field))
@@ -150,9 +150,9 @@ export async function patchSemanticsFaults(): Promise<GeneratedFault[]> {
 export async function familyFaults(named: readonly FaultDef[], families: readonly Family[] = FAMILIES): Promise<(FaultDef | GeneratedFault)[]> {
   return [
     ...(families.includes('named') ? named : []),
-    ...(families.includes('bounds') ? await boundFaults() : []),
-    ...(families.includes('shapes') ? await shapeFaults() : []),
-    ...(families.includes('patch-semantics') ? await patchSemanticsFaults() : []),
+    ...(families.includes('bounds') ? await boundsFamily() : []),
+    ...(families.includes('shapes') ? await shapesFamily() : []),
+    ...(families.includes('patch-semantics') ? await patchSemanticsFamily() : []),
   ];
 }
 

@@ -7,11 +7,11 @@
 import { describe, expect, it } from 'vitest';
 import { BOUND_FAULT_RE, resolveFaults } from '../../src/reference/faults.ts';
 import { startReference } from '../../src/reference/index.ts';
-import { boundFaults, familyFaults, patchSemanticsFaults, shapeFaults } from '../../src/selftest/families.ts';
+import { boundsFamily, familyFaults, patchSemanticsFamily, shapesFamily } from '../../src/selftest/families.ts';
 import { SHAPE_FAULT_RE, UNTOUCHED_FAULT_RE } from '../../src/reference/faults.ts';
 import { FAULTS } from '../../src/reference/faults.ts';
 
-const bounds = await boundFaults();
+const bounds = await boundsFamily();
 
 describe('the bounds family', () => {
   it('has a tighten and a loosen fault per bound of each write, with unique names the reference resolves', () => {
@@ -67,8 +67,8 @@ describe('the bounds family', () => {
 
 describe('the shapes and patch-semantics families', () => {
   it('drop and mistype every Definition field in each of the four answers; change every field a client can set behind a PATCH that does not name it', async () => {
-    const shapes = await shapeFaults();
-    const untouched = await patchSemanticsFaults();
+    const shapes = await shapesFamily();
+    const untouched = await patchSemanticsFamily();
     for (const f of shapes) expect(f.name).toMatch(SHAPE_FAULT_RE);
     for (const f of untouched) expect(f.name).toMatch(UNTOUCHED_FAULT_RE);
     expect(shapes.length).toBe(4 * 25 * 2);
@@ -86,7 +86,7 @@ describe('familyFaults', () => {
   it('gives the named faults first, then the generated ones', async () => {
     const all = await familyFaults(FAULTS);
     expect(all.slice(0, FAULTS.length)).toEqual([...FAULTS]);
-    expect(all.length).toBe(FAULTS.length + bounds.length + (await shapeFaults()).length + (await patchSemanticsFaults()).length);
+    expect(all.length).toBe(FAULTS.length + bounds.length + (await shapesFamily()).length + (await patchSemanticsFamily()).length);
     expect((await familyFaults(FAULTS, ['bounds'])).length).toBe(bounds.length);
   });
 });
