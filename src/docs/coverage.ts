@@ -6,7 +6,7 @@
  */
 import { generatedBanner, cell, code, table } from './markdown.ts';
 import type { LoadedSpec } from '../spec/load.ts';
-import { edgePlan, VALID_ELSEWHERE } from '../../suites/definitions/edges.ts';
+import { edgesOf, VALID_ELSEWHERE } from '../../suites/definitions/edges.ts';
 import { WRITES, type Write } from '../../suites/definitions/violation-map.ts';
 
 /** How the edges of one bound are sent: the valid side, the invalid side. */
@@ -29,7 +29,7 @@ export function renderCoveragePage(spec: LoadedSpec): string {
   let bounds = 0;
   for (const write of Object.keys(WRITES) as Write[]) {
     const op = spec.operation(WRITES[write].operationId);
-    const all = edgePlan.edgesOf(spec, write);
+    const all = edgesOf(spec, write);
     const groups = new Map<string, { pointer: string; keyword: string; valid: number; invalid: number; repeats: boolean }>();
     for (const e of all) {
       const k = `${e.path} ${e.keyword}`;

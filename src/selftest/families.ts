@@ -156,9 +156,6 @@ export async function familyFaults(named: readonly FaultDef[], families: readonl
   ];
 }
 
-/** The family of a fault. */
-export const familyOf = (f: FaultDef): Family => f.family ?? 'named';
-
 /** The suites a fault of a family can be caught by (undefined: every suite). */
 export function suitesFor(f: FaultDef): string[] | undefined {
   return f.family === undefined ? undefined : ['definitions'];

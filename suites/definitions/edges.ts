@@ -42,8 +42,8 @@ export const VALID_ELSEWHERE: Readonly<Record<Write, readonly string[]>> = {
   merge: ['/fromSlug', '/intoSlug', '/decision_trace/definition_refs'],
 };
 
-/** The edges of one write's body. */
-function edgesOf(spec: LoadedSpec, write: Write): Edge[] {
+/** The edges of one write's body, as the checks send them (docs/coverage.md is generated from them). */
+export function edgesOf(spec: LoadedSpec, write: Write): Edge[] {
   const op = spec.operation(WRITES[write].operationId);
   return edges(op.requestBodySchema ?? {}, { schemaPath: `#/paths/${op.path}/${op.method.toLowerCase()}/requestBody` });
 }
@@ -275,6 +275,3 @@ export const updateEdges = edgeCheck('update', ['DEF-007', 'DEF-008']);
 export const archiveEdges = edgeCheck('archive', ['DEF-009']);
 /** POST /definitions/{id}/merge-value: every edge of the slugs, reason and trace. */
 export const mergeEdges = edgeCheck('merge', ['DEF-010']);
-
-/** The edges of each write as the checks send them (docs/coverage.md is generated from them). */
-export const edgePlan = { edgesOf, validBundles, invalidScenarios };
