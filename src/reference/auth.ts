@@ -6,7 +6,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Role, Scope } from '../vocabulary.ts';
 import { ApiError, forbidden, notFound, unauthorized } from './errors.ts';
-import { RELAXED_SCOPES, type FaultSet } from './faults.ts';
+import { forgets, RELAXED_SCOPES, type FaultSet } from './faults.ts';
 import type { ApiKey, Member, Workspace } from './model.ts';
 import type { Store } from './store.ts';
 
@@ -52,12 +52,12 @@ export function credentialOf(headers: IncomingHttpHeaders, faults: FaultSet): st
  * a deleted workspace get 401; a departed holder and a paused workspace get the variant's
  * status (default: 401 and 403).
  */
-export function authenticate(store: Store, headers: IncomingHttpHeaders, faults: FaultSet): Principal {
+export function authenticate(store: Store, headers: IncomingHttpHeaders, faults: FaultSet, surface?: string): Principal {
   const secret = credentialOf(headers, faults);
   if (!store.secretRe.test(secret) && !(store.unprefixedSecretRe.test(secret) && store.keysBySecret.has(secret))) throw malformed('The API key is malformed', faults);
   const key = store.keysBySecret.get(secret);
   if (!key) throw faults.has('unknown-key-404') ? notFound('No such key') : unauthorized('The API key is not recognised');
-  return standing(store, key, faults);
+  return standing(store, key, faults, surface);
 }
 
 /**
@@ -65,16 +65,18 @@ export function authenticate(store: Store, headers: IncomingHttpHeaders, faults:
  * workspace's API access and the key's grants, all read now. Also used to revalidate queued
  * operations before they execute.
  */
-export function standing(store: Store, key: ApiKey, faults: FaultSet): Principal {
-  if (key.state === 'revoked' && !faults.has('revoked-key-accepted')) throw unauthorized('The API key was revoked');
-  if (key.state === 'disabled' && !faults.has('disabled-key-accepted')) throw unauthorized('The API key is disabled');
+export function standing(store: Store, key: ApiKey, faults: FaultSet, surface?: string): Principal {
+  if (key.state === 'revoked' && !faults.has('revoked-key-accepted') && !forgets(faults, 'revoked', surface)) throw unauthorized('The API key was revoked');
+  if (key.state === 'disabled' && !faults.has('disabled-key-accepted') && !forgets(faults, 'disabled', surface)) throw unauthorized('The API key is disabled');
   const ws = store.workspaces.get(key.workspaceId);
   if (!ws) throw unauthorized('The API key is not recognised');
   let member = ws.members.get(key.userId);
   if (!member && faults.has('departed-member-key-accepted')) member = { userId: key.userId, role: 'analyst' };
+  // A route that forgets membership lets the key act as whatever it could before: the most a key may.
+  if (!member && forgets(faults, 'departed', surface)) member = { userId: key.userId, role: 'owner' };
   const { departedMember, pausedWorkspace } = store.choices.status;
   if (!member) throw new ApiError(departedMember, 'The key holder is no longer a member of the workspace');
-  if (!ws.apiAccess && !faults.has('paused-workspace-accepted')) throw new ApiError(pausedWorkspace, 'API access is paused for this workspace');
+  if (!ws.apiAccess && !faults.has('paused-workspace-accepted') && !forgets(faults, 'paused', surface)) throw new ApiError(pausedWorkspace, 'API access is paused for this workspace');
   let scopes: readonly Scope[] = key.scopes;
   let role: Role = member.role;
   if (faults.has('grants-cached-at-first-use')) {

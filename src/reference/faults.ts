@@ -15,7 +15,7 @@ export interface FaultDef {
   /** kebab-case, stable; a generated fault's name follows its family's pattern (see BOUND_FAULT_RE). */
   name: string;
   /** The family a generated fault belongs to (the hand-written faults of FAULTS have none: "named"). */
-  family?: 'bounds' | 'shapes' | 'patch-semantics';
+  family?: 'bounds' | 'shapes' | 'patch-semantics' | 'rule-cells';
   /** Why no client can observe a generated fault (it is listed, not run). */
   unobservable?: string;
   /** Clause ids it breaks. */
@@ -305,10 +305,31 @@ export function untouchedFaults(faults: FaultSet): string[] {
   return faults.names.flatMap((n) => UNTOUCHED_FAULT_RE.exec(n)?.slice(1, 2) ?? []);
 }
 
+/** The rules the rule-cells family forgets on one route at a time. */
+export const CELL_RULES = ['revoked', 'disabled', 'departed', 'paused', 'scopes', 'free-refusals', 'free-unauthorized', 'replay', 'conflict', 'key-bounds', 'free-replay'] as const;
+export type CellRule = (typeof CELL_RULES)[number];
+
+/**
+ * Generated rule-cell faults (family rule-cells): one rule forgotten on one route, the route
+ * named by its ledger surface: `forgets:<rule>@<surface>`. Each rule is read at one place:
+ * revoked, disabled, departed and paused by auth.ts standing; scopes by server.ts before
+ * requireScopes; free-refusals by server.ts fail (the route's refusals other than 401 are
+ * charged); free-unauthorized by server.ts where a key is rejected (its 401s are charged);
+ * replay (a repeated request runs again), conflict (idempotency.ts lookup: another input under
+ * a used key runs as new; the flag is read in server.ts), key-bounds (the Idempotency-Key is not
+ * validated) and free-replay (a replay is charged), all in server.ts's Idempotency-Key steps.
+ */
+export const CELL_FAULT_RE = new RegExp(`^forgets:(${CELL_RULES.join('|')})@(api:[a-z_.]+)$`);
+
+/** Whether `rule` is forgotten on the route of `surface` (see CELL_FAULT_RE). */
+export function forgets(faults: FaultSet, rule: CellRule, surface: string | undefined): boolean {
+  return surface !== undefined && faults.has(`forgets:${rule}@${surface}`);
+}
+
 /** Resolves fault names, rejecting unknown ones with the list of valid names. */
 export function resolveFaults(names: readonly string[] = []): FaultSet {
   const known = new Set(FAULTS.map((d) => d.name));
-  const generated = (n: string): boolean => BOUND_FAULT_RE.test(n) || SHAPE_FAULT_RE.test(n) || UNTOUCHED_FAULT_RE.test(n);
+  const generated = (n: string): boolean => BOUND_FAULT_RE.test(n) || SHAPE_FAULT_RE.test(n) || UNTOUCHED_FAULT_RE.test(n) || CELL_FAULT_RE.test(n);
   const unknown = names.filter((n) => !known.has(n) && !generated(n));
   if (unknown.length > 0) {
     const valid = FAULTS.map((d) => d.name).join(', ');

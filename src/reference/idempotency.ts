@@ -43,9 +43,11 @@ export function fingerprint(method: string, path: string, body: unknown, faults:
 const slot = (holder: string, key: string): string => `${holder}\u0000${key}`;
 
 /** The stored reply for this key of this holder (a replay), or undefined; a different input is a 409. */
-export function lookup(ws: Workspace, holder: string, key: string, fp: string): StoredReply | undefined {
+export function lookup(ws: Workspace, holder: string, key: string, fp: string, conflictForgotten = false): StoredReply | undefined {
   const stored = ws.idempotency.get(slot(holder, key));
   if (!stored) return undefined;
+  // A route that forgets conflicts (rule-cells fault) runs another input as a new request.
+  if (stored.fingerprint !== fp && conflictForgotten) return undefined;
   if (stored.fingerprint !== fp) throw conflict('This Idempotency-Key was already used with a different request');
   return stored;
 }

@@ -15,7 +15,7 @@ import { Control } from './control.ts';
 import { create as createDefinition } from './definitions.ts';
 import { ApiError, capabilityOff, InvalidRequest, type ErrorEnvelope } from './errors.ts';
 import type { Executor } from './executor.ts';
-import { BILLED_ERRORS, BILLED_FREE_ROUTES, relaxFor, type FaultSet } from './faults.ts';
+import { BILLED_ERRORS, BILLED_FREE_ROUTES, forgets, relaxFor, type FaultSet } from './faults.ts';
 import { isFormBody, parseFormAsJson, parseJsonObject, readBody, sendJson } from './http.ts';
 import { fingerprint, idempotencyKeyOf, lookup, remember } from './idempotency.ts';
 import type { Workspace } from './model.ts';
@@ -97,7 +97,8 @@ export class Server {
 
   /** Refuses a call: bills it only under a named fault, then answers with the envelope. */
   private fail(res: ServerResponse, e: ApiError, ws: Workspace | undefined, method: string, ledgerPath: string, surface: string, text?: string): void {
-    if (ws && this.faults.names.some((n) => BILLED_ERRORS[n] === e.status)) this.charge(ws, { method, path: ledgerPath, status: e.status, credits: 1, surface });
+    const billed = this.faults.names.some((n) => BILLED_ERRORS[n] === e.status) || (e.status !== 401 && forgets(this.faults, 'free-refusals', surface));
+    if (ws && billed) this.charge(ws, { method, path: ledgerPath, status: e.status, credits: 1, surface });
     this.sendError(res, e, text);
   }
 
@@ -138,17 +139,22 @@ export class Server {
     }
     try {
       try {
-        p = authenticate(this.store, req.headers, this.faults);
+        p = authenticate(this.store, req.headers, this.faults, m.route?.surface);
       } catch (e) {
         const err = this.refusal(e);
         req.resume();
-        return this.fail(res, err, err.status === 401 ? this.keyWorkspace(req) : undefined, method, ledgerPath, 'api:unauthorized');
+        const ws = err.status === 401 ? this.keyWorkspace(req) : undefined;
+        // Charged as the route's own call where the route forgets that rejections are free.
+        if (ws && err.status === 401 && forgets(this.faults, 'free-unauthorized', m.route?.surface)) this.charge(ws, { method, path: ledgerPath, status: 401, credits: 1, surface: m.route!.surface });
+        return this.fail(res, err, ws, method, ledgerPath, 'api:unauthorized');
       }
+      // Refusals from here on are the route's own (its surface), the rate limit's included.
+      route = m.route ?? undefined;
       admit(p.ws, Date.now(), this.choices.retryAfter);
       if (!m.route) throw this.noRoute(m.methodMismatch, method, path);
       route = m.route;
       params = m.params;
-      if (route.scopes) requireScopes(p, route.scopes, this.faults, route.surface);
+      if (route.scopes && !forgets(this.faults, 'scopes', route.surface)) requireScopes(p, route.scopes, this.faults, route.surface);
       if (route.roles) requireRole(p, route.roles, route.surface, this.faults);
       if (route.capability && !p.ws.capabilities[route.capability]) throw capabilityOff(route.capability, this.faults);
       query = parseQuery(rawQuery);
@@ -158,7 +164,7 @@ export class Server {
         }
         const header = req.headers['idempotency-key'];
         // The fault skips the key's checks on one route only: a rule forgotten on one endpoint.
-        const unchecked = route.surface === 'api:definitions.archive' && this.faults.has('archive-idempotency-key-unchecked');
+        const unchecked = (route.surface === 'api:definitions.archive' && this.faults.has('archive-idempotency-key-unchecked')) || forgets(this.faults, 'key-bounds', route.surface);
         idemKey = unchecked && typeof header === 'string' && header !== '' ? header : idempotencyKeyOf(header === '' && this.choices.idempotency.emptyKey === 'absent' ? undefined : header, this.faults);
       }
     } catch (e) {
@@ -200,10 +206,10 @@ export class Server {
       route.authorize?.(ctx);
       if (idemKey !== undefined) {
         fp = fingerprint(method, path, body ?? null, this.faults);
-        const stored = lookup(ws, holder, idemKey, fp);
-        if (stored) {
+        const stored = lookup(ws, holder, idemKey, fp, forgets(this.faults, 'conflict', route.surface));
+        if (stored && !forgets(this.faults, 'replay', route.surface)) {
           if (this.faults.has('replay-re-executes')) route.handle(ctx);
-          if (this.faults.has('replays-billed')) this.charge(ws, { method, path: ledgerPath, status: stored.status, credits: 1, surface: route.surface });
+          if (this.faults.has('replays-billed') || forgets(this.faults, 'free-replay', route.surface)) this.charge(ws, { method, path: ledgerPath, status: stored.status, credits: 1, surface: route.surface });
           return sendJson(res, this.faults.has('replay-status-200') ? 200 : stored.status, stored.body, { ...stored.headers, ...this.choices.idempotency.replayHeaders });
         }
         // ...except under this fault, which lets concurrent same-key requests interleave here.

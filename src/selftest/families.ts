@@ -18,15 +18,27 @@
  *   created_by, reason, updated_at, archived_at) are moved on their own by a conformant server
  *   or by the PATCH itself, and are left out.
  *
+ * - rule-cells: for every endpoint of specs/openapi.yaml, each rule that governs it forgotten on
+ *   that endpoint alone (the reference's route, named by its ledger surface; faults.ts
+ *   CELL_FAULT_RE): a revoked key, a disabled key, a departed member's key and a paused
+ *   workspace's key let through (AUTH-007..010); the scope check skipped where the endpoint
+ *   requires scopes (its SCOPE clause); its refusals other than 401 charged (BILL-008 for the
+ *   429 every endpoint can be given, BILL-009 where a capability switch gives 503, BILL-006
+ *   where a scope, an id or a body can be refused); its 401s charged (BILL-007); and on the five
+ *   endpoints of 4.1, replays run again (IDEM-002, IDEM-003), another input under a used key run
+ *   as new (IDEM-004), the key not validated (IDEM-005, IDEM-006), replays charged (BILL-010).
+ *
  * A fault no client can observe is listed with the reason (`unobservable`) and not run.
  */
 import type { FaultDef } from '../reference/faults.ts';
+import { ROUTES } from '../reference/router.ts';
 import { loadSpec } from '../spec/load.ts';
 import type { JsonSchema } from '../spec/types.ts';
 import { clauseOf, WRITES, type Write } from '../../suites/definitions/violation-map.ts';
 import { VALID_ELSEWHERE } from '../../suites/definitions/edges.ts';
+import { STARTS_WORK } from '../../suites/_shared/every-endpoint.ts';
 
-export const FAMILIES = ['named', 'bounds', 'shapes', 'patch-semantics'] as const;
+export const FAMILIES = ['named', 'bounds', 'shapes', 'patch-semantics', 'rule-cells'] as const;
 export type Family = (typeof FAMILIES)[number];
 
 /** A generated fault: a FaultDef of its family (with why it is not run where no client can observe it). */
@@ -146,6 +158,68 @@ export async function patchSemanticsFamily(): Promise<GeneratedFault[]> {
     .map((field) => ({ name: `untouched:${field}`, family: 'patch-semantics' as const, clauses: ['DEF-028'], description: `a PATCH that does not name ${field} changes it` }));
 }
 
+/** The SCOPE clause of each endpoint whose route checks scopes (seed part 5's capability table, 4.9). */
+const SCOPE_CLAUSE: Readonly<Record<string, string>> = {
+  listDefinitions: 'SCOPE-001',
+  createDefinition: 'SCOPE-002',
+  updateDefinition: 'SCOPE-003',
+  archiveDefinition: 'SCOPE-004',
+  mergeDefinitionValue: 'SCOPE-005',
+  runQuery: 'SCOPE-006',
+  previewCompute: 'SCOPE-009',
+  startComputeRun: 'SCOPE-009',
+};
+
+/**
+ * What a replay that runs again breaks, where not both IDEM-002 (the original answer) and
+ * IDEM-003 (nothing performed again): archiving an archived definition again is refused, so
+ * nothing is performed but the answer differs; merging the same values again answers the same
+ * merge result, so only its effect shows.
+ */
+const REPLAY_CLAUSES: Readonly<Record<string, string[]>> = {
+  archiveDefinition: ['IDEM-002'],
+  mergeDefinitionValue: ['IDEM-003'],
+};
+
+/** "/definitions/{}" for both "/definitions/{definitionId}" and "/definitions/:id". */
+const pathShape = (p: string): string => p.replace(/\{[^}]+\}|:[^/]+/g, '{}');
+
+/** The rule-cells family: each rule forgotten on one endpoint (see the module comment). */
+export async function ruleCellsFamily(): Promise<GeneratedFault[]> {
+  const spec = await loadSpec();
+  const out: GeneratedFault[] = [];
+  for (const op of spec.operations) {
+    const route = ROUTES.find((r) => r.method === op.method && pathShape(r.pattern) === pathShape(op.path));
+    if (!route) throw new Error(`the reference has no route for ${op.method} ${op.path} (${op.operationId})`);
+    const at = `${op.method} ${op.path}`;
+    const cell = (rule: string, clauses: string[], description: string): GeneratedFault => ({ name: `forgets:${rule}@${route.surface}`, family: 'rule-cells', clauses, description: `${at}: ${description}` });
+    out.push(cell('revoked', ['AUTH-007'], 'a revoked key is let through'));
+    out.push(cell('disabled', ['AUTH-008'], 'a disabled key is let through'));
+    out.push(cell('departed', ['AUTH-009'], "a departed member's key is let through"));
+    out.push(cell('paused', ['AUTH-010'], "a paused workspace's key is let through"));
+    // Only where the document requires scopes (the reference also checks graph:read where the
+    // document shows none, /data and /graph: skipping that breaks no clause).
+    if (route.scopes && op.access.scopes?.length) {
+      const clause = SCOPE_CLAUSE[op.operationId];
+      if (!clause) throw new Error(`specs/openapi.yaml requires scopes on ${op.operationId} but families.ts SCOPE_CLAUSE names no clause for it`);
+      out.push(cell('scopes', [clause], 'the scope check is skipped'));
+    }
+    out.push(cell('free-unauthorized', ['BILL-007'], 'a call rejected with 401 is charged'));
+    const refusable = Boolean(op.access.scopes?.length) || op.path.includes('{') || route.body === true;
+    // The 429 and 503 sweeps leave out endpoints that start bulk work (STARTS_WORK).
+    const swept = !STARTS_WORK.includes(op.operationId);
+    const clauses = [...(swept ? ['BILL-008'] : []), ...(swept && route.capability ? ['BILL-009'] : []), ...(refusable ? ['BILL-006'] : [])];
+    out.push(cell('free-refusals', clauses, 'its refusals other than 401 are charged'));
+    if (op.idempotent) {
+      out.push(cell('replay', REPLAY_CLAUSES[op.operationId] ?? ['IDEM-002', 'IDEM-003'], 'a repeated request with the same Idempotency-Key and input runs again'));
+      out.push(cell('conflict', ['IDEM-004'], 'an Idempotency-Key reused with another input runs as a new request'));
+      out.push(cell('key-bounds', ['IDEM-005', 'IDEM-006'], 'the Idempotency-Key is not validated'));
+      out.push(cell('free-replay', ['BILL-010'], 'a replay is charged'));
+    }
+  }
+  return out;
+}
+
 /** The faults of the given families (default: all), the named ones first. */
 export async function familyFaults(named: readonly FaultDef[], families: readonly Family[] = FAMILIES): Promise<(FaultDef | GeneratedFault)[]> {
   return [
@@ -153,10 +227,14 @@ export async function familyFaults(named: readonly FaultDef[], families: readonl
     ...(families.includes('bounds') ? await boundsFamily() : []),
     ...(families.includes('shapes') ? await shapesFamily() : []),
     ...(families.includes('patch-semantics') ? await patchSemanticsFamily() : []),
+    ...(families.includes('rule-cells') ? await ruleCellsFamily() : []),
   ];
 }
 
 /** The suites a fault of a family can be caught by (undefined: every suite). */
 export function suitesFor(f: FaultDef): string[] | undefined {
-  return f.family === undefined ? undefined : ['definitions'];
+  if (f.family === undefined) return undefined;
+  if (f.family !== 'rule-cells') return ['definitions'];
+  const suite = (c: string): string => (c.startsWith('AUTH') ? 'auth' : c.startsWith('SCOPE') ? 'scopes' : c.startsWith('IDEM') ? 'idempotency' : 'billing');
+  return [...new Set(f.clauses.map(suite))];
 }

@@ -3,64 +3,13 @@
  * at all on every endpoint, a well-formed key nobody issued, and malformed credentials in
  * both header forms. The vendor prefix is learnt from the run's real keys, never assumed.
  *
- * A keyless request is sent with a request the suite knows to be valid wherever the seed shows
- * the shape, so the missing key is its only fault and 401 is the answer. Where the seed does
- * not show the request shape (x-wgc-request-not-shown: the endpoints of 4.9), the request may
- * be invalid too, and part 7 rule 4 leaves open which of two faults a server answers first: a
- * refusal as invalid (400, or 422) rejects the keyless call as well. A path the seed never
- * names (x-wgc-guessed: /data/icps) may not exist on the server, which may route before it
- * authenticates: 404 there is no answer about the key.
+ * The requests are those of suites/_shared/every-endpoint.ts: valid wherever the seed shows the
+ * shape, so the key is their only fault; what else an endpoint may answer is said there.
  */
-import { randomUUID } from 'node:crypto';
 import type { ApiRequest, CheckContext, CheckDef } from '../../src/engine/check.ts';
-import { INVALID_STATUSES } from '../../src/engine/expect.ts';
 import { NotObservable } from '../../src/engine/finding.ts';
-import { loadSpec, type LoadedSpec, type OperationInfo } from '../../src/spec/load.ts';
-import { minimalCreateBody } from '../_shared/definitions.ts';
-import { availableKeys, forged, freshId, learnPrefix, nearMiss, softStatus, unknownKey, wrongPrefix } from './lib.ts';
-
-/** A plausible body per endpoint, so a server that validates before authenticating still has no excuse. */
-function bodyFor(ctx: CheckContext, operationId: string): unknown {
-  switch (operationId) {
-    case 'createDefinition':
-      return minimalCreateBody(ctx);
-    case 'updateDefinition':
-    case 'archiveDefinition':
-      return { reason: 'conformance check' };
-    case 'mergeDefinitionValue':
-      return { fromSlug: 'a', intoSlug: 'b', reason: 'conformance check' };
-    case 'submitOperation':
-      // graph.apply_update with the arguments 4.8 shows (ids of nothing: existence is looked up
-      // only once the workspace is known, from the key).
-      return {
-        operation: 'graph.apply_update',
-        arguments: {
-          customer_id: randomUUID(),
-          summary: 'conformance check',
-          changes: [{ kind: 'person_field', target_label: 'Title', person_id: randomUUID(), field: 'title', after: 'x' }],
-        },
-        reason: 'conformance check',
-      };
-    default:
-      return {};
-  }
-}
-
-/** The operation's x-wgc marker `name` (an explanation string), if the document sets one. */
-function marker(spec: LoadedSpec, op: OperationInfo, name: string): string | undefined {
-  const paths = spec.document['paths'] as Record<string, Record<string, Record<string, unknown>>> | undefined;
-  const value = paths?.[op.path]?.[op.method.toLowerCase()]?.[name];
-  return typeof value === 'string' ? value : undefined;
-}
-
-/** What a keyless request to `op` may be answered (see the module comment). */
-function keylessStatuses(spec: LoadedSpec, op: OperationInfo): number[] {
-  return [
-    401,
-    ...(marker(spec, op, 'x-wgc-request-not-shown') !== undefined ? INVALID_STATUSES : []),
-    ...(marker(spec, op, 'x-wgc-guessed') !== undefined ? [404] : []),
-  ];
-}
+import { everyEndpoint } from '../_shared/every-endpoint.ts';
+import { availableKeys, forged, learnPrefix, nearMiss, softStatus, unknownKey, wrongPrefix } from './lib.ts';
 
 /** Every endpoint of the OpenAPI document, path parameters filled with fresh uuids, answers 401 without a key. */
 export const missingKey: CheckDef = {
@@ -69,16 +18,11 @@ export const missingKey: CheckDef = {
   clauses: ['AUTH-004'],
   credits: 0,
   async run(ctx) {
-    const spec = await loadSpec();
-    for (const op of spec.operations) {
-      // --read-only: a keyless write changes nothing on a conformant server, but a broken
-      // one might act on it, so only reads are sent.
-      if (ctx.run.readOnly && op.method !== 'GET') continue;
-      const path = op.path.replace(/\{[^}]+\}/g, () => freshId());
-      const req: ApiRequest = { method: op.method as ApiRequest['method'], path, key: null };
-      if (op.requestBodySchema) req.body = bodyFor(ctx, op.operationId);
-      const ex = await ctx.api.send(req);
-      softStatus(ctx, 'AUTH-004', ex, keylessStatuses(spec, op), `${op.method} ${op.path} without a key`);
+    // --read-only: a keyless write changes nothing on a conformant server, but a broken
+    // one might act on it, so only reads are sent.
+    for (const e of await everyEndpoint(ctx, { readOnly: ctx.run.readOnly })) {
+      const ex = await ctx.api.send({ ...e.request, key: null });
+      softStatus(ctx, 'AUTH-004', ex, [401, ...e.alsoAccepted], `${e.label} without a key`);
     }
   },
 };
@@ -99,7 +43,7 @@ const PROBES = ['/me', '/definitions'] as const;
 /** A well-formed key with the right prefix that was never issued gets 401, as Bearer and as X-Api-Key. */
 export const unknownKeyRejected: CheckDef = {
   id: 'auth/unknown-key-rejected',
-  title: 'An unknown key with the right prefix is rejected with 401',
+  title: 'An unknown key with the right prefix is rejected with 401 (a random one on every endpoint, near-misses of a real key on two)',
   clauses: ['AUTH-005'],
   credits: 0,
   async run(ctx) {
@@ -111,7 +55,18 @@ export const unknownKeyRejected: CheckDef = {
       ['a real key with its last character changed', nearMiss(sample, -1)],
       ['a real key with its first character after the prefix changed', nearMiss(sample, prefix.length)],
     ];
-    for (const [label, key] of candidates) {
+    // The random key on every endpoint, in both header forms: a route that skips the key
+    // lookup is a rule forgotten on one endpoint.
+    const random = candidates[0]![1];
+    if (!secrets.includes(random)) {
+      for (const e of await everyEndpoint(ctx, { readOnly: ctx.run.readOnly })) {
+        for (const auth of ['bearer', 'x-api-key'] as const) {
+          const ex = await ctx.api.send({ ...e.request, key: forged(random), auth });
+          softStatus(ctx, 'AUTH-005', ex, [401, ...e.alsoAccepted], `${candidates[0]![0]} (${auth === 'bearer' ? 'Bearer' : 'X-Api-Key'}) on ${e.label}`);
+        }
+      }
+    }
+    for (const [label, key] of candidates.slice(1)) {
       if (secrets.includes(key)) continue;
       for (const path of PROBES) {
         for (const auth of ['bearer', 'x-api-key'] as const) {

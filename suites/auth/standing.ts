@@ -2,11 +2,12 @@
  * The server re-checks a key's standing on every request (part 5 rule 4): a revoked or
  * disabled key, a departed member's key and the keys of a paused workspace lose access on
  * the next call. Each check proves the key worked just before, acts through the control
- * protocol, then sends the very next call (and one more in the other header form).
+ * protocol, then sends the very next call, and then every endpoint in both header forms.
  */
-import type { CheckContext, CheckDef, KeyHandle } from '../../src/engine/check.ts';
+import { SCOPES as EVERY_SCOPE, type CheckContext, type CheckDef, type KeyHandle } from '../../src/engine/check.ts';
 import { describeResponse } from '../../src/engine/expect.ts';
 import { NotObservable } from '../../src/engine/finding.ts';
+import { BILLED_ENDPOINTS, everyEndpoint } from '../_shared/every-endpoint.ts';
 import { ok2xx, otherWorkspace, provisionKey, softStatus } from './lib.ts';
 
 /** The key answers GET /me with 2xx now; otherwise the loss of access cannot be shown. */
@@ -17,16 +18,35 @@ async function provenWorking(ctx: CheckContext, key: KeyHandle): Promise<void> {
   }
 }
 
-/** The next call and one after it (other header form, a scoped endpoint) answer one of `allowed`. */
+/**
+ * The very next call (GET /me) answers one of `allowed`, and so does every endpoint after it,
+ * in both header forms (suites/_shared/every-endpoint.ts): standing is re-checked on every
+ * request, so a route that forgets it is a finding. The key holds every scope and an admin
+ * role, so a route that let it through would answer 2xx or 404, never a refusal of its own.
+ */
 async function expectLostAccess(ctx: CheckContext, clause: string, key: KeyHandle, allowed: readonly number[], what: string): Promise<void> {
   const next = await ctx.api.send({ method: 'GET', path: '/me', key, auth: 'bearer' });
   softStatus(ctx, clause, next, allowed, `${what}: the next call (GET /me)`);
-  const after = await ctx.api.send({ method: 'GET', path: '/definitions', key, auth: 'x-api-key' });
-  softStatus(ctx, clause, after, allowed, `${what}: a later call (GET /definitions, X-Api-Key)`);
+  for (const e of await everyEndpoint(ctx, { readOnly: ctx.run.readOnly })) {
+    for (const auth of ['x-api-key', 'bearer'] as const) {
+      const ex = await ctx.api.send({ ...e.request, key, auth });
+      softStatus(ctx, clause, ex, [...allowed, ...e.alsoAccepted], `${what}: a later call (${e.label}, ${auth === 'bearer' ? 'Bearer' : 'X-Api-Key'})`);
+    }
+  }
 }
 
-/** A key that may list definitions, so the later call is refused for its standing, not its scope. */
-const SCOPES = ['graph:read'] as const;
+/**
+ * Every scope and the admin role: the key would pass every scope and role rule, so its
+ * standing is the only reason to refuse it anywhere.
+ */
+const SCOPES = EVERY_SCOPE;
+const ROLE = 'admin';
+
+/**
+ * What a check may cost on a target that wrongly lets a dead key through: every billed
+ * endpoint in both header forms (a conformant target refuses them all, for free).
+ */
+export const DEAD_KEY_CEILING = 2 * BILLED_ENDPOINTS;
 
 /** A revoked key gets 401 from the next call on. */
 export const revokedKey: CheckDef = {
@@ -35,8 +55,9 @@ export const revokedKey: CheckDef = {
   clauses: ['AUTH-007'],
   needs: { control: true },
   credits: 0,
+  maxCredits: DEAD_KEY_CEILING,
   async run(ctx) {
-    const key = await provisionKey(ctx, ctx.workspaceId, 'analyst', SCOPES, 'revoked_key');
+    const key = await provisionKey(ctx, ctx.workspaceId, ROLE, SCOPES, 'revoked_key');
     await provenWorking(ctx, key);
     await ctx.control.revokeKey(key.keyId!);
     await expectLostAccess(ctx, 'AUTH-007', key, [401], 'revoked key');
@@ -50,8 +71,9 @@ export const disabledKey: CheckDef = {
   clauses: ['AUTH-008'],
   needs: { control: true },
   credits: 0,
+  maxCredits: DEAD_KEY_CEILING,
   async run(ctx) {
-    const key = await provisionKey(ctx, ctx.workspaceId, 'analyst', SCOPES, 'disabled_key');
+    const key = await provisionKey(ctx, ctx.workspaceId, ROLE, SCOPES, 'disabled_key');
     await provenWorking(ctx, key);
     await ctx.control.disableKey(key.keyId!);
     await expectLostAccess(ctx, 'AUTH-008', key, [401], 'disabled key');
@@ -65,8 +87,9 @@ export const departedMember: CheckDef = {
   clauses: ['AUTH-009'],
   needs: { control: true },
   credits: 0,
+  maxCredits: DEAD_KEY_CEILING,
   async run(ctx) {
-    const key = await provisionKey(ctx, ctx.workspaceId, 'analyst', SCOPES, 'departed_member_key');
+    const key = await provisionKey(ctx, ctx.workspaceId, ROLE, SCOPES, 'departed_member_key');
     await provenWorking(ctx, key);
     await ctx.control.removeMember(ctx.workspaceId, key.userId!);
     await expectLostAccess(ctx, 'AUTH-009', key, [401, 403], 'key of a departed member');
@@ -87,10 +110,12 @@ export const pausedWorkspace: CheckDef = {
   clauses: ['AUTH-010'],
   needs: { control: true },
   credits: 0,
+  // Two keys.
+  maxCredits: 2 * DEAD_KEY_CEILING,
   async run(ctx) {
     // Never the suite's workspace: pausing it would break the suite's other checks.
     const { workspaceId, key: first } = await otherWorkspace(ctx, SCOPES);
-    const second = await provisionKey(ctx, workspaceId, 'analyst', SCOPES, 'paused_workspace_key');
+    const second = await provisionKey(ctx, workspaceId, ROLE, SCOPES, 'paused_workspace_key');
     for (const key of [first, second]) await provenWorking(ctx, key);
     await ctx.control.pauseWorkspace(workspaceId);
     for (const key of [first, second]) await expectLostAccess(ctx, 'AUTH-010', key, PAUSED_REFUSALS, `key of a paused workspace (holder ${key.role})`);

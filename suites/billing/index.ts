@@ -11,6 +11,7 @@ import { SCOPES, type SuiteDef } from '../../src/engine/check.ts';
 import { billedCallsCostOne } from './billed.ts';
 import { capabilitiesFree, computePollingFree, meFree, operationsPollingFree } from './free.ts';
 import { rateLimitedFree, refusalsFree, unauthorizedFree, unavailableFree } from './refusals.ts';
+import { refusalsFreeEveryEndpoint } from './every-endpoint.ts';
 import { previewFee, replayFree } from './replay-preview.ts';
 
 export const billingSuite: SuiteDef = {
@@ -28,6 +29,7 @@ export const billingSuite: SuiteDef = {
     capabilitiesFree,
     billedCallsCostOne,
     refusalsFree,
+    refusalsFreeEveryEndpoint,
     replayFree,
     previewFee,
     unauthorizedFree,

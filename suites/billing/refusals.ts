@@ -4,53 +4,17 @@
  * measures the ledger around it. An answer that is not the failure in question (the target
  * let the call through) is not judged here: other suites own that.
  */
-import type { CheckContext, CheckDef, KeyHandle } from '../../src/engine/check.ts';
+import { SCOPES, type CheckContext, type CheckDef, type KeyHandle } from '../../src/engine/check.ts';
 import { NotObservable } from '../../src/engine/finding.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 import { randomUUID } from 'node:crypto';
 import { is2xx, minimalCreateBody } from '../_shared/definitions.ts';
 import { isObject } from '../_shared/json.ts';
-import { billingContext, callOf, chargeEvidence, chargesLanded, measureCharges, quietLedger } from '../_shared/ledger-measure.ts';
+import { billingContext, callOf, chargesLanded, quietLedger } from '../_shared/ledger-measure.ts';
+import { concludeAll, isRefusal, measureUnbilled } from './support.ts';
+import { BILLED_ENDPOINTS, everyEndpoint, STARTS_WORK } from '../_shared/every-endpoint.ts';
 import { archiveIfCreated, idempotencyKey } from '../_shared/ops-fixtures.ts';
 
-/**
- * Measures `send` (deferred); when the answer's status passes `judged`, `conclude` checks that
- * it cost nothing: a charge is a soft finding on `clause`; a call seen uncharged on a ledger
- * that has recorded charges later than the suite waits returns why that "free" is in doubt. A
- * 2xx (every call here is to a billed endpoint) is expected to cost its credit, which the
- * ledger's entries attribute to it. Conclude the measurements of a check together, at its end:
- * their waits then overlap.
- */
-async function measureUnbilled(
-  ctx: CheckContext,
-  clause: string,
-  judged: (status: number) => boolean,
-  send: () => Promise<Exchange>,
-  context?: Exchange[],
-): Promise<{ ex: Exchange; judged: boolean; conclude: () => Promise<string | undefined> }> {
-  const m = await measureCharges(ctx, send, { atLeast: (ex) => (is2xx(ex) ? 1 : 0), defer: true });
-  const status = m.result.response?.status;
-  if (status === undefined || !judged(status)) return { ex: m.result, judged: false, conclude: async () => void (await m.final()) };
-  const conclude = async () => {
-    const f = await m.final();
-    if (f.delta !== 0) ctx.softFail(chargeEvidence(clause, f.result, f, [0], context));
-    return f.delta === 0 && f.doubt ? `${callOf(f.result)} showed no charge, but ${f.doubt}` : undefined;
-  };
-  return { ex: m.result, judged: true, conclude };
-}
-
-/** Concludes deferred measurements in order; not observable when any "free" is in doubt. */
-async function concludeAll(pending: readonly (() => Promise<string | undefined>)[]): Promise<void> {
-  const doubts: string[] = [];
-  for (const conclude of pending) {
-    const doubt = await conclude();
-    if (doubt) doubts.push(doubt);
-  }
-  if (doubts.length > 0) throw new NotObservable(doubts.join('; '));
-}
-
-// 401 and 429 have clauses of their own (BILL-007, BILL-008); every other 4xx is a refusal here.
-const isRefusal = (s: number) => s >= 400 && s < 500 && s !== 401 && s !== 429;
 
 export const refusalsFree: CheckDef = {
   id: 'billing/refusals-free',
@@ -96,10 +60,12 @@ export const refusalsFree: CheckDef = {
 
 export const unauthorizedFree: CheckDef = {
   id: 'billing/unauthorized-free',
-  title: 'Calls with a revoked or a disabled key of the workspace (answered 401) cost nothing',
+  title: 'Calls with a revoked or a disabled key of the workspace (answered 401) cost nothing, on every endpoint',
   clauses: ['BILL-007'],
   needs: { ledger: true, control: true },
   credits: 0,
+  // A target that lets a dead key through charges its billed calls (two keys).
+  maxCredits: 2 * BILLED_ENDPOINTS,
   async run(ctx) {
     ctx = billingContext(ctx, 'BILL-007');
     const owner = ctx.key('owner');
@@ -108,49 +74,75 @@ export const unauthorizedFree: CheckDef = {
     let judged = 0;
     const pending: (() => Promise<string | undefined>)[] = [];
     for (const action of ['revoke', 'disable'] as const) {
-      const made = await ctx.control.createKey(ctx.workspaceId, owner.userId, ['graph:read']);
-      const key: KeyHandle = { name: `${action}d`, secret: made.secret, role: owner.role, scopes: ['graph:read'], keyId: made.keyId };
+      // Every scope, so the key's standing is the only reason to refuse it anywhere.
+      const made = await ctx.control.createKey(ctx.workspaceId, owner.userId, SCOPES);
+      const key: KeyHandle = { name: `${action}d`, secret: made.secret, role: owner.role, scopes: [...SCOPES], keyId: made.keyId };
       await (action === 'revoke' ? ctx.control.revokeKey(made.keyId) : ctx.control.disableKey(made.keyId));
-      // GET /definitions would cost a credit had the key been accepted. Such a call must be
-      // rejected (401), and rejected calls are free: whatever the answer, the workspace of a
-      // key that can no longer call must not pay for the call.
-      const r = await measureUnbilled(ctx, 'BILL-007', () => true, () => ctx.api.send({ method: 'GET', path: '/definitions', key, query: { limit: 1 } }));
-      if (r.ex.response) judged++;
-      pending.push(r.conclude);
+      // Every endpoint (the billed ones would cost a credit had the key been accepted). Such a
+      // call must be rejected (401), and rejected calls are free: whatever the answer, the
+      // workspace of a key that can no longer call must not pay for the call.
+      for (const e of await everyEndpoint(ctx, { readOnly: ctx.run.readOnly })) {
+        const r = await measureUnbilled(ctx, 'BILL-007', () => true, () => ctx.api.send({ ...e.request, key, auth: action === 'revoke' ? 'bearer' : 'x-api-key' }), undefined, e.billed);
+        if (r.ex.response) judged++;
+        pending.push(r.conclude);
+      }
     }
     await concludeAll(pending);
     if (judged === 0) throw new NotObservable('neither the revoked nor the disabled key got an answer, so nothing could be priced');
   },
 };
 
-/** The value of a GET /me capability switch, to restore it exactly; true when unreadable. */
-async function capabilitySwitch(ctx: CheckContext, key: KeyHandle, name: string): Promise<boolean> {
+/** The capability switches GET /me shows, with their values (empty when it shows none). */
+async function capabilitySwitches(ctx: CheckContext, key: KeyHandle): Promise<Record<string, boolean>> {
   const me = await ctx.api.send({ method: 'GET', path: '/me', key });
   const caps = isObject(me.response?.json) ? me.response.json.capabilities : undefined;
-  return isObject(caps) && typeof caps[name] === 'boolean' ? caps[name] : true;
+  return isObject(caps) ? Object.fromEntries(Object.entries(caps).filter((e): e is [string, boolean] => typeof e[1] === 'boolean')) : {};
+}
+
+/**
+ * Every endpoint (but those that start bulk work, STARTS_WORK) sent once by `key`, each
+ * measured: an answer `judged` passes must cost nothing. Returns the pending conclusions and
+ * how many answers were judged.
+ */
+async function sweepUnbilled(ctx: CheckContext, clause: string, key: KeyHandle, judged: (status: number) => boolean, context: Exchange[] = []): Promise<{ pending: (() => Promise<string | undefined>)[]; judged: number; sent: Exchange[] }> {
+  const pending: (() => Promise<string | undefined>)[] = [];
+  const sent: Exchange[] = [];
+  let count = 0;
+  for (const e of await everyEndpoint(ctx, { readOnly: ctx.run.readOnly })) {
+    if (STARTS_WORK.includes(e.operationId)) continue;
+    const r = await measureUnbilled(ctx, clause, judged, () => ctx.api.send({ ...e.request, key, retry429: false }), context, e.billed);
+    archiveIfCreated(ctx, key, r.ex);
+    sent.push(r.ex);
+    if (r.judged) count++;
+    pending.push(r.conclude);
+  }
+  return { pending, judged: count, sent };
 }
 
 export const unavailableFree: CheckDef = {
   id: 'billing/unavailable-free',
-  title: 'A 5xx answer (503 of a switched-off capability) costs nothing',
+  title: 'A 5xx answer (503 of a switched-off capability) costs nothing, on every endpoint',
   clauses: ['BILL-009'],
-  needs: { ledger: true, control: true },
-  // The listing is answered 503: free.
+  needs: { ledger: true, control: true, mutation: true },
+  // Every switch GET /me shows is turned off: the reference answers 503 wherever a switch
+  // applies, and refuses the rest (fresh ids, a receipt of nothing): free.
   credits: 0,
-  // A target that ignores the capability switch lets the listing through.
-  maxCredits: 1,
+  // A target whose switches do not cover an endpoint lets it through.
+  maxCredits: BILLED_ENDPOINTS,
   async run(ctx) {
     ctx = billingContext(ctx, 'BILL-009');
     const owner = ctx.key('owner');
-    const was = await capabilitySwitch(ctx, owner, 'definitions');
-    const restore = () => ctx.control.setCapabilities(ctx.workspaceId, { definitions: was });
+    const was = await capabilitySwitches(ctx, owner);
+    const on = Object.keys(was).filter((k) => was[k]);
+    if (on.length === 0) throw new NotObservable('GET /me shows no capability switched on, so none can be switched off to provoke a 503');
+    const restore = () => ctx.control.setCapabilities(ctx.workspaceId, Object.fromEntries(on.map((k) => [k, true])));
     ctx.cleanup(restore);
-    await ctx.control.setCapabilities(ctx.workspaceId, { definitions: false });
+    await ctx.control.setCapabilities(ctx.workspaceId, Object.fromEntries(on.map((k) => [k, false])));
     await quietLedger(ctx);
     try {
-      const r = await measureUnbilled(ctx, 'BILL-009', (s) => s >= 500, () => ctx.api.send({ method: 'GET', path: '/definitions', key: owner, query: { limit: 1 } }));
-      await concludeAll([r.conclude]);
-      if (!r.judged) throw new NotObservable(`with definitions switched off, ${callOf(r.ex)}: no 5xx to price`);
+      const sweep = await sweepUnbilled(ctx, 'BILL-009', owner, (s) => s >= 500);
+      await concludeAll(sweep.pending);
+      if (sweep.judged === 0) throw new NotObservable(`with ${on.join(', ')} switched off, no endpoint answered 5xx (${sweep.sent.map(callOf).join('; ')}): no 5xx to price`);
     } finally {
       await restore();
     }
@@ -159,15 +151,15 @@ export const unavailableFree: CheckDef = {
 
 export const rateLimitedFree: CheckDef = {
   id: 'billing/rate-limited-free',
-  title: 'A 429 answer costs nothing',
+  title: 'A 429 answer costs nothing, on every endpoint',
   clauses: ['BILL-008'],
-  needs: { ledger: true, control: true },
-  // The first GET /definitions is admitted (the limit counts calls from when it is set), the
-  // second is answered 429.
+  needs: { ledger: true, control: true, mutation: true },
+  // The first GET /definitions is admitted (the limit counts calls from when it is set); the
+  // second and every endpoint after it are answered 429.
   credits: 1,
   // A target counting earlier calls admits none; one that admits more than the limit (a
-  // failure) at most the six the check sends.
-  maxCredits: 6,
+  // failure) at most the six calls before the sweep, and the sweep's billed endpoints.
+  maxCredits: 6 + BILLED_ENDPOINTS,
   async run(ctx) {
     ctx = billingContext(ctx, 'BILL-008');
     const owner = ctx.key('owner');
@@ -182,8 +174,11 @@ export const rateLimitedFree: CheckDef = {
       for (let i = 0; i < 6; i++) {
         const r = await measureUnbilled(ctx, 'BILL-008', (s) => s === 429, () => ctx.api.send({ method: 'GET', path: '/definitions', key: owner, query: { limit: 1 }, retry429: false }), [...sent]);
         pending.push(r.conclude);
-        if (r.judged) return await concludeAll(pending);
         sent.push(r.ex);
+        if (!r.judged) continue;
+        // Over the limit now: every endpoint, whose 429s must be free as well.
+        const sweep = await sweepUnbilled(ctx, 'BILL-008', owner, (s) => s === 429, [...sent]);
+        return await concludeAll([...pending, ...sweep.pending]);
       }
       await concludeAll(pending);
       throw new NotObservable(`with a limit of 1 call a minute, ${sent.length} calls got no 429 (${sent.map(callOf).join('; ')}), so no 429 could be priced`);

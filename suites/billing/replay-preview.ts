@@ -1,35 +1,85 @@
 /**
- * Prices that depend on what a call did: an idempotent replay is not billed again (seed part 8
- * billing rule 5), and a successful agent preview incurs its quoted preview fee (rule 4).
+ * Prices that depend on what a call did: an idempotent replay is not billed again on any of the
+ * five endpoints that take an Idempotency-Key (seed part 8 billing rule 5, 4.1), and a successful agent preview incurs its quoted preview fee (rule 4).
  */
 import type { CheckDef } from '../../src/engine/check.ts';
 import { Finding, NotObservable } from '../../src/engine/finding.ts';
 import { is2xx, minimalCreateBody } from '../_shared/definitions.ts';
 import { describeBound } from '../../src/engine/waits.ts';
-import { billingContext, callOf, chargeEvidence, chargesLanded, measureCharges, quietLedger } from '../_shared/ledger-measure.ts';
-import { AGENT_CALL_CREDITS, AGENT_CALL_MAX_CREDITS, archiveIfCreated, idempotencyKey, makeAccount, previewAndQuote, QUOTE_BOUND_MS, QUOTE_PATIENCE_MS } from '../_shared/ops-fixtures.ts';
+import { billingContext, callOf, chargeEvidence, measureCharges, quietLedger } from '../_shared/ledger-measure.ts';
+import { AGENT_CALL_CREDITS, AGENT_CALL_MAX_CREDITS, applyUpdateBody, archiveIfCreated, idempotencyKey, makeAccount, previewAndQuote, QUOTE_BOUND_MS, QUOTE_PATIENCE_MS, type AccountFixture } from '../_shared/ops-fixtures.ts';
+import { isObject } from '../_shared/json.ts';
+import type { Shape } from '../_shared/ops-shapes.ts';
+
+/** One write of seed 4.1, built once the steps before it have run. */
+interface ReplayStep {
+  label: string;
+  request(st: { definitionId?: string; slugs?: [string, string]; fx?: AccountFixture }): Shape | undefined;
+}
+
+/** The five endpoints of 4.1, in dependency order: the create first, the archive last. */
+const REPLAYED: readonly ReplayStep[] = [
+  { label: 'POST /definitions', request: () => undefined },
+  { label: 'PATCH /definitions/{id}', request: (st) => (st.definitionId ? { method: 'PATCH', path: `/definitions/${st.definitionId}`, body: { reason: 'conformance check', description: 'replayed update' } } : undefined) },
+  {
+    label: 'POST /definitions/{id}/merge-value',
+    request: (st) => (st.definitionId && st.slugs ? { method: 'POST', path: `/definitions/${st.definitionId}/merge-value`, body: { fromSlug: st.slugs[0], intoSlug: st.slugs[1], reason: 'conformance check' } } : undefined),
+  },
+  { label: 'POST /operations', request: (st) => (st.fx ? { method: 'POST', path: '/operations', body: applyUpdateBody(st.fx, 'Replayed title') } : undefined) },
+  { label: 'POST /definitions/{id}/archive', request: (st) => (st.definitionId ? { method: 'POST', path: `/definitions/${st.definitionId}/archive`, body: { reason: 'conformance check' } } : undefined) },
+];
 
 export const replayFree: CheckDef = {
   id: 'billing/replay-free',
-  title: 'Replaying a write with the same Idempotency-Key costs nothing',
+  title: 'Replaying a write with the same Idempotency-Key costs nothing, on each of the five endpoints that take one',
   clauses: ['BILL-010'],
-  needs: { ledger: true, mutation: true },
-  // The original create and its clean-up archive.
-  credits: 2,
+  needs: { ledger: true, control: true, mutation: true },
+  // The five originals; the clean-up archive of the archived definition is refused.
+  credits: REPLAYED.length,
+  // A target may accept archiving it again.
+  maxCredits: REPLAYED.length + 1,
   async run(ctx) {
     ctx = billingContext(ctx, 'BILL-010');
     const owner = ctx.key('owner');
-    const idem = idempotencyKey(ctx);
-    const body = minimalCreateBody(ctx);
-    const base = await quietLedger(ctx);
-    const original = await ctx.api.send({ method: 'POST', path: '/definitions', key: owner, idempotencyKey: idem, body });
-    if (!is2xx(original)) throw new NotObservable(`the original write was refused (${callOf(original)}), so there is nothing to replay`);
-    archiveIfCreated(ctx, owner, original);
-    // The original's credit, possibly recorded late, must not be taken for the replay's.
-    await chargesLanded(ctx, base, [original]);
-    const m = await measureCharges(ctx, () => ctx.api.send({ method: 'POST', path: '/definitions', key: owner, idempotencyKey: idem, body }));
-    if (m.delta !== 0) throw new Finding(chargeEvidence('BILL-010', m.result, m, [0], [original]));
-    if (m.doubt) throw new NotObservable(`${callOf(m.result)} showed no charge, but ${m.doubt}`);
+    const st: { definitionId?: string; slugs?: [string, string]; fx?: AccountFixture } = { fx: await makeAccount(ctx, 'bill-replay') };
+    const createBody = minimalCreateBody(ctx, { enumValues: [{ label: 'Alpha' }, { label: 'Beta' }] });
+    const refused: string[] = [];
+    await quietLedger(ctx);
+    const pending: (() => Promise<void>)[] = [];
+    const doubts: string[] = [];
+    for (const step of REPLAYED) {
+      const shape: Shape | undefined = step.label === 'POST /definitions' ? { method: 'POST', path: '/definitions', body: createBody } : step.request(st);
+      if (!shape) {
+        refused.push(`${step.label} (an earlier step it depends on was refused)`);
+        continue;
+      }
+      const idem = idempotencyKey(ctx);
+      // The original is measured too (owed its credit), so that its charge, however late it
+      // is recorded, is attributed to it and never to the replay; the waits of all overlap.
+      const first = await measureCharges(ctx, () => ctx.api.send({ ...shape, key: owner, idempotencyKey: idem }), { atLeast: (ex) => (is2xx(ex) ? 1 : 0), defer: true });
+      const original = first.result;
+      archiveIfCreated(ctx, owner, original);
+      if (!is2xx(original)) {
+        refused.push(callOf(original));
+        continue;
+      }
+      if (step.label === 'POST /definitions') {
+        const body = original.response?.json;
+        if (isObject(body) && typeof body.id === 'string') st.definitionId = body.id;
+        const slugs = isObject(body) && Array.isArray(body.enum_values) ? body.enum_values.map((v) => (isObject(v) ? v.slug : undefined)) : [];
+        if (typeof slugs[0] === 'string' && typeof slugs[1] === 'string') st.slugs = [slugs[0], slugs[1]];
+      }
+      const m = await measureCharges(ctx, () => ctx.api.send({ ...shape, key: owner, idempotencyKey: idem }), { defer: true });
+      pending.push(async () => {
+        await first.final();
+        const f = await m.final();
+        if (f.delta !== 0) ctx.softFail(chargeEvidence('BILL-010', f.result, f, [0], [original]));
+        else if (f.doubt) doubts.push(`${callOf(f.result)} showed no charge, but ${f.doubt}`);
+      });
+    }
+    for (const conclude of pending) await conclude();
+    if (pending.length === 0) throw new NotObservable(`no original write succeeded, so there is nothing to replay: ${refused.join('; ')}`);
+    if (doubts.length > 0) throw new NotObservable(doubts.join('; '));
   },
 };
 

@@ -1,0 +1,53 @@
+/**
+ * Refusals cost nothing on every endpoint (seed part 8 billing rule 2, part 7 rule 2), each
+ * endpoint refused in every way the document lets a client provoke there: a key without the
+ * scopes it requires (403), an id that names nothing (404), an empty body (400 or 422). The
+ * requests are those of suites/_shared/every-endpoint.ts. An answer that is not a refusal is
+ * not judged here (other suites own it); a refusal must be free.
+ */
+import type { CheckDef, KeyHandle } from '../../src/engine/check.ts';
+import { NotObservable } from '../../src/engine/finding.ts';
+import { loadSpec } from '../../src/spec/load.ts';
+import { BILLED_ENDPOINTS, everyEndpoint, STARTS_WORK } from '../_shared/every-endpoint.ts';
+import { billingContext, quietLedger } from '../_shared/ledger-measure.ts';
+import { archiveIfCreated } from '../_shared/ops-fixtures.ts';
+import { concludeAll, isRefusal, measureUnbilled } from './support.ts';
+
+export const refusalsFreeEveryEndpoint: CheckDef = {
+  id: 'billing/refusals-free-every-endpoint',
+  title: 'On every endpoint, a refusal for a missing scope (403), an unknown id (404) or an empty body (400 or 422) costs nothing',
+  clauses: ['BILL-006'],
+  needs: { ledger: true, control: true, mutation: true },
+  // Every request is refused on the reference.
+  credits: 0,
+  // A target that lets them through charges each billed endpoint up to three times.
+  maxCredits: 3 * BILLED_ENDPOINTS,
+  async run(ctx) {
+    ctx = billingContext(ctx, 'BILL-006');
+    const owner = ctx.key('owner');
+    if (!owner.userId) throw new NotObservable('the owner key has no known member id, so no key without scopes can be made for it');
+    const made = await ctx.control.createKey(ctx.workspaceId, owner.userId, []);
+    ctx.cleanup(() => ctx.control.revokeKey(made.keyId));
+    const bare: KeyHandle = { name: 'no_scope', secret: made.secret, role: owner.role, scopes: [], keyId: made.keyId };
+    const spec = await loadSpec();
+    await quietLedger(ctx);
+    const seen: string[] = [];
+    const pending: (() => Promise<string | undefined>)[] = [];
+    for (const e of await everyEndpoint(ctx, { readOnly: ctx.run.readOnly })) {
+      const op = spec.operation(e.operationId);
+      const attempts: { why: string; key: KeyHandle; body?: unknown }[] = [];
+      if (op.access.scopes?.length) attempts.push({ why: 'without its scopes', key: bare });
+      if (op.path.includes('{')) attempts.push({ why: 'with an id that names nothing', key: owner });
+      if (op.requestBodySchema && !STARTS_WORK.includes(op.operationId)) attempts.push({ why: 'with an empty body', key: owner, body: {} });
+      for (const a of attempts) {
+        const req = { ...e.request, key: a.key, ...(a.body !== undefined ? { body: a.body } : {}) };
+        const r = await measureUnbilled(ctx, 'BILL-006', isRefusal, () => ctx.api.send(req), undefined, e.billed);
+        archiveIfCreated(ctx, owner, r.ex);
+        if (r.judged) seen.push(`${e.label} ${a.why}`);
+        pending.push(r.conclude);
+      }
+    }
+    await concludeAll(pending);
+    if (seen.length === 0) throw new NotObservable('the target refused none of the calls meant to be refused, so no refusal could be priced');
+  },
+};
