@@ -306,7 +306,7 @@ export function untouchedFaults(faults: FaultSet): string[] {
 }
 
 /** The rules the rule-cells family forgets on one route at a time. */
-export const CELL_RULES = ['revoked', 'disabled', 'departed', 'paused', 'scopes', 'free-refusals', 'free-unauthorized', 'replay', 'conflict', 'key-bounds', 'free-replay'] as const;
+export const CELL_RULES = ['revoked', 'disabled', 'departed', 'paused', 'scopes', 'free-refusals', 'free-unauthorized', 'replay', 'conflict', 'key-bounds', 'free-replay', 'isolation'] as const;
 export type CellRule = (typeof CELL_RULES)[number];
 
 /**
@@ -317,7 +317,9 @@ export type CellRule = (typeof CELL_RULES)[number];
  * charged); free-unauthorized by server.ts where a key is rejected (its 401s are charged);
  * replay (a repeated request runs again), conflict (idempotency.ts lookup: another input under
  * a used key runs as new; the flag is read in server.ts), key-bounds (the Idempotency-Key is not
- * validated) and free-replay (a replay is charged), all in server.ts's Idempotency-Key steps.
+ * validated) and free-replay (a replay is charged), all in server.ts's Idempotency-Key steps;
+ * isolation (records are looked up in whichever workspace holds the id the request names) by
+ * server.ts before the handler runs.
  */
 export const CELL_FAULT_RE = new RegExp(`^forgets:(${CELL_RULES.join('|')})@(api:[a-z_.]+)$`);
 

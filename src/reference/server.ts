@@ -195,6 +195,7 @@ export class Server {
 
     // From here on everything is synchronous: no other request can interleave...
     if (this.faults.has('workspace-from-input')) p = this.workspaceFromInput(req, p, query, body);
+    if (forgets(this.faults, 'isolation', route.surface)) p = this.workspaceOfNamedRecord(p, params, query, body);
     const ws = p.ws;
     const ctx: Ctx = { store: this.store, p, ws, params, query, body, faults: this.faults, relax: relaxFor(this.faults, route.surface), scheduler: this.executor };
     let fp = '';
@@ -268,6 +269,25 @@ export class Server {
   }
 
   /** Under workspace-from-input: a workspace named in a header, the query or the body replaces the key's. */
+  /**
+   * The workspace holding a record the request names (a path id, a query value, or an id among
+   * the body's arguments), else the caller's: a route that looks records up without the
+   * workspace filter (rule-cells fault `forgets:isolation@<surface>`).
+   */
+  private workspaceOfNamedRecord(p: Principal, params: Record<string, string>, query: Query, body: Record<string, unknown> | undefined): Principal {
+    const args = body && typeof body.arguments === 'object' && body.arguments !== null ? Object.values(body.arguments as Record<string, unknown>) : [];
+    const changes = args.flatMap((v) => (Array.isArray(v) ? v.flatMap((c) => (typeof c === 'object' && c !== null ? Object.values(c as Record<string, unknown>) : [c])) : [v]));
+    const named = [...Object.values(params), ...query.map(([, v]) => v), ...changes].filter((v): v is string => typeof v === 'string').map((v) => v.toLowerCase());
+    const holds = (w: Workspace, id: string): boolean =>
+      w.definitions.has(id) || w.operations.has(id) || w.computeRuns.has(id) || w.accounts.has(id) || w.people.has(id) || w.accountPeople.has(id) || [...w.traces.keys()].some((k) => k.endsWith(`:${id}`));
+    for (const id of named) {
+      if (holds(p.ws, id)) continue;
+      const ws = [...this.store.workspaces.values()].find((w) => holds(w, id));
+      if (ws) return { ...p, ws };
+    }
+    return p;
+  }
+
   private workspaceFromInput(req: IncomingMessage, p: Principal, query: Query, body: Record<string, unknown> | undefined): Principal {
     const named = [
       req.headers['x-workspace-id'],

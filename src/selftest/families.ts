@@ -26,7 +26,9 @@
  *   429 every endpoint can be given, BILL-009 where a capability switch gives 503, BILL-006
  *   where a scope, an id or a body can be refused); its 401s charged (BILL-007); and on the five
  *   endpoints of 4.1, replays run again (IDEM-002, IDEM-003), another input under a used key run
- *   as new (IDEM-004), the key not validated (IDEM-005, IDEM-006), replays charged (BILL-010).
+ *   as new (IDEM-004), the key not validated (IDEM-005, IDEM-006), replays charged (BILL-010);
+ *   and where a request names a record by id, records looked up in whichever workspace holds
+ *   the id (AUTH-012; AUTH-014 for a trail, which may be answered empty).
  *
  * A fault no client can observe is listed with the reason (`unobservable`) and not run.
  */
@@ -210,6 +212,10 @@ export async function ruleCellsFamily(): Promise<GeneratedFault[]> {
     const swept = !STARTS_WORK.includes(op.operationId);
     const clauses = [...(swept ? ['BILL-008'] : []), ...(swept && route.capability ? ['BILL-009'] : []), ...(refusable ? ['BILL-006'] : [])];
     out.push(cell('free-refusals', clauses, 'its refusals other than 401 are charged'));
+    // Isolation where a request names a record by id: in its path, in its query (a trail), or
+    // among its arguments (an edit through POST /operations).
+    const isolationClause = op.path.includes('{') || op.operationId === 'submitOperation' ? 'AUTH-012' : op.operationId === 'readTraces' ? 'AUTH-014' : undefined;
+    if (isolationClause) out.push(cell('isolation', [isolationClause], "records are looked up in whichever workspace holds the id it names"));
     if (op.idempotent) {
       out.push(cell('replay', REPLAY_CLAUSES[op.operationId] ?? ['IDEM-002', 'IDEM-003'], 'a repeated request with the same Idempotency-Key and input runs again'));
       out.push(cell('conflict', ['IDEM-004'], 'an Idempotency-Key reused with another input runs as a new request'));

@@ -50,13 +50,21 @@ export function decisionInputShapes(definitionId: string): Shape[] {
   ];
 }
 
-/** GET /graph/traces of an account: the seed says a trace read uses an entity kind and an id. */
-export function traceShapes(accountId: string): Shape[] {
+/**
+ * Plausible query forms of a trace read of one record: the seed says a read names an entity
+ * kind and an id, but not the parameter names.
+ */
+export function traceQueries(kind: string, id: string): Record<string, string>[] {
   return [
-    { method: 'GET', path: '/graph/traces', query: { kind: 'account', id: accountId } },
-    { method: 'GET', path: '/graph/traces', query: { entity_kind: 'account', entity_id: accountId } },
-    { method: 'GET', path: '/graph/traces', query: { entityKind: 'account', entityId: accountId } },
+    { kind, id },
+    { entity_kind: kind, entity_id: id },
+    { entityKind: kind, entityId: id },
   ];
+}
+
+/** GET /graph/traces of an account. */
+export function traceShapes(accountId: string): Shape[] {
+  return traceQueries('account', accountId).map((query) => ({ method: 'GET', path: '/graph/traces', query }));
 }
 
 /**

@@ -8,6 +8,7 @@ import { SCOPES, type SuiteDef } from '../../src/engine/check.ts';
 import { apiKeyReads, apiKeyWrites } from './api-key-header.ts';
 import { bearerAccepted, capabilitiesAnswer, vendorPrefix } from './basics.ts';
 import { foreignIds } from './foreign-ids.ts';
+import { foreignWork } from './foreign-work.ts';
 import { grantChange, grantRemovalKeepsEffects } from './grants.ts';
 import { meReportsKey, meShape } from './me.ts';
 import { noSecretInResponses } from './no-secret.ts';
@@ -41,6 +42,7 @@ export const authSuite: SuiteDef = {
     pausedWorkspace,
     workspaceFromKey,
     foreignIds,
+    foreignWork,
     noSecretInResponses,
     meShape,
     meReportsKey,

@@ -10,6 +10,7 @@ import { Finding, NotObservable } from '../../src/engine/finding.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 import { comparableRenderings, is2xx } from '../_shared/definitions.ts';
 import { findObjects, isObject } from '../_shared/json.ts';
+import { traceQueries } from '../_shared/ops-shapes.ts';
 import { SMALL_WALK_CREDITS, listDefinitions, walkMaxCredits } from './listing.ts';
 import { ADMIN, archive, canonical, optionalReader, setupDefinition, shown } from './support.ts';
 
@@ -128,15 +129,8 @@ export const readsChangeNothing: CheckDef = {
   },
 };
 
-/**
- * Plausible query forms of a trace read: the seed says a read uses an entity kind and an
- * entity id, but not the parameter names.
- */
-const TRACE_FORMS: readonly ((id: string) => Record<string, string>)[] = [
-  (id) => ({ kind: 'definition', id }),
-  (id) => ({ entity_kind: 'definition', entity_id: id }),
-  (id) => ({ entityKind: 'definition', entityId: id }),
-];
+/** How many query forms a trace read is tried in (traceQueries). */
+const TRACE_FORMS = traceQueries('definition', '').length;
 
 /** Trace reads (as far as the target accepts the forms tried) leave the listing identical. */
 export const traceReadsChangeNothing: CheckDef = {
@@ -148,7 +142,7 @@ export const traceReadsChangeNothing: CheckDef = {
   // form the reference accepts (the others are refused: free).
   credits: 3 + 3 * SMALL_WALK_CREDITS + 2,
   // Walks over a workspace holding more; a target accepting every form, each with an older page.
-  maxCredits: 3 + 3 * walkMaxCredits(1) + 2 * (TRACE_FORMS.length + 1),
+  maxCredits: 3 + 3 * walkMaxCredits(1) + 2 * (TRACE_FORMS + 1),
   async run(ctx) {
     const key = ctx.key(ADMIN);
     const trace = { reason: 'conformance check: traced for a trace read' };
@@ -162,13 +156,13 @@ export const traceReadsChangeNothing: CheckDef = {
 
     const reads: Exchange[] = [];
     for (const k of readers(ctx)) {
-      for (const form of TRACE_FORMS) {
-        const ex = await ctx.api.send({ method: 'GET', path: '/graph/traces', key: k, query: form(id) });
+      for (const query of traceQueries('definition', id)) {
+        const ex = await ctx.api.send({ method: 'GET', path: '/graph/traces', key: k, query });
         reads.push(ex);
         // Older events (seed 2.7 rule 2): follow next_before_revision once when the answer has one.
         const next = findObjects(ex.response?.json, (o) => typeof o.next_before_revision === 'number' || typeof o.next_before_revision === 'string')[0]?.next_before_revision;
         if (is2xx(ex) && next !== undefined) {
-          reads.push(await ctx.api.send({ method: 'GET', path: '/graph/traces', key: k, query: { ...form(id), before_revision: String(next) } }));
+          reads.push(await ctx.api.send({ method: 'GET', path: '/graph/traces', key: k, query: { ...query, before_revision: String(next) } }));
         }
       }
     }
