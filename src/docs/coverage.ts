@@ -6,6 +6,8 @@
  */
 import { generatedBanner, cell, code, table } from './markdown.ts';
 import type { LoadedSpec } from '../spec/load.ts';
+import type { SuiteDef } from '../engine/check.ts';
+import { renderRuleCells } from './rule-cells.ts';
 import { edgesOf, VALID_ELSEWHERE } from '../../suites/definitions/edges.ts';
 import { WRITES, type Write } from '../../suites/definitions/violation-map.ts';
 
@@ -20,7 +22,7 @@ function sides(write: Write, pointer: string, keyword: string, valid: number, in
 }
 
 /** The edges page. */
-export function renderCoveragePage(spec: LoadedSpec): string {
+export function renderCoveragePage(spec: LoadedSpec, suites: readonly SuiteDef[]): string {
   const out: string[] = [generatedBanner('specs/openapi.yaml and suites/definitions/edges.ts (src/docs/coverage.ts)'), '', '# Coverage of the edges', ''];
   out.push(
     'For every bound of every request field of the definition writes, the suite sends the last valid value and the first invalid one on each side, every run (`src/generators/edges.ts`): the valid ones must be accepted and are judged as any valid write is; the invalid ones must be refused as invalid (400, or 422 with `defined: false`) and store or change nothing. Generated values (fast-check) cover the interior and the mixes on top. `wgc selftest --family bounds` moves each of these bounds by one in the reference, each way, and shows the suite notices (docs/self-test.md).',
@@ -51,10 +53,11 @@ export function renderCoveragePage(spec: LoadedSpec): string {
   }
   out.push(`${bounds} bounds in all.`, '');
   out.push(
-    '## Not in this table yet',
+    '## Query parameters and headers',
     '',
-    'Query parameters (`GET /definitions`: `limit`, `cursor`, `includeArchived`, `moduleKeys`) and the `Idempotency-Key` header have their edges sent by the pagination and idempotency suites (`pagination/*`, `idempotency/key-*`), and every rule of the document against every endpoint it governs (idempotency, key standing, scopes and roles, workspace isolation, billing per outcome) is not tabulated here yet; those rules are checked by the auth, scopes, roles, idempotency, billing and pagination suites (docs/clauses.md lists the checks of each clause).',
+    'The edges of the query parameters of `GET /definitions` (`limit` 0, 1, 200, 201 and non-integers; `cursor` malformed; `includeArchived` and `moduleKeys` out of their enums) are sent by the pagination suite (`pagination/limits-accepted`, `pagination/limits-refused`, `pagination/cursor-refused`, `pagination/include-archived-param`, `pagination/module-keys-refused`), and those of the `Idempotency-Key` header (1 and 128 characters, 129, a space, characters outside visible ASCII) on each of the five endpoints of 4.1 by the idempotency suite (`idempotency/key-*`, `idempotency/key-bounds-every-endpoint`).',
     '',
+    renderRuleCells(spec, suites),
   );
   return out.join('\n');
 }

@@ -47,7 +47,7 @@ const PAGES: readonly { path: string; render(src: DocSources): Promise<string> |
   { path: 'docs/configuration.md', render: async (s) => renderConfigurationPage(s.suites, await s.read(EXAMPLE_PROFILE)) },
   { path: 'docs/clauses.md', render: (s) => renderClausesPage(s.catalog, s.suites, s.seedVersion) },
   { path: SUPPLIED_KEYS_PROFILE, render: (s) => renderSuppliedKeysProfile(s.suites) },
-  { path: 'docs/coverage.md', render: async () => renderCoveragePage(await loadSpec()) },
+  { path: 'docs/coverage.md', render: async (s) => renderCoveragePage(await loadSpec(), s.suites) },
 ];
 
 /** Generated regions of hand-written pages. */

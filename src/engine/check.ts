@@ -47,8 +47,19 @@ export interface CheckDef {
    * ceiling. Default: `credits`; never below it.
    */
   maxCredits?: CreditCount;
+  /**
+   * The endpoints (operationIds of specs/openapi.yaml) on which the check judges its clauses;
+   * "every" for all of them. The rule × endpoint table of docs/coverage.md is read from these,
+   * and test/reference/credit-plan.test.ts holds each to the requests the check sends against
+   * the reference. Per clause where the check judges its clauses on different endpoints.
+   * Leave it out where the check judges no per-endpoint rule.
+   */
+  endpoints?: Endpoints | Readonly<Record<string, Endpoints>>;
   run(ctx: CheckContext): Promise<void>;
 }
+
+/** Endpoints a check judges a clause on: operationIds of specs/openapi.yaml, "every", or every one but some. */
+export type Endpoints = 'every' | readonly string[] | { readonly except: readonly string[] };
 
 /** A credit figure: fixed, or a function of the run's property-run count. */
 export type CreditCount = number | ((numRuns: number) => number);

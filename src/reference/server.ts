@@ -275,7 +275,7 @@ export class Server {
    * workspace filter (rule-cells fault `forgets:isolation@<surface>`).
    */
   private workspaceOfNamedRecord(p: Principal, params: Record<string, string>, query: Query, body: Record<string, unknown> | undefined): Principal {
-    const args = body && typeof body.arguments === 'object' && body.arguments !== null ? Object.values(body.arguments as Record<string, unknown>) : [];
+    const args = [...Object.values(body ?? {}), ...(body && typeof body.arguments === 'object' && body.arguments !== null ? Object.values(body.arguments as Record<string, unknown>) : [])];
     const changes = args.flatMap((v) => (Array.isArray(v) ? v.flatMap((c) => (typeof c === 'object' && c !== null ? Object.values(c as Record<string, unknown>) : [c])) : [v]));
     const named = [...Object.values(params), ...query.map(([, v]) => v), ...changes].filter((v): v is string => typeof v === 'string').map((v) => v.toLowerCase());
     const holds = (w: Workspace, id: string): boolean =>

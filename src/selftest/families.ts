@@ -214,7 +214,7 @@ export async function ruleCellsFamily(): Promise<GeneratedFault[]> {
     out.push(cell('free-refusals', clauses, 'its refusals other than 401 are charged'));
     // Isolation where a request names a record by id: in its path, in its query (a trail), or
     // among its arguments (an edit through POST /operations).
-    const isolationClause = op.path.includes('{') || op.operationId === 'submitOperation' ? 'AUTH-012' : op.operationId === 'readTraces' ? 'AUTH-014' : undefined;
+    const isolationClause = op.path.includes('{') || ['submitOperation', 'prepareDecisionInputs'].includes(op.operationId) ? 'AUTH-012' : op.operationId === 'readTraces' ? 'AUTH-014' : undefined;
     if (isolationClause) out.push(cell('isolation', [isolationClause], "records are looked up in whichever workspace holds the id it names"));
     if (op.idempotent) {
       out.push(cell('replay', REPLAY_CLAUSES[op.operationId] ?? ['IDEM-002', 'IDEM-003'], 'a repeated request with the same Idempotency-Key and input runs again'));

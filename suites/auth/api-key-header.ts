@@ -10,6 +10,8 @@ import { soft } from '../_shared/auth-soft.ts';
 import { definitionOf, minimalCreateBody } from '../_shared/definitions.ts';
 import { isObject } from '../_shared/json.ts';
 import { listingDisagreement } from '../_shared/listing-agreement.ts';
+import { BILLED_ENDPOINTS, everyEndpoint, STARTS_WORK } from '../_shared/every-endpoint.ts';
+import { archiveIfCreated } from '../_shared/ops-fixtures.ts';
 import { availableKeys, canonical, freshId, ok2xx } from './lib.ts';
 
 /** The same answer: equal status and equal body (JSON by content, otherwise text). */
@@ -48,15 +50,15 @@ function widestKey(ctx: CheckContext): KeyHandle {
  * of definitions is compared with the rules of listing-agreement.ts: others may write to the
  * workspace between the requests (a shared staging workspace, the other suites of a keys-only run).
  */
-const READS: readonly { path: string; billed: boolean; listing?: true }[] = [
-  { path: '/me', billed: false },
-  { path: '/capabilities', billed: false },
-  { path: '/definitions', billed: true, listing: true },
-  { path: '/operations', billed: false },
-  { path: '/data/relationships', billed: true },
-  { path: '/data/icps', billed: true },
+const READS: readonly { operationId: string; path: string; billed: boolean; listing?: true }[] = [
+  { operationId: 'getMe', path: '/me', billed: false },
+  { operationId: 'getCapabilities', path: '/capabilities', billed: false },
+  { operationId: 'listDefinitions', path: '/definitions', billed: true, listing: true },
+  { operationId: 'listOperations', path: '/operations', billed: false },
+  { operationId: 'listRelationships', path: '/data/relationships', billed: true },
+  { operationId: 'listIcps', path: '/data/icps', billed: true },
   // An id that names nothing: the error answers must be the same too.
-  { path: '/data/accounts/{fresh}', billed: false },
+  { operationId: 'getAccount', path: '/data/accounts/{fresh}', billed: false },
 ];
 
 /** Reads sent as Bearer and as X-Api-Key get the same status and body. */
@@ -64,6 +66,7 @@ export const apiKeyReads: CheckDef = {
   id: 'auth/x-api-key-equivalent-reads',
   title: 'A read sent with X-Api-Key gets the same answer as with Authorization: Bearer',
   clauses: ['AUTH-002'],
+  endpoints: READS.map((r) => r.operationId),
   // Two 2xx calls (Bearer, X-Api-Key) per billed read.
   credits: READS.filter((r) => r.billed).length * 2,
   // A third (Bearer again) where a target's two answers differ in parts that vary per request.
@@ -107,6 +110,7 @@ export const apiKeyWrites: CheckDef = {
   id: 'auth/x-api-key-equivalent-writes',
   title: 'A definition create and archive sent with X-Api-Key get the same answer as with Authorization: Bearer',
   clauses: ['AUTH-002'],
+  endpoints: ['createDefinition', 'archiveDefinition'],
   needs: { mutation: true },
   // Two creates and two archives.
   credits: 4,
@@ -170,6 +174,52 @@ export const apiKeyWrites: CheckDef = {
         received: describeResponse(rh),
         exchange: ah,
         context: [ab],
+      });
+    }
+  },
+};
+
+/** Endpoints the reads and writes above do not compare; STARTS_WORK ones (bulk work) are left out. */
+const COMPARED = new Set([...READS.map((r) => r.operationId), 'createDefinition', 'archiveDefinition', ...STARTS_WORK]);
+
+/** Billed endpoints of the sweep below the reference answers 2xx (each sent twice). */
+const SWEEP_BILLED_2XX = ['runQuery', 'previewCompute'];
+
+/**
+ * Every other endpoint, sent with each header form: the two answers have the same status (the
+ * requests are suites/_shared/every-endpoint.ts's, fresh ids and all, so most are refusals,
+ * which must not depend on the header either).
+ */
+export const apiKeyEveryEndpoint: CheckDef = {
+  id: 'auth/x-api-key-equivalent-every-endpoint',
+  title: 'Every other endpoint answers the same status with X-Api-Key as with Authorization: Bearer',
+  clauses: ['AUTH-002'],
+  endpoints: ['updateDefinition', 'mergeDefinitionValue', 'submitOperation', 'getOperation', 'runQuery', 'previewCompute', 'getComputeRun', 'getPerson', 'prepareDecisionInputs', 'readTraces'],
+  needs: { mutation: true },
+  // POST /query and POST /compute/preview answer 2xx both ways on the reference.
+  credits: 2 * SWEEP_BILLED_2XX.length,
+  // Every billed endpoint of the sweep twice, plus work metered on top of a preview (as a run).
+  maxCredits: 2 * BILLED_ENDPOINTS,
+  async run(ctx) {
+    const key = widestKey(ctx);
+    for (const e of await everyEndpoint(ctx)) {
+      if (COMPARED.has(e.operationId)) continue;
+      const bearer = await ctx.api.send({ ...e.request, key, auth: 'bearer' });
+      const viaHeader = await ctx.api.send({ ...e.request, key, auth: 'x-api-key' });
+      archiveIfCreated(ctx, key, bearer);
+      archiveIfCreated(ctx, key, viaHeader);
+      const b = soft(ctx, () => expectResponse('AUTH-002', bearer));
+      const h = soft(ctx, () => expectResponse('AUTH-002', viaHeader));
+      if (!b || !h || b.status === h.status) continue;
+      soft(ctx, () => {
+        throw new Finding({
+          clause: 'AUTH-002',
+          message: `${e.label} answered a different status with X-Api-Key than with Authorization: Bearer`,
+          expected: `status ${b.status}, as with Bearer`,
+          received: describeResponse(h),
+          exchange: viaHeader,
+          context: [bearer],
+        });
       });
     }
   },

@@ -41,6 +41,7 @@ export const foreignIds: CheckDef = {
   id: 'auth/foreign-ids-refused',
   title: "Another workspace's record ids are refused and its records neither change nor show",
   clauses: ['AUTH-012', 'AUTH-014'],
+  endpoints: ['updateDefinition', 'mergeDefinitionValue', 'archiveDefinition', 'listDefinitions', 'getAccount', 'getPerson', 'listRelationships', 'listIcps'],
   needs: { control: true, mutation: true },
   // Other workspace: the create, three listings of its one definition (one page each) and its
   // own reads of the account and both person ids. Own: a listing (one page) and two data lists.

@@ -14,7 +14,7 @@ import { soft } from '../_shared/auth-soft.ts';
 import { minimalCreateBody } from '../_shared/definitions.ts';
 import { brief, containsString, isObject } from '../_shared/json.ts';
 import { applyUpdateBody, idempotencyKey, pollReceipt, type AccountFixture } from '../_shared/ops-fixtures.ts';
-import { computeRunShapes, traceQueries, tryShapes } from '../_shared/ops-shapes.ts';
+import { computeRunShapes, decisionInputShapes, traceQueries, tryShapes, type Shape } from '../_shared/ops-shapes.ts';
 import { findResourceId, receiptProgress } from '../_shared/receipts.ts';
 import { availableKeys, ok2xx, otherWorkspace, softStatus } from './lib.ts';
 
@@ -35,6 +35,10 @@ interface Theirs {
   runId?: string;
   /** The trace read their own key was answered 2xx (its query form). */
   traceQuery?: Record<string, string>;
+  /** The decision-inputs request their own key was answered 2xx, for their definition. */
+  decisionInputs?: Shape;
+  /** Their definition's name (unique to the run). */
+  definitionName?: string;
 }
 
 /** Makes the other workspace's records; what could not be made is left undefined. */
@@ -47,6 +51,10 @@ async function makeTheirs(ctx: CheckContext, workspaceId: string, key: KeyHandle
   const def = created.response?.json;
   if (ok2xx(created) && isObject(def) && typeof def.id === 'string') {
     theirs.definitionId = def.id;
+    if (typeof def.name === 'string') theirs.definitionName = def.name;
+    const shapes = decisionInputShapes(def.id);
+    const tried = await tryShapes(ctx, key, shapes);
+    if (tried.accepted) theirs.decisionInputs = shapes[tried.attempts.length - 1];
     for (const query of traceQueries('definition', def.id)) {
       const read = await ctx.api.send({ method: 'GET', path: '/graph/traces', key, query });
       if (ok2xx(read)) {
@@ -77,13 +85,14 @@ export const foreignWork: CheckDef = {
   id: 'auth/foreign-work-refused',
   title: "Another workspace's receipts, compute runs, trails and people are refused or unseen, and its people unchanged by an edit",
   clauses: ['AUTH-012', 'AUTH-014'],
+  endpoints: ['getOperation', 'listOperations', 'getComputeRun', 'readTraces', 'submitOperation', 'prepareDecisionInputs'],
   needs: { control: true, mutation: true },
-  // Theirs: the create, one trace read, the submission, the run, and the read-back of their
-  // person. Ours: the edit naming their records is refused (free).
-  credits: 1 + 1 + 1 + 1 + 1,
-  // Trace forms refused before one is accepted cost nothing; a target that accepts our edit
-  // charges it, and every compute run candidate may be accepted by ours as well.
-  maxCredits: 1 + 3 + 1 + 4 + 1 + 1,
+  // Theirs: the create, one trace read, one decision-inputs request, the submission, the run,
+  // and the read-back of their person. Ours: every request naming their records is refused (free).
+  credits: 1 + 1 + 1 + 1 + 1 + 1,
+  // Forms refused before one is accepted cost nothing; a target that accepts ours charges them
+  // (a decision-inputs pair, the edit), and work metered on a run or decision inputs is not bounded.
+  maxCredits: 1 + 1 + 1 + 1 + 1 + 1 + 2 + 1,
   async run(ctx) {
     const [owner] = availableKeys(ctx, ['owner']);
     if (!owner) throw new NotObservable('needs the owner cast key');
@@ -117,6 +126,22 @@ export const foreignWork: CheckDef = {
       const ex = await ctx.api.send({ method: 'GET', path: '/graph/traces', key: owner, query: theirs.traceQuery });
       if (!ok2xx(ex)) softStatus(ctx, 'AUTH-012', ex, REFUSED, 'GET /graph/traces of a definition of another workspace');
       expectNotShown(ctx, ex, theirs.marker, 'GET /graph/traces of a definition of another workspace');
+    }
+    if (theirs.decisionInputs !== undefined && theirs.definitionId !== undefined) {
+      judged++;
+      // Answered as an id naming nothing would be (or 403), and never with what theirs holds.
+      const shape = theirs.decisionInputs;
+      const nothing = await ctx.api.send({ ...JSON.parse(JSON.stringify(shape).replaceAll(theirs.definitionId, randomUUID())), key: owner });
+      const ex = await ctx.api.send({ ...shape, key: owner });
+      const allowed = [...new Set([nothing.response?.status ?? 404, ...REFUSED])].filter((s) => s < 200 || s >= 300);
+      if (!ok2xx(ex) || ok2xx(nothing)) {
+        if (!ok2xx(ex)) softStatus(ctx, 'AUTH-012', ex, allowed, 'POST /graph/decision-inputs for a definition of another workspace');
+        else if (theirs.definitionName !== undefined) expectNotShown(ctx, ex, theirs.definitionName, 'POST /graph/decision-inputs for a definition of another workspace');
+      } else {
+        soft(ctx, () => {
+          throw new Finding({ clause: 'AUTH-012', message: 'POST /graph/decision-inputs prepared references to a definition of another workspace, while an id naming nothing is refused', expected: `refused as an id naming nothing is (${nothing.response?.status})`, received: `${ex.response?.status}`, exchange: ex, context: [nothing] });
+        });
+      }
     }
     if (await editTheirPerson(ctx, owner, theirs)) judged++;
     if (judged === 0) throw new NotObservable('the other workspace could make none of its records');

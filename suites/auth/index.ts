@@ -5,7 +5,7 @@
  * workspaces are removed by each check's clean-up.
  */
 import { SCOPES, type SuiteDef } from '../../src/engine/check.ts';
-import { apiKeyReads, apiKeyWrites } from './api-key-header.ts';
+import { apiKeyEveryEndpoint, apiKeyReads, apiKeyWrites } from './api-key-header.ts';
 import { bearerAccepted, capabilitiesAnswer, vendorPrefix } from './basics.ts';
 import { foreignIds } from './foreign-ids.ts';
 import { foreignWork } from './foreign-work.ts';
@@ -32,6 +32,7 @@ export const authSuite: SuiteDef = {
     capabilitiesAnswer,
     apiKeyReads,
     apiKeyWrites,
+    apiKeyEveryEndpoint,
     vendorPrefix,
     missingKey,
     unknownKeyRejected,

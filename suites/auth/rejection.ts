@@ -16,6 +16,7 @@ export const missingKey: CheckDef = {
   id: 'auth/missing-key-every-endpoint',
   title: 'A request without a key is rejected with 401 on every endpoint (where the request shape is not shown, 400 or 422; on a guessed path, 404)',
   clauses: ['AUTH-004'],
+  endpoints: 'every',
   credits: 0,
   async run(ctx) {
     // --read-only: a keyless write changes nothing on a conformant server, but a broken
@@ -45,6 +46,7 @@ export const unknownKeyRejected: CheckDef = {
   id: 'auth/unknown-key-rejected',
   title: 'An unknown key with the right prefix is rejected with 401 (a random one on every endpoint, near-misses of a real key on two)',
   clauses: ['AUTH-005'],
+  endpoints: 'every',
   credits: 0,
   async run(ctx) {
     const { prefix, secrets, sample } = prefixAndSecrets(ctx);
@@ -114,15 +116,26 @@ function malformedCases(prefix: string, secret: string): [string, Credential][] 
 /** Malformed keys and Authorization headers get 401 in both header forms. */
 export const malformedKeyRejected: CheckDef = {
   id: 'auth/malformed-key-rejected',
-  title: 'A malformed key (wrong prefix, no underscore, empty, wrong scheme, inner whitespace) is rejected with 401',
+  title: 'A malformed key (wrong prefix, no underscore, empty, wrong scheme, inner whitespace) is rejected with 401, on every endpoint',
   clauses: ['AUTH-006'],
+  endpoints: 'every',
   credits: 0,
   async run(ctx) {
     const { prefix, sample } = prefixAndSecrets(ctx);
-    for (const [label, credential] of malformedCases(prefix, sample)) {
+    const cases = malformedCases(prefix, sample);
+    for (const [label, credential] of cases) {
       for (const path of PROBES) {
         const ex = await ctx.api.send({ method: 'GET', path, ...credential });
         softStatus(ctx, 'AUTH-006', ex, 401, `${label} on GET ${path}`);
+      }
+    }
+    // Every endpoint, two forms each, in rotation (so every form reaches several endpoints): a
+    // route that parses credentials its own way is a rule forgotten on one endpoint.
+    const endpoints = await everyEndpoint(ctx, { readOnly: ctx.run.readOnly });
+    for (const [i, e] of endpoints.entries()) {
+      for (const [label, credential] of [cases[(2 * i) % cases.length]!, cases[(2 * i + 1) % cases.length]!]) {
+        const ex = await ctx.api.send({ ...e.request, ...credential });
+        softStatus(ctx, 'AUTH-006', ex, [401, ...e.alsoAccepted], `${label} on ${e.label}`);
       }
     }
   },

@@ -54,6 +54,7 @@ export const revokedKey: CheckDef = {
   title: 'A revoked key is rejected with 401 from the next call on',
   clauses: ['AUTH-007'],
   needs: { control: true },
+  endpoints: 'every',
   credits: 0,
   maxCredits: DEAD_KEY_CEILING,
   async run(ctx) {
@@ -70,6 +71,7 @@ export const disabledKey: CheckDef = {
   title: 'A disabled key is rejected with 401 from the next call on',
   clauses: ['AUTH-008'],
   needs: { control: true },
+  endpoints: 'every',
   credits: 0,
   maxCredits: DEAD_KEY_CEILING,
   async run(ctx) {
@@ -86,6 +88,7 @@ export const departedMember: CheckDef = {
   title: "The key of a member who left the workspace loses access from the next call on",
   clauses: ['AUTH-009'],
   needs: { control: true },
+  endpoints: 'every',
   credits: 0,
   maxCredits: DEAD_KEY_CEILING,
   async run(ctx) {
@@ -109,6 +112,7 @@ export const pausedWorkspace: CheckDef = {
   title: 'Every key of a workspace whose API access is paused loses access from the next call on',
   clauses: ['AUTH-010'],
   needs: { control: true },
+  endpoints: 'every',
   credits: 0,
   // Two keys.
   maxCredits: 2 * DEAD_KEY_CEILING,

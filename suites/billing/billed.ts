@@ -100,6 +100,7 @@ export const billedCallsCostOne: CheckDef = {
   id: 'billing/billed-calls-cost-one',
   title: 'Each 2xx answer of every billed endpoint costs one credit (at least one where the work is not shown); its refused candidates cost nothing',
   clauses: ['BILL-001', 'BILL-006'],
+  endpoints: { 'BILL-001': STEPS.map((s) => s.operationId) },
   needs: { ledger: true, control: true, mutation: true },
   // One accepted call per billed endpoint. The last step archives the definition, so its
   // clean-up archive is refused (free) on the reference.

@@ -1,7 +1,8 @@
 /**
  * Refusals cost nothing on every endpoint (seed part 8 billing rule 2, part 7 rule 2), each
  * endpoint refused in every way the document lets a client provoke there: a key without the
- * scopes it requires (403), an id that names nothing (404), an empty body (400 or 422). The
+ * scopes it requires (403), an id that names nothing (404), an empty body (400 or 422), a trail
+ * read naming no record. The
  * requests are those of suites/_shared/every-endpoint.ts. An answer that is not a refusal is
  * not judged here (other suites own it); a refusal must be free.
  */
@@ -13,10 +14,17 @@ import { billingContext, quietLedger } from '../_shared/ledger-measure.ts';
 import { archiveIfCreated } from '../_shared/ops-fixtures.ts';
 import { concludeAll, isRefusal, measureUnbilled } from './support.ts';
 
+/** The endpoints some refusal below reaches (the scope, id and body rules of the loop). */
+const REFUSED_ENDPOINTS = [
+  'listDefinitions', 'createDefinition', 'updateDefinition', 'archiveDefinition', 'mergeDefinitionValue', 'submitOperation', 'getOperation',
+  'runQuery', 'previewCompute', 'startComputeRun', 'getComputeRun', 'getAccount', 'getPerson', 'prepareDecisionInputs', 'readTraces',
+];
+
 export const refusalsFreeEveryEndpoint: CheckDef = {
   id: 'billing/refusals-free-every-endpoint',
   title: 'On every endpoint, a refusal for a missing scope (403), an unknown id (404) or an empty body (400 or 422) costs nothing',
   clauses: ['BILL-006'],
+  endpoints: REFUSED_ENDPOINTS,
   needs: { ledger: true, control: true, mutation: true },
   // Every request is refused on the reference.
   credits: 0,
@@ -35,12 +43,14 @@ export const refusalsFreeEveryEndpoint: CheckDef = {
     const pending: (() => Promise<string | undefined>)[] = [];
     for (const e of await everyEndpoint(ctx, { readOnly: ctx.run.readOnly })) {
       const op = spec.operation(e.operationId);
-      const attempts: { why: string; key: KeyHandle; body?: unknown }[] = [];
+      const attempts: { why: string; key: KeyHandle; body?: unknown; query?: Record<string, string> }[] = [];
       if (op.access.scopes?.length) attempts.push({ why: 'without its scopes', key: bare });
       if (op.path.includes('{')) attempts.push({ why: 'with an id that names nothing', key: owner });
       if (op.requestBodySchema && !STARTS_WORK.includes(op.operationId)) attempts.push({ why: 'with an empty body', key: owner, body: {} });
+      // A trail read that names no record (its query left out).
+      if (op.operationId === 'readTraces') attempts.push({ why: 'naming no record', key: owner, query: {} });
       for (const a of attempts) {
-        const req = { ...e.request, key: a.key, ...(a.body !== undefined ? { body: a.body } : {}) };
+        const req = { ...e.request, key: a.key, ...(a.body !== undefined ? { body: a.body } : {}), ...(a.query !== undefined ? { query: a.query } : {}) };
         const r = await measureUnbilled(ctx, 'BILL-006', isRefusal, () => ctx.api.send(req), undefined, e.billed);
         archiveIfCreated(ctx, owner, r.ex);
         if (r.judged) seen.push(`${e.label} ${a.why}`);

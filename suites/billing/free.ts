@@ -40,6 +40,7 @@ export const meFree: CheckDef = {
   id: 'billing/me-free',
   title: 'GET /me costs nothing',
   clauses: ['BILL-002'],
+  endpoints: ['getMe'],
   needs: { ledger: true },
   credits: 0,
   async run(ctx) {
@@ -53,6 +54,7 @@ export const capabilitiesFree: CheckDef = {
   id: 'billing/capabilities-free',
   title: 'GET /capabilities costs nothing',
   clauses: ['BILL-003'],
+  endpoints: ['getCapabilities'],
   needs: { ledger: true },
   credits: 0,
   async run(ctx) {
@@ -73,6 +75,7 @@ export const operationsPollingFree: CheckDef = {
   id: 'billing/operations-polling-free',
   title: 'GET /operations and GET /operations/{id} cost nothing',
   clauses: ['BILL-004'],
+  endpoints: ['listOperations', 'getOperation'],
   needs: { ledger: true, control: true, mutation: true },
   credits: 1,
   async run(ctx) {
@@ -111,6 +114,7 @@ export const computePollingFree: CheckDef = {
   id: 'billing/compute-polling-free',
   title: 'GET /compute/runs/{id} costs nothing',
   clauses: ['BILL-005'],
+  endpoints: ['getComputeRun'],
   needs: { ledger: true, control: true, mutation: true },
   credits: 1,
   async run(ctx) {

@@ -20,6 +20,7 @@ export const refusalsFree: CheckDef = {
   id: 'billing/refusals-free',
   title: '400 (or 422), 403, 404 and 409 answers (and an unknown operation refused) cost nothing',
   clauses: ['BILL-006'],
+  endpoints: ['createDefinition', 'updateDefinition', 'getAccount', 'submitOperation'],
   needs: { ledger: true, mutation: true },
   // The definition whose Idempotency-Key is reused, and its clean-up archive.
   credits: 2,
@@ -62,6 +63,7 @@ export const unauthorizedFree: CheckDef = {
   id: 'billing/unauthorized-free',
   title: 'Calls with a revoked or a disabled key of the workspace (answered 401) cost nothing, on every endpoint',
   clauses: ['BILL-007'],
+  endpoints: 'every',
   needs: { ledger: true, control: true },
   credits: 0,
   // A target that lets a dead key through charges its billed calls (two keys).
@@ -91,6 +93,9 @@ export const unauthorizedFree: CheckDef = {
     if (judged === 0) throw new NotObservable('neither the revoked nor the disabled key got an answer, so nothing could be priced');
   },
 };
+
+/** The endpoints the 429 and 5xx sweeps send: all but those that start bulk work. */
+const SWEPT = { except: STARTS_WORK };
 
 /** The capability switches GET /me shows, with their values (empty when it shows none). */
 async function capabilitySwitches(ctx: CheckContext, key: KeyHandle): Promise<Record<string, boolean>> {
@@ -123,6 +128,7 @@ export const unavailableFree: CheckDef = {
   id: 'billing/unavailable-free',
   title: 'A 5xx answer (503 of a switched-off capability) costs nothing, on every endpoint',
   clauses: ['BILL-009'],
+  endpoints: SWEPT,
   needs: { ledger: true, control: true, mutation: true },
   // Every switch GET /me shows is turned off: the reference answers 503 wherever a switch
   // applies, and refuses the rest (fresh ids, a receipt of nothing): free.
@@ -153,6 +159,7 @@ export const rateLimitedFree: CheckDef = {
   id: 'billing/rate-limited-free',
   title: 'A 429 answer costs nothing, on every endpoint',
   clauses: ['BILL-008'],
+  endpoints: SWEPT,
   needs: { ledger: true, control: true, mutation: true },
   // The first GET /definitions is admitted (the limit counts calls from when it is set); the
   // second and every endpoint after it are answered 429.

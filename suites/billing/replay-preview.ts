@@ -33,6 +33,7 @@ export const replayFree: CheckDef = {
   id: 'billing/replay-free',
   title: 'Replaying a write with the same Idempotency-Key costs nothing, on each of the five endpoints that take one',
   clauses: ['BILL-010'],
+  endpoints: ['createDefinition', 'updateDefinition', 'mergeDefinitionValue', 'submitOperation', 'archiveDefinition'],
   needs: { ledger: true, control: true, mutation: true },
   // The five originals; the clean-up archive of the archived definition is refused.
   credits: REPLAYED.length,

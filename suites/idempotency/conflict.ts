@@ -28,6 +28,7 @@ export const keyReuseConflict: CheckDef = {
   id: 'idempotency/key-reuse-conflict',
   title: 'A key reused with a different create or PATCH body answers 409 and performs nothing',
   clauses: ['IDEM-004'],
+  endpoints: ['createDefinition'],
   needs: { mutation: true },
   // Create + clean-up, the count walk (one page: only the check's definition is live), setup
   // create + clean-up, the first PATCH, one read (a one-item page); both reuses answer 409 (free).
@@ -91,6 +92,7 @@ export const concurrentSameKey: CheckDef = {
   id: 'idempotency/concurrent-same-key',
   title: `${CONCURRENCY} concurrent identical creates under one key create at most one definition; each answer is the original or a refusal for the key in use (409, 429, 423...)`,
   clauses: ['IDEM-008'],
+  endpoints: ['createDefinition'],
   needs: { mutation: true },
   // One create (the others are replays or refusals), the count walk (one page), the clean-up.
   credits: 1 + 1 + 1,
@@ -136,6 +138,7 @@ export const keyAfterRefusal: CheckDef = {
   id: 'idempotency/key-after-refusal',
   title: 'After a create refused as invalid (400 or 422) under a key, a valid body under that key replays the refusal, answers 409, or is processed once',
   clauses: ['IDEM-009'],
+  endpoints: ['createDefinition'],
   needs: { mutation: true },
   // The valid create (the reference stores no refusal, so it is processed), the count walk (one
   // page), the clean-up; the refusal and the replay are not billed.

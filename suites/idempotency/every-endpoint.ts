@@ -24,6 +24,7 @@ import { ADMIN, answerOf, freshKey, setupDefinition } from './support.ts';
 /** One endpoint of 4.1 other than POST /definitions, as the checks drive it. */
 interface Cell {
   name: string;
+  operationId: string;
   /** A fresh target (a definition, or an account person); undefined when none can be had. */
   target(ctx: CheckContext, key: KeyHandle): Promise<Target | undefined>;
 }
@@ -55,6 +56,7 @@ function slugs(ex: Exchange): [string, string] | undefined {
 const CELLS: readonly Cell[] = [
   {
     name: 'PATCH /definitions/{id}',
+    operationId: 'updateDefinition',
     async target(ctx, key) {
       const { id } = await setupDefinition(ctx, key, { description: 'before' });
       const path = `/definitions/${id}`;
@@ -63,6 +65,7 @@ const CELLS: readonly Cell[] = [
   },
   {
     name: 'POST /definitions/{id}/archive',
+    operationId: 'archiveDefinition',
     async target(ctx, key) {
       const { id } = await setupDefinition(ctx, key);
       const path = `/definitions/${id}/archive`;
@@ -71,6 +74,7 @@ const CELLS: readonly Cell[] = [
   },
   {
     name: 'POST /definitions/{id}/merge-value',
+    operationId: 'mergeDefinitionValue',
     async target(ctx, key) {
       const { id, exchange } = await setupDefinition(ctx, key, TWO_VALUES);
       const pair = slugs(exchange);
@@ -81,6 +85,7 @@ const CELLS: readonly Cell[] = [
   },
   {
     name: 'POST /operations',
+    operationId: 'submitOperation',
     async target(ctx, key) {
       let subject;
       try {
@@ -113,10 +118,14 @@ async function expectUnchanged(ctx: CheckContext, clause: string, t: Target, bef
   if (after !== undefined && after !== before) ctx.softFail({ clause, message: `a refused ${refused.request.method} changed its target`, expected: before, received: after, exchange: refused });
 }
 
+/** The endpoints the cells drive. */
+const CELL_ENDPOINTS = CELLS.map((c) => c.operationId);
+
 export const keyBoundsEveryEndpoint: CheckDef = {
   id: 'idempotency/key-bounds-every-endpoint',
   title: 'On PATCH, archive, merge-value and POST /operations, an Idempotency-Key of 129 characters or with a space is refused as invalid (400 or 422) with nothing changed, and one of 128 is accepted',
   clauses: ['IDEM-005', 'IDEM-006', 'IDEM-007'],
+  endpoints: CELL_ENDPOINTS,
   needs: { mutation: true },
   // Per definition endpoint: the target, the write accepted under the 128-character key, and the
   // clean-up archive (the accepted archive is its own); one-item reads of the target (2 each);
@@ -148,6 +157,7 @@ export const conflictEveryEndpoint: CheckDef = {
   id: 'idempotency/conflict-every-endpoint',
   title: 'On PATCH, archive, merge-value and POST /operations, a key reused with another body, or on another definition, answers 409 and changes nothing',
   clauses: ['IDEM-004'],
+  endpoints: CELL_ENDPOINTS,
   needs: { mutation: true },
   // Per definition endpoint: two targets, the first keyed write, the clean-up archives (the
   // archived target needs none), one-item reads of the second target (2 each); POST

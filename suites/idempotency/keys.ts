@@ -74,6 +74,7 @@ export const keyTooLong: CheckDef = {
   id: 'idempotency/key-too-long',
   title: 'An Idempotency-Key longer than 128 characters is refused with 400 or 422 (an empty one: refused so, or treated as absent)',
   clauses: ['IDEM-005'],
+  endpoints: ['createDefinition'],
   needs: { mutation: true },
   // Refusals are free (the empty key too, on the reference); one walk (one page).
   credits: 1,
@@ -102,6 +103,7 @@ export const keyCharset: CheckDef = {
   id: 'idempotency/key-charset',
   title: 'An Idempotency-Key with a space or a character outside visible ASCII is refused with 400 or 422',
   clauses: ['IDEM-006'],
+  endpoints: ['createDefinition'],
   needs: { mutation: true },
   // Refusals are free; one walk (one page) shows nothing was created.
   credits: 1,
@@ -148,6 +150,7 @@ export const keyBoundsAccepted: CheckDef = {
   id: 'idempotency/key-bounds-accepted',
   title: 'Idempotency-Keys of 1 to 128 visible ASCII characters (both bounds included) are accepted',
   clauses: ['IDEM-007'],
+  endpoints: ['createDefinition'],
   needs: { mutation: true },
   // Setup create and clean-up, then one PATCH per key, each key used once: a 1-character key,
   // a 128-character key, the generated ones.

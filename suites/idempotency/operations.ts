@@ -52,6 +52,7 @@ export const operationReplay: CheckDef = {
   id: 'idempotency/operation-replay',
   title: 'POST /operations under a key succeeds; its replay returns the original receipt and submits nothing again',
   clauses: ['IDEM-001', 'IDEM-002', 'IDEM-003'],
+  endpoints: ['submitOperation'],
   needs: { mutation: true },
   // The submit only: the replay is not billed and GET /operations is free.
   credits: 1,

@@ -30,6 +30,7 @@ export const createReplay: CheckDef = {
   id: 'idempotency/create-replay',
   title: 'POST /definitions under a key succeeds; its replay returns the original answer and creates no second definition',
   clauses: CLAUSES,
+  endpoints: ['createDefinition'],
   needs: { mutation: true },
   // The create, a walk to count by name (one page: the suite's earlier checks leave no live
   // definition), the clean-up archive (replays are not billed).
@@ -92,6 +93,7 @@ export const updateReplay: CheckDef = {
   id: 'idempotency/update-replay',
   title: 'PATCH /definitions/{id} under a key succeeds; its replay returns the original answer and changes nothing',
   clauses: CLAUSES,
+  endpoints: ['updateDefinition'],
   needs: { mutation: true },
   // Setup create, the PATCH, the reads around the replay, the clean-up archive.
   credits: 1 + 1 + CHANGE_AROUND_CREDITS + 1,
@@ -109,6 +111,7 @@ export const archiveReplay: CheckDef = {
   id: 'idempotency/archive-replay',
   title: 'POST /definitions/{id}/archive under a key succeeds; its replay returns the original answer and changes nothing',
   clauses: CLAUSES,
+  endpoints: ['archiveDefinition'],
   needs: { mutation: true },
   // Setup create, the archive, the reads around the replay (the archive is the clean-up).
   credits: 1 + 1 + CHANGE_AROUND_CREDITS,
@@ -137,6 +140,7 @@ export const mergeReplay: CheckDef = {
   id: 'idempotency/merge-replay',
   title: 'POST /definitions/{id}/merge-value under a key succeeds; its replay returns the original answer and changes nothing',
   clauses: CLAUSES,
+  endpoints: ['mergeDefinitionValue'],
   needs: { mutation: true },
   // Setup create, the merge, the reads around the replay, the clean-up archive.
   credits: 1 + 1 + CHANGE_AROUND_CREDITS + 1,

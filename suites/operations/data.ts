@@ -71,6 +71,7 @@ export const relationshipsListed: CheckDef = {
   id: 'operations/relationships-listed',
   title: 'GET /data/relationships answers 2xx, with the collection envelope',
   clauses: ['DATA-003', 'ENV-003'],
+  endpoints: ['listRelationships'],
   credits: 1,
   async run(ctx) {
     ctx = usableResponses(ctx, 'DATA-003');

@@ -71,6 +71,7 @@ export const receiptsListed: CheckDef = {
   id: 'operations/receipts-listed',
   title: 'GET /operations answers with the collection envelope',
   clauses: ['ENV-002'],
+  endpoints: ['listOperations'],
   credits: 0,
   async run(ctx) {
     ctx = usableResponses(ctx, 'ENV-002');

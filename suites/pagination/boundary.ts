@@ -44,6 +44,7 @@ export const cursorIsBoundary: CheckDef = {
   id: 'pagination/cursor-is-boundary',
   title: 'After page 1, items inserted after its cursor appear and no later page lists an item before its cursor (or the one it names, once delivered)',
   clauses: ['PAGE-008'],
+  endpoints: ['listDefinitions'],
   needs: { mutation: true },
   // The count probe, the VISIBLE creates (the suite's earlier checks leave no live definition),
   // the first page, the inserts, one page for the rest of the walk, and the clean-up archives.

@@ -32,6 +32,7 @@ export const envelope: CheckDef = {
   id: 'pagination/envelope',
   title: 'GET /definitions answers { items: Definition[], nextCursor: uuid | null } on every page, the last one included',
   clauses: ['ENV-001'],
+  endpoints: ['listDefinitions'],
   // The first check of the suite: its workspace is empty, so each listing is one page.
   credits: QUERIES.length,
   // Each listing up to its maxPages over a workspace holding data.

@@ -79,6 +79,7 @@ export const visibilityBeforeLimit: CheckDef = {
   id: 'pagination/visibility-before-limit',
   title: 'With archived definitions between visible ones, pages are full while visible items remain',
   clauses: ['PAGE-007'],
+  endpoints: ['listDefinitions'],
   needs: { mutation: true },
   // Creates, archives of half of them, the reference walk (one page: the suite's earlier checks
   // leave no live definition), the walk under test over the half still visible, and the
@@ -101,6 +102,7 @@ export const moduleFilterBeforeLimit: CheckDef = {
   id: 'pagination/module-filter-before-limit',
   title: 'With definitions of other modules between matching ones, moduleKeys pages are full while matching items remain',
   clauses: ['PAGE-007'],
+  endpoints: ['listDefinitions'],
   needs: { mutation: true },
   // Creates and their clean-up, a walk per wire form (each filters on the reference: one page),
   // the reference walk (one page) and the walk under test over the SEEDED / 2 partners.

@@ -28,6 +28,7 @@ export const moduleKeysFilter: CheckDef = {
   id: 'pagination/module-keys-filter',
   title: 'moduleKeys lists only definitions of the given modules (in a wire form the server accepts)',
   clauses: ['DEF-023'],
+  endpoints: ['listDefinitions'],
   needs: { mutation: true },
   // Three creates and their clean-up, one filtered walk per wire form (one page each: only the
   // seeded definitions are live).
@@ -84,6 +85,7 @@ export const moduleKeysRefused: CheckDef = {
   id: 'pagination/module-keys-refused',
   title: 'A moduleKeys value outside the six module keys is refused as invalid, 400 or 422 (in the wire forms the server understands)',
   clauses: ['PAGE-010'],
+  endpoints: ['listDefinitions'],
   // Two definitions seeded and their clean-up, one filtered walk per wire form (one page each,
   // all of them filter on the reference); invalid values are refused, which is free.
   credits: 2 * FILTER.length + MODULE_KEYS_FORMS.length,

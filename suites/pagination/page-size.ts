@@ -16,6 +16,7 @@ export const defaultPageSize: CheckDef = {
   id: 'pagination/default-page-size',
   title: 'Without limit, a page holds 50 items when more than 50 are visible',
   clauses: ['PAGE-001'],
+  endpoints: ['listDefinitions'],
   needs: { mutation: true },
   // The includeArchived probe, the count probe, 51 creates (the suite's read-only checks before
   // this one created nothing) and their clean-up archives, the default page. A workspace that

@@ -60,6 +60,7 @@ export const limitsAccepted: CheckDef = {
   id: 'pagination/limits-accepted',
   title: 'Every limit from 1 to 200 is accepted and a page never holds more items than the limit',
   clauses: ['PAGE-002'],
+  endpoints: ['listDefinitions'],
   // The includeArchived probe, limits 1 and 200, one page per generated limit.
   credits: (numRuns) => 3 + numRuns,
   async run(ctx) {
@@ -86,6 +87,7 @@ export const limitsRefused: CheckDef = {
   id: 'pagination/limits-refused',
   title: 'A limit below 1, above 200 or not an integer is refused as invalid (400 or 422)',
   clauses: ['PAGE-003'],
+  endpoints: ['listDefinitions'],
   credits: 0,
   async run(ctx) {
     const key = ctx.key(READER);
@@ -98,6 +100,7 @@ export const cursorRefused: CheckDef = {
   id: 'pagination/cursor-refused',
   title: 'A cursor that is not a uuid is refused as invalid (400 or 422)',
   clauses: ['PAGE-004'],
+  endpoints: ['listDefinitions'],
   credits: 0,
   async run(ctx) {
     const key = ctx.key(READER);
@@ -114,6 +117,7 @@ export const includeArchivedParam: CheckDef = {
   id: 'pagination/include-archived-param',
   title: 'includeArchived accepts true and false; a value that is not a boolean is refused as invalid (400 or 422)',
   clauses: ['PAGE-009'],
+  endpoints: ['listDefinitions'],
   credits: 2,
   async run(ctx) {
     const key = ctx.key(READER);

@@ -86,6 +86,7 @@ export const walkOrderAndCompleteness: CheckDef = {
   id: 'pagination/walk-order-and-completeness',
   title: 'Walking nextCursor lists every visible item exactly once, ascending by id, whatever the limit',
   clauses: ['PAGE-005', 'PAGE-006'],
+  endpoints: ['listDefinitions'],
   needs: { mutation: true },
   // The ARCHIVED creates and their archives (archiving them again at clean-up is refused:
   // free); the suite's earlier checks leave no live definition: one page for the first

@@ -16,6 +16,7 @@ export const previewByRole: CheckDef = {
   id: 'roles/agent-preview-by-role',
   title: 'Agent previews succeed for owners, admins and analysts holding graph:read, graph:write and research:run, without admin',
   clauses: ['ROLE-003'],
+  endpoints: ['submitOperation'],
   needs: { mutation: true, control: true },
   // Three previews (owner, admin, analyst).
   credits: 3 * AGENT_CALL_CREDITS,
@@ -42,6 +43,7 @@ export const memberRefused: CheckDef = {
   id: 'roles/agent-refused-for-member',
   title: 'Agent previews and runs are refused with 403 for a key whose holder was moved to the member role',
   clauses: ['ROLE-004', 'ERR-007'],
+  endpoints: ['submitOperation'],
   needs: { mutation: true, control: true },
   // The owner's preview and run; the member's are refused (free).
   credits: 2 * AGENT_CALL_CREDITS,

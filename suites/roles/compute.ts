@@ -42,6 +42,7 @@ export const computeRefusesAnalyst: CheckDef = {
   id: 'roles/compute-refuses-analyst-with-admin',
   title: "Compute preview and runs are refused with 403 for an analyst's key even though it holds admin",
   clauses: ['ROLE-001', 'ERR-007'],
+  endpoints: ['previewCompute', 'startComputeRun'],
   needs: { mutation: true },
   // The owner's accepted preview and run.
   credits: 2,
@@ -60,6 +61,7 @@ export const computeAllowsOwnerAndAdmin: CheckDef = {
   id: 'roles/compute-allows-owner-and-admin',
   title: 'Compute preview and runs succeed for the keys of an owner and of an admin that hold admin',
   clauses: ['ROLE-002'],
+  endpoints: ['previewCompute', 'startComputeRun'],
   needs: { mutation: true },
   // The owner's and the admin's preview and run.
   credits: 4,

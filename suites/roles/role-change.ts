@@ -46,6 +46,7 @@ export const roleChangeCompute: CheckDef = {
   id: 'roles/role-change-compute',
   title: 'Moving a key holder from admin to analyst and back changes the compute gate on the very next call',
   clauses: ['ROLE-005'],
+  endpoints: ['previewCompute'],
   needs: { mutation: true, control: true },
   // The owner's preview establishing the request, and the two let through as admin.
   credits: 3,
@@ -62,6 +63,7 @@ export const roleChangeAgent: CheckDef = {
   id: 'roles/role-change-agent',
   title: 'Moving a key holder from member to analyst and back changes the agent-preview gate on the very next call',
   clauses: ['ROLE-005'],
+  endpoints: ['submitOperation'],
   needs: { mutation: true, control: true },
   // The owner's preview and the one let through as analyst; the member's are refused (free).
   credits: 2 * AGENT_CALL_CREDITS,

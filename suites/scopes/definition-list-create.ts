@@ -20,6 +20,7 @@ export const definitionList: CheckDef = {
   id: 'scopes/definition-list',
   title: 'GET /definitions is let through with graph:read and refused with 403 without it, whatever other scopes the key holds',
   clauses: ['SCOPE-001', 'SCOPE-010', 'ERR-007'],
+  endpoints: ['listDefinitions'],
   credits: castHolding(['graph:read']),
   async run(ctx) {
     const required = await endpointScopes('listDefinitions');
@@ -34,6 +35,7 @@ export const definitionCreate: CheckDef = {
   id: 'scopes/definition-create',
   title: 'POST /definitions is let through with admin and refused with 403 without it, storing nothing',
   clauses: ['SCOPE-002', 'SCOPE-012', 'ERR-007'],
+  endpoints: ['createDefinition'],
   needs: { mutation: true },
   // The permitted creates, their archiving at clean-up, and a listing (one page: the suite's
   // workspace holds few definitions).

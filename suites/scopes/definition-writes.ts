@@ -73,6 +73,7 @@ export const definitionUpdate: CheckDef = {
   id: 'scopes/definition-update',
   title: 'PATCH /definitions/{id} is let through with admin and refused with 403 without it, changing nothing',
   clauses: ['SCOPE-003', 'SCOPE-012', 'ERR-007'],
+  endpoints: ['updateDefinition'],
   needs: { mutation: true },
   // The victim, its archiving at clean-up, read-backs, the permitted patches.
   credits: 2 + READBACKS + PERMITTED,
@@ -91,6 +92,7 @@ export const definitionArchive: CheckDef = {
   id: 'scopes/definition-archive',
   title: 'POST /definitions/{id}/archive is let through with admin and refused with 403 without it, changing nothing',
   clauses: ['SCOPE-004', 'SCOPE-012', 'ERR-007'],
+  endpoints: ['archiveDefinition'],
   needs: { mutation: true },
   // The victim and its archiving at clean-up, read-backs, and per permitted key a definition of
   // its own and the archive under test (archiving it again at clean-up is refused: free).
@@ -120,6 +122,7 @@ export const definitionMerge: CheckDef = {
   id: 'scopes/definition-merge-value',
   title: 'POST /definitions/{id}/merge-value is let through with admin and refused with 403 without it, changing nothing',
   clauses: ['SCOPE-005', 'SCOPE-012', 'ERR-007'],
+  endpoints: ['mergeDefinitionValue'],
   needs: { mutation: true },
   // The victim, its archiving at clean-up, read-backs, the permitted merges.
   credits: 2 + READBACKS + PERMITTED,

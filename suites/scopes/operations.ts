@@ -58,6 +58,7 @@ export const agentPreview: CheckDef = {
   id: 'scopes/agent-preview',
   title: 'graph.agent_preview is let through with graph:read, graph:write and research:run and refused with 403 missing any, leaving no receipt',
   clauses: ['SCOPE-007', 'SCOPE-010', 'SCOPE-012', 'ERR-007'],
+  endpoints: ['submitOperation'],
   needs: { mutation: true, control: true },
   // One accepted preview per key holding the three scopes; the others are refused (free).
   credits: castHolding(['graph:read', 'graph:write', 'research:run']) * AGENT_CALL_CREDITS,
@@ -71,6 +72,7 @@ export const agentRun: CheckDef = {
   id: 'scopes/agent-run',
   title: 'graph.agent_run is let through with graph:read, graph:write and research:run and refused with 403 missing any, leaving no receipt',
   clauses: ['SCOPE-008', 'SCOPE-010', 'SCOPE-012', 'ERR-007'],
+  endpoints: ['submitOperation'],
   needs: { mutation: true, control: true },
   // One accepted run per key holding the three scopes; the others are refused (free).
   credits: castHolding(['graph:read', 'graph:write', 'research:run']) * AGENT_CALL_CREDITS,
@@ -102,6 +104,7 @@ export const applyUpdate: CheckDef = {
   id: 'scopes/apply-update',
   title: 'graph.apply_update is refused with 403 without graph:write, leaving no receipt and no changed value',
   clauses: ['SCOPE-011', 'SCOPE-012', 'ERR-007'],
+  endpoints: ['submitOperation'],
   needs: { mutation: true, control: true },
   // An accepted edit per key holding graph:write (the reference also lets through those
   // without graph:read, which 4.8 leaves open: a target refusing them charges less), and two

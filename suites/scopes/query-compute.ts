@@ -42,6 +42,7 @@ export const query: CheckDef = {
   id: 'scopes/query',
   title: 'POST /query (each crm.read_partner_* read) is let through with crm:read and refused with 403 without it',
   clauses: ['SCOPE-006', 'ERR-007'],
+  endpoints: ['runQuery'],
   credits: QUERY_OPERATIONS.length * castHolding(['crm:read']),
   async run(ctx) {
     const endpoint = await endpointScopes('runQuery');
@@ -60,6 +61,7 @@ export const compute: CheckDef = {
   id: 'scopes/compute',
   title: 'POST /compute/preview and POST /compute/runs are refused with 403 without the admin scope, even for an owner',
   clauses: ['SCOPE-009', 'ERR-007'],
+  endpoints: ['previewCompute', 'startComputeRun'],
   needs: { mutation: true },
   credits: 2 * castHolding(['admin']),
   async run(ctx) {

@@ -30,6 +30,8 @@ import { planCredits, type CreditPlan } from '../../src/engine/credits.ts';
 import { discoverSuites, loadSuiteDefs } from '../../src/engine/discover.ts';
 import { DEFAULTS } from '../../src/config/index.ts';
 import { startReference, type VariantName } from '../../src/reference/index.ts';
+import { covers, endpointsFor } from '../../src/docs/rule-cells.ts';
+import { loadSpec } from '../../src/spec/load.ts';
 
 const SUITES_DIR = fileURLToPath(new URL('../../suites/', import.meta.url));
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -95,5 +97,32 @@ describe('the credit plan against the ledgers', () => {
     expect(Object.values(alt.run.outsideChecks).filter((c) => c !== 0), 'charges outside any check').toEqual([]);
     // The alternative does charge differently: otherwise this test would prove nothing about ceilings.
     expect(alt.run.checks.some((c) => c.charged > c.planned)).toBe(true);
+  });
+
+  it('sends, from every check, a request to each endpoint it declares it judges (CheckDef.endpoints)', async () => {
+    const spec = await loadSpec();
+    const suites = await loadSuiteDefs(await discoverSuites(SUITES_DIR), ROOT);
+    const sent = new Map<string, Set<string>>();
+    for (const r of def.run.records) {
+      const op = spec.operationByRoute(r.method, r.path);
+      if (!op) continue;
+      const seen = sent.get(r.label) ?? new Set<string>();
+      seen.add(op.operationId);
+      sent.set(r.label, seen);
+    }
+    const unsent: string[] = [];
+    let declared = 0;
+    for (const check of suites.flatMap((s) => s.checks)) {
+      for (const clause of check.clauses) {
+        for (const op of spec.operations) {
+          if (!covers(endpointsFor(check, clause), op.operationId)) continue;
+          declared++;
+          if (!sent.get(check.id)?.has(op.operationId)) unsent.push(`${check.id} declares ${op.operationId} for ${clause} but sent it no request`);
+        }
+      }
+    }
+    expect([...new Set(unsent)]).toEqual([]);
+    // The table is read from these declarations: there must be some.
+    expect(declared).toBeGreaterThan(200);
   });
 });

@@ -1,0 +1,172 @@
+/**
+ * The rule × endpoint table of docs/coverage.md: for every rule of the API document that
+ * governs endpoints one by one, which endpoints it governs (read from specs/openapi.yaml: its
+ * x-wgc-access, x-wgc-billing and x-wgc-idempotent markers, path ids and collection answers),
+ * and the checks that judge it on each (their `endpoints`, which test/reference/credit-plan.test.ts
+ * holds to the requests they send). A governed cell no check judges must have its reason in
+ * GAPS, or the page cannot be generated: no blank cell without a reason.
+ */
+import type { CheckDef, Endpoints, SuiteDef } from '../engine/check.ts';
+import type { LoadedSpec, OperationInfo } from '../spec/load.ts';
+import { cell, code, table } from './markdown.ts';
+
+/** One rule: the clauses that state it, and which endpoints it governs. */
+export interface RuleColumn {
+  id: string;
+  title: string;
+  /** Each of these clauses must be judged on a governed endpoint for its cell to count as covered. */
+  clauses: readonly string[];
+  /** 'each': every clause above on the endpoint; 'any': at least one of them. */
+  mode: 'each' | 'any';
+  /** True when the rule governs the endpoint, else why not. */
+  governs(op: OperationInfo, spec: LoadedSpec): true | string;
+}
+
+const every = (): true => true;
+const range = (prefix: string, from: number, to: number): string[] => Array.from({ length: to - from + 1 }, (_, i) => `${prefix}-${String(from + i).padStart(3, '0')}`);
+
+/** The 200 answer lists records: its schema is DefinitionPage (the envelope of 2.3) or one of the *List schemas. */
+function answersCollection(op: OperationInfo, spec: LoadedSpec): boolean {
+  const paths = spec.raw['paths'] as Record<string, Record<string, { responses?: Record<string, { content?: Record<string, { schema?: { $ref?: string } }> }> }>>;
+  const ref = paths[op.path]?.[op.method.toLowerCase()]?.responses?.['200']?.content?.['application/json']?.schema?.$ref;
+  return typeof ref === 'string' && /(List|Page)$/.test(ref);
+}
+
+/** Endpoints whose request names a stored record other than by a path id. */
+const NAMES_RECORDS: readonly string[] = ['submitOperation', 'readTraces', 'prepareDecisionInputs'];
+
+export const RULE_COLUMNS: readonly RuleColumn[] = [
+  { id: 'key', title: 'A key is required: missing, unknown and malformed keys get 401 (part 5 rule 1, part 7 rule 3)', clauses: ['AUTH-004', 'AUTH-005', 'AUTH-006'], mode: 'each', governs: every },
+  { id: 'standing', title: 'Standing is re-checked on every call: revoked, disabled, departed, paused (part 5 rule 4)', clauses: range('AUTH', 7, 10), mode: 'each', governs: every },
+  { id: 'headers', title: 'Bearer and X-Api-Key are equivalent (part 5 rule 1)', clauses: ['AUTH-002'], mode: 'each', governs: every },
+  {
+    id: 'access',
+    title: 'Scopes and roles (part 5 rules 5-6 and its table, 4.8, 4.9)',
+    clauses: [...range('SCOPE', 1, 15), ...range('ROLE', 1, 6)],
+    mode: 'any',
+    governs: (op) => (op.access.scopes?.length || op.access.roles?.length || /x-wgc-operations/.test(op.access.note ?? '') ? true : `x-wgc-access: ${op.access.note ?? 'no scope or role named'}`),
+  },
+  {
+    id: 'isolation',
+    title: "A key reaches only its workspace's records (part 5 rules 2-3)",
+    clauses: ['AUTH-012', 'AUTH-014'],
+    mode: 'any',
+    governs: (op, spec) => (op.path.includes('{') || NAMES_RECORDS.includes(op.operationId) || answersCollection(op, spec) ? true : 'names no stored record and lists none'),
+  },
+  { id: 'idempotency', title: 'Idempotency-Key: accepted, replayed, 409 on other input, bounds (4.1)', clauses: range('IDEM', 1, 7), mode: 'each', governs: (op) => (op.idempotent ? true : 'not one of the five endpoints of 4.1') },
+  { id: 'price', title: 'What a 2xx costs: one credit, or nothing on the free list (part 8 rules 1-2)', clauses: range('BILL', 1, 5), mode: 'any', governs: every },
+  { id: 'refusals', title: 'A refusal (400, 403, 404, 409) costs nothing (part 8 rule 2, part 7 rule 2)', clauses: ['BILL-006'], mode: 'each', governs: every },
+  { id: 'unauthorized', title: 'A 401 costs nothing', clauses: ['BILL-007'], mode: 'each', governs: every },
+  { id: 'rate-limited', title: 'A 429 costs nothing', clauses: ['BILL-008'], mode: 'each', governs: every },
+  { id: 'unavailable', title: 'A 5xx costs nothing', clauses: ['BILL-009'], mode: 'each', governs: every },
+  { id: 'replays', title: 'A replay costs nothing (part 8 rule 5)', clauses: ['BILL-010'], mode: 'each', governs: (op) => (op.idempotent ? true : 'not one of the five endpoints of 4.1') },
+  {
+    id: 'paging',
+    title: 'Collections: envelope, limits, cursors, filters before the limit (2.3, part 8)',
+    clauses: [...range('PAGE', 1, 10), ...range('ENV', 1, 3)],
+    mode: 'any',
+    governs: (op, spec) => (answersCollection(op, spec) ? true : 'does not answer a collection'),
+  },
+];
+
+const SWEEP_LEFT_OUT = 'starts bulk work metered on top of its credit, so the sweeps a conformant target may let through (a rate limit, a switch it need not apply there) leave it out (STARTS_WORK); its refusals are priced by the 403 of the refusal sweep';
+const NOTHING_TO_REFUSE = "nothing but the key, the rate limit or a capability switch can refuse it (no scope, path id or body shown): those refusals are the 401, 429 and 5xx columns'";
+
+/** Governed cells no check judges, with the reason: `<column> <operationId>`. */
+export const GAPS: Readonly<Record<string, string>> = {
+  'refusals getMe': NOTHING_TO_REFUSE,
+  'refusals getCapabilities': NOTHING_TO_REFUSE,
+  'refusals listOperations': NOTHING_TO_REFUSE,
+  'refusals listIcps': NOTHING_TO_REFUSE,
+  'refusals listRelationships': NOTHING_TO_REFUSE,
+  'rate-limited startComputeRun': SWEEP_LEFT_OUT,
+  'unavailable startComputeRun': SWEEP_LEFT_OUT,
+  'headers startComputeRun': 'starts bulk work metered on top of its credit, so it is not sent twice to compare the header forms (STARTS_WORK); a dead key is refused on it in both forms (the standing column)',
+  'paging listIcps': 'the path is guessed (x-wgc-guessed): no clause names its envelope, and a target may serve ICPs elsewhere',
+};
+
+/** The endpoints `check` declares for `clause`, or undefined. */
+export function endpointsFor(check: CheckDef, clause: string): Endpoints | undefined {
+  const e = check.endpoints;
+  if (e === undefined || !check.clauses.includes(clause)) return undefined;
+  if (e === 'every' || Array.isArray(e) || 'except' in e) return e as Endpoints;
+  return (e as Readonly<Record<string, Endpoints>>)[clause];
+}
+
+/** Whether `e` names `operationId`. */
+export function covers(e: Endpoints | undefined, operationId: string): boolean {
+  if (e === undefined) return false;
+  if (e === 'every') return true;
+  if ('except' in e) return !e.except.includes(operationId);
+  return (e as readonly string[]).includes(operationId);
+}
+
+/** The checks judging `clause` on `operationId`. */
+function judging(checks: readonly CheckDef[], clause: string, operationId: string): string[] {
+  return checks.filter((c) => {
+    return covers(endpointsFor(c, clause), operationId);
+  }).map((c) => c.id);
+}
+
+/** One cell: governed or not, and by which checks (or why not). */
+export interface RuleCell {
+  column: string;
+  operationId: string;
+  governed: boolean;
+  checks: string[];
+  /** Not governed: why; governed and not covered: the GAPS reason (undefined when none is given). */
+  reason?: string;
+  /** Governed, clauses of an 'each' column no check judges here. */
+  missing: string[];
+}
+
+/** Every cell of the table. */
+export function ruleCells(spec: LoadedSpec, suites: readonly SuiteDef[]): RuleCell[] {
+  const checks = suites.flatMap((s) => s.checks);
+  const out: RuleCell[] = [];
+  for (const col of RULE_COLUMNS) {
+    for (const op of spec.operations) {
+      const governs = col.governs(op, spec);
+      if (governs !== true) {
+        out.push({ column: col.id, operationId: op.operationId, governed: false, checks: [], reason: governs, missing: [] });
+        continue;
+      }
+      const per = col.clauses.map((clause) => ({ clause, checks: judging(checks, clause, op.operationId) }));
+      const found = [...new Set(per.flatMap((p) => p.checks))];
+      const missing = col.mode === 'each' ? per.filter((p) => p.checks.length === 0).map((p) => p.clause) : found.length === 0 ? [...col.clauses] : [];
+      const reason = GAPS[`${col.id} ${op.operationId}`];
+      out.push({ column: col.id, operationId: op.operationId, governed: true, checks: found, missing, ...(reason ? { reason } : {}) });
+    }
+  }
+  return out;
+}
+
+/** Governed cells left open without a reason, as "<column> <operationId>: missing …". */
+export function unexplainedGaps(cells: readonly RuleCell[]): string[] {
+  return cells.filter((c) => c.governed && c.missing.length > 0 && !c.reason).map((c) => `${c.column} ${c.operationId}: no check judges ${c.missing.join(', ')}`);
+}
+
+/** The Markdown section: a matrix, then per rule the checks of each cell. */
+export function renderRuleCells(spec: LoadedSpec, suites: readonly SuiteDef[]): string {
+  const cells = ruleCells(spec, suites);
+  const open = unexplainedGaps(cells);
+  if (open.length > 0) throw new Error(`docs/coverage.md: governed cells no check judges, with no reason in src/docs/rule-cells.ts GAPS:\n  ${open.join('\n  ')}`);
+  const at = (col: string, op: string) => cells.find((c) => c.column === col && c.operationId === op)!;
+  const mark = (c: RuleCell): string => (!c.governed ? '·' : c.missing.length === 0 ? `✓ ${c.checks.length}` : c.checks.length > 0 ? `part (${c.checks.length})` : 'gap');
+  const out: string[] = ['# Coverage of the rules, endpoint by endpoint', ''];
+  out.push(
+    'Every rule of the document that governs endpoints one by one, against every endpoint of `specs/openapi.yaml`. ✓ n: judged there by n checks (for a rule of several clauses, each clause by at least one); part: some of its clauses only; gap: none, for the reason given below; ·: the rule does not govern the endpoint. A check names the endpoints it judges (`endpoints` of its definition), and `test/reference/credit-plan.test.ts` holds every name to a request the check sends. `wgc selftest --family rule-cells` forgets each rule on each endpoint in the reference, one at a time, and shows the suite notices (docs/self-test.md).',
+    '',
+  );
+  out.push(table(['Endpoint', ...RULE_COLUMNS.map((c) => code(c.id))], spec.operations.map((op) => [`${code(op.operationId)}`, ...RULE_COLUMNS.map((c) => mark(at(c.id, op.operationId)))])), '');
+  for (const col of RULE_COLUMNS) {
+    out.push(`## ${code(col.id)}: ${cell(col.title)}`, '', `Clauses: ${col.clauses.join(', ')} (${col.mode === 'each' ? 'each judged on every endpoint it governs' : 'any of them'}).`, '');
+    const rows = spec.operations.map((op) => {
+      const c = at(col.id, op.operationId);
+      const what = !c.governed ? `not governed: ${cell(c.reason ?? '')}` : c.checks.length === 0 ? `gap: ${cell(c.reason ?? '')}` : `${c.checks.map(code).join(', ')}${c.missing.length > 0 ? `; ${c.missing.join(', ')} not judged here: ${cell(c.reason ?? '')}` : ''}`;
+      return [`${code(op.method)} ${code(op.path)}`, what];
+    });
+    out.push(table(['Endpoint', 'Checks'], rows), '');
+  }
+  return out.join('\n');
+}
