@@ -7,7 +7,9 @@
 import { describe, expect, it } from 'vitest';
 import { BOUND_FAULT_RE, resolveFaults } from '../../src/reference/faults.ts';
 import { startReference } from '../../src/reference/index.ts';
-import { boundsFamily, familyFaults, patchSemanticsFamily, shapesFamily } from '../../src/selftest/families.ts';
+import { boundsFamily, familyFaults, patchSemanticsFamily, ruleCellsFamily, shapesFamily, suitesFor } from '../../src/selftest/families.ts';
+import { CELL_FAULT_RE } from '../../src/reference/faults.ts';
+import { loadSpec } from '../../src/spec/load.ts';
 import { SHAPE_FAULT_RE, UNTOUCHED_FAULT_RE } from '../../src/reference/faults.ts';
 import { FAULTS } from '../../src/reference/faults.ts';
 
@@ -86,7 +88,45 @@ describe('familyFaults', () => {
   it('gives the named faults first, then the generated ones', async () => {
     const all = await familyFaults(FAULTS);
     expect(all.slice(0, FAULTS.length)).toEqual([...FAULTS]);
-    expect(all.length).toBe(FAULTS.length + bounds.length + (await shapesFamily()).length + (await patchSemanticsFamily()).length);
+    expect(all.length).toBe(FAULTS.length + bounds.length + (await shapesFamily()).length + (await patchSemanticsFamily()).length + (await ruleCellsFamily()).length);
     expect((await familyFaults(FAULTS, ['bounds'])).length).toBe(bounds.length);
+  });
+});
+
+describe('the rule-cells family', () => {
+  it('forgets each rule on each endpoint it governs, one route at a time, with names the reference resolves', async () => {
+    const cells = await ruleCellsFamily();
+    const spec = await loadSpec();
+    expect(new Set(cells.map((f) => f.name)).size).toBe(cells.length);
+    for (const f of cells) expect(f.name).toMatch(CELL_FAULT_RE);
+    expect(() => resolveFaults(cells.map((f) => f.name))).not.toThrow();
+    const rules = (rule: string) => cells.filter((f) => f.name.startsWith(`forgets:${rule}@`));
+    // Standing and the price of a 401 on every endpoint; idempotency on the five of 4.1.
+    for (const rule of ['revoked', 'disabled', 'departed', 'paused', 'free-unauthorized', 'free-refusals']) expect(rules(rule), rule).toHaveLength(spec.operations.length);
+    for (const rule of ['replay', 'conflict', 'key-bounds', 'free-replay']) expect(rules(rule), rule).toHaveLength(5);
+    // Scopes only where the document names some.
+    expect(rules('scopes').map((f) => f.name).sort()).toEqual(
+      ['definitions.list', 'definitions.create', 'definitions.update', 'definitions.archive', 'definitions.merge_value', 'query', 'compute.preview', 'compute.run'].map((s) => `forgets:scopes@api:${s}`).sort(),
+    );
+    expect(rules('isolation').length).toBeGreaterThanOrEqual(10);
+    // Each is run against the suites of its clauses only.
+    expect(suitesFor(cells.find((f) => f.name === 'forgets:revoked@api:me')!)).toEqual(['auth']);
+    expect(suitesFor(cells.find((f) => f.name === 'forgets:free-refusals@api:definitions.create')!)).toEqual(['billing']);
+  });
+
+  it('forgets the rule on that route only', async () => {
+    const ref = await startReference({ faults: ['forgets:revoked@api:definitions.list'] });
+    try {
+      const post = (path: string, body: unknown) => fetch(`${ref.controlUrl}${path}`, { method: 'POST', headers: { authorization: `Bearer ${ref.controlToken}`, 'content-type': 'application/json' }, body: JSON.stringify(body) }).then((r) => r.json() as Promise<Record<string, string>>);
+      const { workspaceId } = await post('/workspaces', {});
+      const { userId } = await post(`/workspaces/${workspaceId}/members`, { role: 'owner' });
+      const { keyId, secret } = await post(`/workspaces/${workspaceId}/keys`, { userId, scopes: ['graph:read'] });
+      await fetch(`${ref.controlUrl}/keys/${keyId}/revoke`, { method: 'POST', headers: { authorization: `Bearer ${ref.controlToken}` } });
+      const get = (path: string) => fetch(`${ref.baseUrl}/api/v1${path}`, { headers: { authorization: `Bearer ${secret}` } }).then((r) => r.status);
+      expect(await get('/definitions')).toBe(200);
+      expect(await get('/me')).toBe(401);
+    } finally {
+      await ref.close();
+    }
   });
 });
