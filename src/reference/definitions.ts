@@ -295,6 +295,10 @@ function list(ctx: Ctx) {
   if (faults.has('filter-after-limit')) {
     const raw = page(defs, p, faults, ctx.store.choices);
     env = { items: raw.items.filter(shown), nextCursor: raw.nextCursor };
+  } else if (faults.has('workspace-filter-after-limit')) {
+    const everyone = [...ctx.store.workspaces.values()].flatMap((w) => [...w.definitions.values()].map((r) => r.def)).filter(shown);
+    const raw = page(everyone, p, faults, ctx.store.choices);
+    env = { items: raw.items.filter((d) => d.workspace_id === ctx.ws.id), nextCursor: raw.nextCursor };
   } else env = page(defs.filter(shown), p, faults, ctx.store.choices);
   if (faults.has('list-touches-definitions')) for (const d of env.items) d.updated_at = ctx.store.now();
   const body = ctx.store.choices.layout.list(env.items.map((d) => definitionOut(d, faults, ctx.store.choices, 'list')), env.nextCursor);

@@ -119,12 +119,14 @@ export function page<T extends { id: string }>(records: Iterable<T>, p: PagePara
   const sorted = [...records].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const cursor = p.cursor;
   const inclusive = choices?.paging.cursor === 'inclusive';
-  const after = cursor === null ? sorted : sorted.filter((r) => (faults.has('page-repeats-boundary') || inclusive ? r.id >= cursor : r.id > cursor));
-  const items = after.slice(0, p.limit);
-  const more = after.length > p.limit;
+  const restart = cursor !== null && faults.has('unknown-cursor-restarts') && !sorted.some((r) => r.id === cursor);
+  const after = cursor === null || restart ? sorted : sorted.filter((r) => (faults.has('page-repeats-boundary') || inclusive ? r.id >= cursor : r.id > cursor));
+  const limit = Math.min(p.limit, faults.has('page-size-capped-100') ? 100 : faults.has('page-size-capped-199') ? 199 : p.limit);
+  const items = after.slice(0, limit);
+  const more = after.length > limit;
   let nextCursor = more || (choices?.paging.trailingCursor && items.length > 0) ? items[items.length - 1]!.id : null;
-  if (more && inclusive) nextCursor = after[p.limit]!.id;
-  if (more && faults.has('page-skips-item')) nextCursor = after[p.limit]!.id;
+  if (more && inclusive) nextCursor = after[limit]!.id;
+  if (more && faults.has('page-skips-item')) nextCursor = after[limit]!.id;
   if (faults.has('page-reversed-within-page')) items.reverse();
   return { items, nextCursor };
 }

@@ -16,7 +16,7 @@ import type { CheckDef } from '../../src/engine/check.ts';
 import { Finding, NotObservable } from '../../src/engine/finding.ts';
 import { compareIds, isObject } from '../_shared/json.ts';
 import { INVALID_STATUSES } from '../../src/engine/expect.ts';
-import { listQuery, MAX_LIMIT, walkDefinitions, WALK_MAX_PAGES, type Walk } from '../_shared/paging-walk.ts';
+import { listQuery, MAX_LIMIT, uuidBefore, walkDefinitions, WALK_MAX_PAGES, type Walk } from '../_shared/paging-walk.ts';
 import { firstDescent, idsOf, seed, visibleUpTo, WRITER } from './support.ts';
 
 /**
@@ -109,6 +109,54 @@ export const cursorIsBoundary: CheckDef = {
         received: `missing ${missing.join(', ')}`,
         exchange: rest.pages.at(-1)!.exchange,
         context: [first, ...rest.pages.slice(0, -1).map((p) => p.exchange)],
+      });
+    }
+  },
+};
+
+/**
+ * The cursors sent: the uuid just before the 2nd and the 6th item of a first page, which no
+ * item can sort between (nothing sorts strictly between a uuid and the one just before it).
+ */
+const PICKS = [1, 5] as const;
+
+/**
+ * A well-formed cursor that names no current item is a boundary too (part 8 makes cursors
+ * boundaries, not pointers to records): the page it fetches starts at the first item after
+ * it. A server that looks the cursor up and starts over, or refuses it, when it names nothing
+ * breaks walks whose last item was archived meanwhile.
+ */
+export const unknownCursorIsBoundary: CheckDef = {
+  id: 'pagination/unknown-cursor-is-boundary',
+  title: 'A well-formed cursor that names no item fetches the page that starts at the first item after it',
+  clauses: ['PAGE-008'],
+  endpoints: ['listDefinitions'],
+  // The includeArchived probe, the first page, one page per cursor (the earlier checks leave
+  // more than six definitions visible).
+  credits: 1 + 1 + PICKS.length,
+  async run(ctx) {
+    const key = ctx.key(WRITER);
+    // With includeArchived nothing leaves the listing while the check runs.
+    const probe = await ctx.api.send({ method: 'GET', path: '/definitions', key, query: listQuery({ limit: 1, includeArchived: true }) });
+    const q = probe.response && probe.response.status < 300 ? { includeArchived: true } : {};
+    const first = await ctx.api.send({ method: 'GET', path: '/definitions', key, query: listQuery({ ...q, limit: 10 }) });
+    const ids = idsOf(itemsOf(first.response?.json));
+    if (ids.length <= PICKS.at(-1)! || firstDescent(ids) !== undefined) throw new NotObservable(`the first page of 10 lists ${ids.length} items${firstDescent(ids) !== undefined ? ' out of id order (see PAGE-005)' : ''}, so no cursor between two of them can be formed`);
+    for (const i of PICKS) {
+      const target = ids[i]!;
+      // Not across a borrow into the uuid's version or variant digits (a strict server may check them).
+      const cursor = target.endsWith('0') ? undefined : uuidBefore(target);
+      if (cursor === undefined || ids.includes(cursor)) continue;
+      const ex = await ctx.api.send({ method: 'GET', path: '/definitions', key, query: listQuery({ ...q, limit: 3 }, cursor) });
+      const got = idsOf(itemsOf(ex.response?.json));
+      if (ex.response && ex.response.status < 300 && got[0] === target) continue;
+      throw new Finding({
+        clause: 'PAGE-008',
+        message: `a page fetched with cursor ${cursor}, a uuid no item has, does not start at ${target}, the first item after it`,
+        expected: `a 2xx page starting with ${target}`,
+        received: ex.response ? `${ex.response.status}, items ${got.slice(0, 3).join(', ') || '(none)'}` : `no response (${ex.error?.kind})`,
+        exchange: ex,
+        context: [first],
       });
     }
   },

@@ -5,10 +5,11 @@
  * an empty workspace: the visible set is read from walks.
  */
 import type { SuiteDef } from '../../src/engine/check.ts';
-import { cursorIsBoundary } from './boundary.ts';
+import { cursorIsBoundary, unknownCursorIsBoundary } from './boundary.ts';
 import { envelope } from './envelope.ts';
 import { moduleFilterBeforeLimit, visibilityBeforeLimit } from './filters.ts';
 import { moduleKeysFilter, moduleKeysRefused } from './module-keys.ts';
+import { fullPages, workspaceFilterBeforeLimit } from './full-pages.ts';
 import { defaultPageSize } from './page-size.ts';
 import { cursorRefused, includeArchivedParam, limitsAccepted, limitsRefused } from './params.ts';
 import { walkOrderAndCompleteness } from './walks.ts';
@@ -32,10 +33,14 @@ export const suite: SuiteDef = {
     defaultPageSize,
     walkOrderAndCompleteness,
     cursorIsBoundary,
+    unknownCursorIsBoundary,
     visibilityBeforeLimit,
     // moduleKeys: its wire forms (DEF-023), the filter before the limit, invalid keys.
     moduleKeysFilter,
     moduleFilterBeforeLimit,
     moduleKeysRefused,
+    // Last: they fill the workspace past a page of 200, which the walks above would pay for.
+    fullPages,
+    workspaceFilterBeforeLimit,
   ],
 };

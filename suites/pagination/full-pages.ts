@@ -1,0 +1,146 @@
+/**
+ * Full pages (seed 4.3 limit, part 8): with more visible items than the limit, a page holds
+ * exactly `limit` items, for every limit up to 200 (a server capping pages below 200 passes
+ * "never more than the limit"; this is the other side), and other workspaces' records never
+ * shorten a page (the workspace filter applies before the limit).
+ *
+ * The checks make sure more than 200 definitions are visible (creating only what is missing),
+ * then ask for pages at the edges of the limit's range and at generated limits in between.
+ * With includeArchived=true nothing un-lists an item (nothing un-archives, and nothing is
+ * deleted through the API), so the count only grows while the check runs, even in a shared
+ * workspace; without it a short page is recounted before it is judged.
+ */
+import fc from 'fast-check';
+import type { CheckContext, CheckDef, KeyHandle } from '../../src/engine/check.ts';
+import { Finding, NotObservable } from '../../src/engine/finding.ts';
+import { checkProperty } from '../../src/engine/property.ts';
+import type { Exchange } from '../../src/http/exchange.ts';
+import { is2xx, minimalCreateBody } from '../_shared/definitions.ts';
+import { isObject } from '../_shared/json.ts';
+import { listQuery, MAX_LIMIT, walkOrNotObservable, type ListQuery } from '../_shared/paging-walk.ts';
+import { seed, WRITER } from './support.ts';
+
+/** More visible items than the largest limit. */
+const NEEDED = MAX_LIMIT + 1;
+/** The limits every run asks for: both ends of the range and the neighbours of the usual caps. */
+const EDGE_LIMITS = [1, 2, 49, 50, 51, 99, 100, 101, 199, 200] as const;
+/** Pages of 200 the count takes (NEEDED items at most). */
+const COUNT_PAGES = 2;
+
+/**
+ * What the pagination suite's earlier checks leave visible (archived included) in its own
+ * workspace on the reference when this check starts (measured: the credit-plan test holds the
+ * plan to it), so the creates this check still makes are known and its plan exact.
+ */
+export const VISIBLE_BEFORE = 104;
+
+/** includeArchived=true where the target accepts it (the count then only grows). */
+async function baseQuery(ctx: CheckContext, key: KeyHandle): Promise<ListQuery> {
+  const probe = await ctx.api.send({ method: 'GET', path: '/definitions', key, query: listQuery({ limit: 1, includeArchived: true }) });
+  return is2xx(probe) ? { includeArchived: true } : {};
+}
+
+/** How many definitions `q` lists, counted up to NEEDED. */
+async function countUpTo(ctx: CheckContext, key: KeyHandle, q: ListQuery): Promise<number> {
+  const walk = await walkOrNotObservable(ctx, key, { ...q, limit: MAX_LIMIT }, COUNT_PAGES).catch((e: unknown) => {
+    // More than two pages: more than enough.
+    if (e instanceof NotObservable && /more than \d+ pages/.test(e.message)) return undefined;
+    throw e;
+  });
+  return walk === undefined ? NEEDED : Math.min(NEEDED, walk.items.length);
+}
+
+/** Makes sure more than 200 definitions are visible; returns the query to page with. */
+export async function moreThanAPage(ctx: CheckContext, key: KeyHandle): Promise<ListQuery> {
+  const q = await baseQuery(ctx, key);
+  const visible = await countUpTo(ctx, key, q);
+  if (visible < NEEDED) await seed(ctx, key, NEEDED - visible, ['customers'], 'fullpage');
+  return q;
+}
+
+/** How many items one page of `limit` holds; undefined when it is not a 2xx collection (PAGE-002's and ENV-001's findings). */
+async function pageSize(ctx: CheckContext, key: KeyHandle, q: ListQuery, limit: number): Promise<{ ex: Exchange; size?: number }> {
+  const ex = await ctx.api.send({ method: 'GET', path: '/definitions', key, query: listQuery({ ...q, limit }) });
+  const body = ex.response?.json;
+  return is2xx(ex) && isObject(body) && Array.isArray(body.items) ? { ex, size: body.items.length } : { ex };
+}
+
+/**
+ * Asks for one page of `limit` items: fewer is a finding on `clause` (after a recount, where
+ * items may have left the listing). A refused limit is PAGE-002's finding, not judged here.
+ */
+async function expectFullPage(ctx: CheckContext, key: KeyHandle, q: ListQuery, limit: number, clause: string, what: string, context: Exchange[] = []): Promise<void> {
+  const { ex, size } = await pageSize(ctx, key, q, limit);
+  if (size === undefined || size >= limit) return;
+  if (!q.includeArchived && (await countUpTo(ctx, key, q)) < NEEDED) throw new NotObservable('fewer than 201 definitions stayed visible while the check listed them (the workspace changed under it)');
+  throw new Finding({
+    clause,
+    message: `a page asked with limit=${limit} holds ${size} items while more than ${MAX_LIMIT} are visible${what}`,
+    expected: `${limit} items`,
+    received: `${size} items`,
+    exchange: ex,
+    ...(context.length > 0 ? { context } : {}),
+  });
+}
+
+/** A limit strictly inside 1..200, for the generated cases. */
+const interior = fc.integer({ min: 1, max: MAX_LIMIT });
+
+export const fullPages: CheckDef = {
+  id: 'pagination/full-pages',
+  title: 'With more than 200 definitions visible, a page holds exactly its limit, for every limit from 1 to 200',
+  clauses: ['PAGE-011'],
+  endpoints: ['listDefinitions'],
+  needs: { mutation: true },
+  // The includeArchived probe, the count (one page), the missing creates and their clean-up
+  // archives, a page per edge limit and per generated limit.
+  credits: (numRuns) => 1 + 1 + 2 * (NEEDED - VISIBLE_BEFORE) + EDGE_LIMITS.length + numRuns,
+  // A count over two pages; every create where the count saw none (a capped or broken listing);
+  // a recount per short page without includeArchived.
+  maxCredits: (numRuns) => 1 + COUNT_PAGES + 2 * NEEDED + 2 * (EDGE_LIMITS.length + numRuns) * (1 + COUNT_PAGES),
+  async run(ctx) {
+    const key = ctx.key(WRITER);
+    const q = await moreThanAPage(ctx, key);
+    for (const limit of EDGE_LIMITS) await expectFullPage(ctx, key, q, limit, 'PAGE-011', '');
+    await checkProperty(ctx, { clause: 'PAGE-011', arbitrary: interior, predicate: (limit) => expectFullPage(ctx, key, q, limit, 'PAGE-011', '') });
+  },
+};
+
+/** Definitions made in the second workspace, interleaving with the key's own by id. */
+const FOREIGN = 30;
+
+export const workspaceFilterBeforeLimit: CheckDef = {
+  id: 'pagination/workspace-filter-before-limit',
+  title: "Definitions of another workspace never shorten a page: the workspace filter applies before the limit",
+  clauses: ['PAGE-012'],
+  endpoints: ['listDefinitions'],
+  needs: { mutation: true, control: true },
+  // The includeArchived probe, the count (two pages: pagination/full-pages, just before, left
+  // more than 200), the other workspace's creates (its ledger; it is deleted at clean-up), and
+  // a page per edge limit before and after.
+  credits: 1 + COUNT_PAGES + FOREIGN + 2 * EDGE_LIMITS.length,
+  // A count over two pages, the missing creates and archives, a recount per short page.
+  maxCredits: 1 + COUNT_PAGES + 2 * NEEDED + FOREIGN + EDGE_LIMITS.length * (2 + COUNT_PAGES),
+  async run(ctx) {
+    const key = ctx.key(WRITER);
+    const q = await moreThanAPage(ctx, key);
+    // Limits whose page is already short before another workspace has anything are PAGE-011's
+    // finding: only those full now are judged once the other workspace's records exist.
+    const full: number[] = [];
+    for (const limit of EDGE_LIMITS) if (((await pageSize(ctx, key, q, limit)).size ?? 0) >= limit) full.push(limit);
+    if (full.length === 0) throw new NotObservable('no page was full before the other workspace had records (see PAGE-011), so the workspace filter cannot be told apart');
+    const control = ctx.control;
+    const { workspaceId } = await control.createWorkspace();
+    ctx.cleanup(() => control.deleteWorkspace(workspaceId));
+    const { userId } = await control.addMember(workspaceId, 'owner');
+    const made = await control.createKey(workspaceId, userId, ['admin', 'graph:read']);
+    const theirs: KeyHandle = { name: 'other_workspace', secret: made.secret, role: 'owner', scopes: ['admin', 'graph:read'], keyId: made.keyId, userId, workspaceId };
+    const created: Exchange[] = [];
+    for (let i = 0; i < FOREIGN; i++) {
+      const ex = await ctx.api.send({ method: 'POST', path: '/definitions', key: theirs, body: minimalCreateBody(ctx) });
+      if (!is2xx(ex)) throw new NotObservable(`the second workspace could not create its definitions (${ex.response?.status ?? ex.error?.kind})`);
+      created.push(ex);
+    }
+    for (const limit of full) await expectFullPage(ctx, key, q, limit, 'PAGE-012', ` and ${FOREIGN} of another workspace interleave with them by id`, created.slice(0, 3));
+  },
+};
