@@ -396,6 +396,7 @@ function update(ctx: Ctx) {
   const b = bodyOf(ctx, bodies(ctx).patch, truthyBooleans(ctx));
   const trace = traceOf(ctx, ctx.body);
   const d = rec.def;
+  const previousInstruction = d.instruction;
   const slugs = new Set(d.enum_values.map((v) => v.slug));
   const values = ctx.store.choices.enumValueWrites;
   if (values.unknownArchiveSlug === 'refuse') {
@@ -434,6 +435,8 @@ function update(ctx: Ctx) {
   recordTrace(ctx.ws, 'definition', d.id, { at: d.updated_at, action: 'update', actor: ctx.p.member.userId, trace });
   const out = definitionOut(d, faults, ctx.store.choices, 'update');
   if (faults.has('patch-answer-without-archived-at')) delete out.archived_at;
+  // The answer shows the PATCH; the store keeps the instruction it had (a write lost after answering).
+  if (faults.has('patch-instruction-not-stored')) d.instruction = previousInstruction;
   return { status: 200, body: out };
 }
 
@@ -496,6 +499,8 @@ function archive(ctx: Ctx) {
   d.archived_at = faults.has('archive-leaves-archived-at-null') ? null : d.updated_at;
   recordTrace(ctx.ws, 'definition', d.id, { at: d.updated_at, action: 'archive', actor: ctx.p.member.userId, trace });
   const out = definitionOut(d, faults, ctx.store.choices, 'archive');
+  // The answer shows archived_at; the store loses it (a write half-done after answering).
+  if (faults.has('archive-archived-at-not-stored')) d.archived_at = null;
   if (faults.has('archive-returns-stale-state')) out.state = before;
   if (faults.has('archive-answer-entity-kinds-string')) out.entity_kinds = d.entity_kinds.join(',');
   return { status: 200, body: out };

@@ -186,6 +186,8 @@ export const FAULTS: readonly FaultDef[] = [
   f('page-repeats-boundary', ['PAGE-008', 'PAGE-006'], 'A page starts at the cursor item itself (id >= cursor), repeating it.'),
   f('include-archived-lenient', ['PAGE-009'], 'includeArchived values other than true count as false.'),
   f('module-keys-unchecked', ['PAGE-010'], 'Unknown moduleKeys values are ignored instead of refused.'),
+  f('patch-instruction-not-stored', ['DEF-029'], 'A PATCH answers the new instruction but the stored definition keeps the old one.'),
+  f('archive-archived-at-not-stored', ['DEF-029'], 'An archive answers archived_at set, but the stored definition keeps archived_at null.'),
   f('page-size-capped-100', ['PAGE-011'], 'Pages hold at most 100 items, whatever the limit up to 200.'),
   f('page-size-capped-199', ['PAGE-011'], 'Pages hold at most 199 items (the maximum is off by one).'),
   f('workspace-filter-after-limit', ['PAGE-012'], "GET /definitions takes a page of every workspace's definitions, then keeps the key's own (pages may be short)."),

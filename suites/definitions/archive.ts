@@ -7,7 +7,7 @@ import { Finding, NotObservable } from '../../src/engine/finding.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 import { is2xx } from '../_shared/definitions.ts';
 import { brief, isObject } from '../_shared/json.ts';
-import { SMALL_WALK_CREDITS, listDefinitions, readBack, walkMaxCredits } from './listing.ts';
+import { SMALL_WALK_CREDITS, expectListedAsAnswered, listDefinitions, readBack, walkMaxCredits } from './listing.ts';
 import { ADMIN, apiSpec, archive, refusalEvidence, setupDefinition, shown, timeOf } from './support.ts';
 import { shapeEvidence } from './shape.ts';
 
@@ -15,7 +15,7 @@ import { shapeEvidence } from './shape.ts';
 export const archiveDefinition: CheckDef = {
   id: 'definitions/archive',
   title: 'archiving returns the whole definition archived with archived_at set, and the listing shows it only with includeArchived=true',
-  clauses: ['DEF-001', 'DEF-002', 'DEF-005', 'DEF-013', 'DEF-014', 'DEF-015'],
+  clauses: ['DEF-001', 'DEF-002', 'DEF-005', 'DEF-013', 'DEF-014', 'DEF-015', 'DEF-029'],
   needs: { mutation: true },
   // Two creates, one archive, the live one's clean-up archive, three walks.
   credits: 4 + 3 * SMALL_WALK_CREDITS,
@@ -45,6 +45,7 @@ export const archiveDefinition: CheckDef = {
       }
     }
     const withArchived = await listDefinitions(ctx, key, 'true', { ids: [id] });
+    if (isObject(out)) expectListedAsAnswered(ctx, 'DEF-029', new Map([[id, out]]), withArchived, 'archive');
     const listedArchived = withArchived.byId.get(id);
     if (listedArchived) for (const e of shapeEvidence(await apiSpec(), listedArchived, withArchived.pageOf.get(id)!, `the listed archived definition ${id}`)) ctx.softFail(e);
     if (!withArchived.byId.has(id)) {

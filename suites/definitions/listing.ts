@@ -13,6 +13,7 @@ import type { Exchange } from '../../src/http/exchange.ts';
 import { compareIds, isObject } from '../_shared/json.ts';
 import { uuidBefore } from '../_shared/paging-walk.ts';
 import { shown } from './support.ts';
+import { changedFields } from './violation-map.ts';
 
 /** Pages one walk may read; with 200 per page that is 1000 definitions. */
 export const WALK_PAGES = 5;
@@ -118,4 +119,25 @@ export async function readBack(ctx: CheckContext, key: KeyHandle, ids: readonly 
     if (item) found.set(id, item);
   }
   return { found, listing };
+}
+
+/**
+ * The stored copy is what a write answered: for each id of `answers`, the listed copy shows
+ * the same writable fields (changedFields: what a server moves on its own left out). A finding
+ * on `clause` per definition that differs; ids the listing did not show are not judged here.
+ */
+export function expectListedAsAnswered(ctx: CheckContext, clause: string, answers: ReadonlyMap<string, Record<string, unknown>>, listing: Listing, write: string): void {
+  for (const [id, answered] of answers) {
+    const listed = listing.byId.get(id);
+    if (!listed) continue;
+    const changed = changedFields(answered, listed);
+    if (changed.length === 0) continue;
+    ctx.softFail({
+      clause,
+      message: `the listed copy of definition ${id} differs from the ${write} answer in ${changed.join(', ')}`,
+      expected: JSON.stringify(Object.fromEntries(changed.map((f) => [f, answered[f]]))).slice(0, 300),
+      received: JSON.stringify(Object.fromEntries(changed.map((f) => [f, listed[f]]))).slice(0, 300),
+      exchange: listing.pageOf.get(id)!,
+    });
+  }
 }

@@ -13,6 +13,8 @@ import { brief, isObject } from '../_shared/json.ts';
 import { enumValueEvidence, shapeEvidence } from './shape.ts';
 import { SIMPLE_FIELDS, untouchedEvidence } from './untouched.ts';
 import { ADMIN, TWO_VALUES, apiSpec, distinctEnumValues, forEachGenerated, replay, sameValue, setupDefinition, shown, slugsOf, snake, timeOf, withoutTrace } from './support.ts';
+import { PAGE_LIMIT, WALK_PAGES, expectListedAsAnswered, listDefinitions, walkMaxCredits } from './listing.ts';
+import { pagesFor } from '../_shared/paging-walk.ts';
 import { allowedReflection, cappedAdditions, enumValuesMax, nullableFields, orderedPatch, thresholdsBefore } from './valid-bodies.ts';
 
 
@@ -52,7 +54,7 @@ export interface PatchFrame {
  * shows) and judges the answer: given fields (DEF-017), added values (DEF-018), archived slugs
  * (DEF-019), updated_at (DEF-020).
  */
-async function judgePatch(ctx: CheckContext, given: Record<string, unknown>, frame: PatchFrame, replayOf: (sent: unknown) => Pick<Evidence, 'seed' | 'path' | 'counterexample'>): Promise<void> {
+async function judgePatch(ctx: CheckContext, given: Record<string, unknown>, frame: PatchFrame, replayOf: (sent: unknown) => Pick<Evidence, 'seed' | 'path' | 'counterexample'>, answers: Map<string, Record<string, unknown>>): Promise<void> {
   const key = ctx.key(ADMIN);
   const { definition: before, exchange: made } = await setupDefinition(ctx, key, { ...TWO_VALUES, ...oppositeOf(given, frame.policies) });
   const slugs = slugsOf(before, 2, made);
@@ -66,6 +68,7 @@ async function judgePatch(ctx: CheckContext, given: Record<string, unknown>, fra
     ctx.softFail({ clause: 'DEF-017', message: 'a valid PATCH was not accepted with the Definition', expected: '2xx with the updated Definition', received: shown(ex), exchange: ex, ...at });
     return;
   }
+  answers.set(before.id, ex.response.json);
   judgePatched(ctx, patch, before, slugs, ex, frame, at);
 }
 
@@ -104,10 +107,13 @@ export function judgePatched(ctx: CheckContext, patch: Record<string, unknown>, 
 export const patchProperty: CheckDef = {
   id: 'definitions/patch-property',
   title: 'valid PATCHes (one fixed with every field, then generated) change each given field, add and archive enum values, and never move updated_at back',
-  clauses: ['DEF-001', 'DEF-002', 'DEF-005', 'DEF-017', 'DEF-018', 'DEF-019', 'DEF-020', 'DEF-028'],
+  clauses: ['DEF-001', 'DEF-002', 'DEF-005', 'DEF-017', 'DEF-018', 'DEF-019', 'DEF-020', 'DEF-028', 'DEF-029'],
   needs: { mutation: true },
-  // Per PATCH (one fixed, one per run): a fresh definition, the PATCH, the clean-up archive.
-  credits: (numRuns) => 3 * (numRuns + 1),
+  // Per PATCH (one fixed, one per run): a fresh definition, the PATCH, the clean-up archive;
+  // one walk reading the PATCHed definitions back (live: the suite's earlier checks archived theirs).
+  credits: (numRuns) => 3 * (numRuns + 1) + Math.min(WALK_PAGES, pagesFor(numRuns + 1, PAGE_LIMIT)),
+  // The walk over a workspace holding more, or ending on an empty page.
+  maxCredits: (numRuns) => 3 * (numRuns + 1) + walkMaxCredits(numRuns + 1),
   async run(ctx) {
     const spec = await apiSpec();
     const createSchema = spec.operation('createDefinition').requestBodySchema ?? {};
@@ -127,12 +133,15 @@ export const patchProperty: CheckDef = {
       addEnumValues: [{ label: 'Gamma' }, { label: 'Delta', description: 'added', color: '#00aa11' }],
       archiveEnumValueSlugs: ['(one of the definition\'s own slugs)'],
     };
-    await judgePatch(ctx, full, frame, (sent) => ({ counterexample: JSON.stringify(sent) }));
+    // What each PATCH answered, by id: the listed copy must be the same (DEF-029).
+    const answers = new Map<string, Record<string, unknown>>();
+    await judgePatch(ctx, full, frame, (sent) => ({ counterexample: JSON.stringify(sent) }), answers);
     await forEachGenerated(ctx, 'DEF-017', bodyArbitraries(spec, 'updateDefinition').valid, async (generated, path) => {
       const patch = orderedPatch(withoutTrace(distinctEnumValues(generated as Record<string, unknown>, 'addEnumValues')));
       if (patch.name !== undefined) patch.name = uniqueName(ctx, 'patched');
-      await judgePatch(ctx, patch, frame, (sent) => replay(ctx, sent, path));
+      await judgePatch(ctx, patch, frame, (sent) => replay(ctx, sent, path), answers);
     });
+    if (answers.size > 0) expectListedAsAnswered(ctx, 'DEF-029', answers, await listDefinitions(ctx, ctx.key(ADMIN), 'absent', { ids: [...answers.keys()] }), 'PATCH');
   },
 };
 

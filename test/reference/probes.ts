@@ -419,6 +419,16 @@ export const PROBES: Record<string, Probe> = {
     expectError(await ws.api('GET', '/definitions'), 503);
   },
 
+  'DEF-029': async (_r, ws) => {
+    const d = await ws.definition({ name: 'stored' });
+    const patched = await ws.api('PATCH', `/definitions/${d.id}`, { body: { reason: 'r', instruction: 'patched instruction' } });
+    const listed = (await ws.api('GET', '/definitions?limit=200')).json.items.find((x: any) => x.id === d.id);
+    expect(listed.instruction).toBe(patched.json.instruction);
+    const archived = await ws.api('POST', `/definitions/${d.id}/archive`, { body: { reason: 'archived for good' } });
+    const after = (await ws.api('GET', '/definitions?limit=200&includeArchived=true')).json.items.find((x: any) => x.id === d.id);
+    expect(after.archived_at).toBe(archived.json.archived_at);
+  },
+
   'PAGE-001': async (_r, ws) => {
     await Promise.all(Array.from({ length: 55 }, (_, i) => create(ws, { name: `p${i}` })));
     expect((await ws.api('GET', '/definitions')).json.items).toHaveLength(50);
