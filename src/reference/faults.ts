@@ -188,6 +188,8 @@ export const FAULTS: readonly FaultDef[] = [
   f('module-keys-unchecked', ['PAGE-010'], 'Unknown moduleKeys values are ignored instead of refused.'),
   f('patch-instruction-not-stored', ['DEF-029'], 'A PATCH answers the new instruction but the stored definition keeps the old one.'),
   f('archive-archived-at-not-stored', ['DEF-029'], 'An archive answers archived_at set, but the stored definition keeps archived_at null.'),
+  f('operations-reason-unchecked', ['OPS-015'], 'POST /operations takes a reason of any type (or none).'),
+  f('operations-list-omits-newest', ['OPS-014'], 'GET /operations leaves out the most recent submission.'),
   f('page-size-capped-100', ['PAGE-011'], 'Pages hold at most 100 items, whatever the limit up to 200.'),
   f('page-size-capped-199', ['PAGE-011'], 'Pages hold at most 199 items (the maximum is off by one).'),
   f('workspace-filter-after-limit', ['PAGE-012'], "GET /definitions takes a page of every workspace's definitions, then keeps the key's own (pages may be short)."),
@@ -231,6 +233,7 @@ export const RELAXED_ISSUES: Readonly<Record<string, { surface?: string; path: R
   'update-description-unbounded': { surface: 'api:definitions.update', path: /^body\.description$/ },
   'archive-reason-unchecked': { surface: 'api:definitions.archive', path: /^body\.reason$/ },
   'merge-reason-unchecked': { surface: 'api:definitions.merge_value', path: /^body\.reason$/ },
+  'operations-reason-unchecked': { surface: 'api:operations', path: /^body\.reason$/ },
   'agent-scope-unbounded': { path: /^body\.arguments\.customerIds$/, message: /at most/ },
 };
 

@@ -7,7 +7,8 @@ import { oversizedPreviewNotQuoted, previewQuotes } from './agent.ts';
 import { acceptedOperationsListed } from './catalog.ts';
 import { computeRunPollable } from './compute.ts';
 import { accountRead, personRead, relationshipsListed, unknownRecords } from './data.ts';
-import { applyUpdateAccepted, receiptPollable, receiptsListed, unknownOperation, unknownReceipt } from './receipts.ts';
+import { malformedSubmissionRefused } from './submissions.ts';
+import { applyUpdateAccepted, receiptPollable, receiptsListed, submittedWorkListed, unknownOperation, unknownReceipt } from './receipts.ts';
 
 export const operationsSuite: SuiteDef = {
   name: 'operations',
@@ -23,6 +24,8 @@ export const operationsSuite: SuiteDef = {
     applyUpdateAccepted,
     receiptPollable,
     receiptsListed,
+    submittedWorkListed,
+    malformedSubmissionRefused,
     unknownReceipt,
     unknownOperation,
     acceptedOperationsListed,

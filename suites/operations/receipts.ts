@@ -4,16 +4,16 @@
  * the collection envelope, and unknown names and ids are refused.
  */
 import { randomUUID } from 'node:crypto';
-import type { CheckDef } from '../../src/engine/check.ts';
+import type { CheckContext, CheckDef, KeyHandle } from '../../src/engine/check.ts';
 import { describeResponse, expectStatus, INVALID_STATUSES } from '../../src/engine/expect.ts';
-import { describeBound } from '../../src/engine/waits.ts';
+import { describeBound, waitBound } from '../../src/engine/waits.ts';
 import { Finding, NotObservable } from '../../src/engine/finding.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 import { is2xx } from '../_shared/definitions.ts';
 import { isObject } from '../_shared/json.ts';
 import { applyUpdateBody, makeAccount, pollReceipt, receiptPath, submitOperation } from '../_shared/ops-fixtures.ts';
 import { pageOf } from '../_shared/paging.ts';
-import { idOf, isUuid, unknownIdLike } from '../_shared/receipts.ts';
+import { findResourceId, idOf, isUuid, unknownIdLike } from '../_shared/receipts.ts';
 import { usableResponses } from '../_shared/ops-usable.ts';
 
 const received = (ex: Exchange): string => (ex.response ? describeResponse(ex.response) : `no response (${ex.error?.kind}: ${ex.error?.message})`);
@@ -128,5 +128,62 @@ export const unknownOperation: CheckDef = {
     if (!res.isJson || !isObject(res.json)) {
       throw new Finding({ clause: 'OPS-002', message: 'the refusal has no error envelope: the body is not a JSON object', expected: 'an error envelope', received: received(ex), exchange: ex });
     }
+  },
+};
+
+/** Pages of GET /operations followed when looking for a receipt (the listing is free). */
+const LIST_PAGES = 10;
+/** A list this long without a cursor may be cut short (its paging is not shown). */
+const MAYBE_TRUNCATED = 50;
+
+/** Whether GET /operations, followed through its cursors, lists `id`; with the exchanges read. */
+async function listsReceipt(ctx: CheckContext, key: KeyHandle, id: string): Promise<{ found: boolean; pages: Exchange[]; truncated: boolean }> {
+  const pages: Exchange[] = [];
+  let cursor: string | undefined;
+  for (let i = 0; i < LIST_PAGES; i++) {
+    const ex = await ctx.api.send({ method: 'GET', path: '/operations', key, ...(cursor ? { query: { cursor } } : {}) });
+    pages.push(ex);
+    const ids = listedIds(ex);
+    if (ids.some((x) => x.toLowerCase() === id.toLowerCase())) return { found: true, pages, truncated: false };
+    const next = isObject(ex.response?.json) ? ex.response.json.nextCursor : undefined;
+    if (typeof next !== 'string' || next === cursor) return { found: false, pages, truncated: ids.length >= MAYBE_TRUNCATED };
+    cursor = next;
+  }
+  return { found: false, pages, truncated: true };
+}
+
+export const submittedWorkListed: CheckDef = {
+  id: 'operations/submitted-work-listed',
+  title: 'A receipt POST /operations just returned is listed by GET /operations',
+  clauses: ['OPS-014'],
+  endpoints: ['listOperations'],
+  needs: { mutation: true, control: true },
+  // The submission (GET /operations is free).
+  credits: 1,
+  async run(ctx) {
+    ctx = usableResponses(ctx, 'OPS-014');
+    const owner = ctx.key('owner');
+    const fx = await makeAccount(ctx, 'ops-listed');
+    const submitted = await submitOperation(ctx, owner, applyUpdateBody(fx));
+    if (!is2xx(submitted)) throw new NotObservable(`the submission was refused (${received(submitted)}), so there is no receipt to look for`);
+    const id = findResourceId(submitted);
+    if (id === undefined) throw new NotObservable('the submission names no receipt id (id, receiptId, operationId, a wrapper or Location)');
+    // Listed at once, or within the bound (an index may lag).
+    const deadline = Date.now() + waitBound(ctx.run, RECEIPT_BOUND_MS);
+    let seen = await listsReceipt(ctx, owner, id);
+    while (!seen.found && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 250));
+      seen = await listsReceipt(ctx, owner, id);
+    }
+    if (seen.found) return;
+    if (seen.truncated) throw new NotObservable(`GET /operations did not list receipt ${id} within ${seen.pages.length} page(s), and may be cut short (${MAYBE_TRUNCATED} or more receipts, no cursor, or more than ${LIST_PAGES} pages)`);
+    throw new Finding({
+      clause: 'OPS-014',
+      message: `GET /operations does not list receipt ${id}, which POST /operations just returned (${describeBound(ctx.run, RECEIPT_BOUND_MS)})`,
+      expected: `an item with id ${id}`,
+      received: received(seen.pages.at(-1)!),
+      exchange: seen.pages.at(-1)!,
+      context: [submitted, ...seen.pages.slice(0, -1)],
+    });
   },
 };

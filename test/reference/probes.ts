@@ -429,6 +429,24 @@ export const PROBES: Record<string, Probe> = {
     expect(after.archived_at).toBe(archived.json.archived_at);
   },
 
+  'OPS-014': async (ref, ws) => {
+    const { accountId } = (await ref.control('POST', `/workspaces/${ws.id}/accounts`, { name: 'a' })).json;
+    const { accountPersonId } = (await ref.control('POST', `/workspaces/${ws.id}/accounts/${accountId}/people`, { name: 'p' })).json;
+    const body = { operation: 'graph.apply_update', reason: 'r', arguments: { customer_id: accountId, summary: 's', changes: [{ kind: 'person_field', target_label: 'Title', person_id: accountPersonId, field: 'title', after: 'x' }] } };
+    const sub = await ws.api('POST', '/operations', { body, headers: { 'idempotency-key': `k-${Date.now()}` } });
+    const id = sub.json.id ?? sub.json.receipt?.id;
+    const list = (await ws.api('GET', '/operations')).json;
+    expect(list.items.map((r: any) => r.id)).toContain(id);
+  },
+
+  'OPS-015': async (ref, ws) => {
+    const { accountId } = (await ref.control('POST', `/workspaces/${ws.id}/accounts`, { name: 'a' })).json;
+    const { accountPersonId } = (await ref.control('POST', `/workspaces/${ws.id}/accounts/${accountId}/people`, { name: 'p' })).json;
+    const args = { customer_id: accountId, summary: 's', changes: [{ kind: 'person_field', target_label: 'Title', person_id: accountPersonId, field: 'title', after: 'x' }] };
+    expectError(await ws.api('POST', '/operations', { body: { operation: 'graph.apply_update', reason: 42, arguments: args } }), 400);
+    expectError(await ws.api('POST', '/operations', { body: { operation: 'graph.apply_update', reason: 'r', arguments: 'x' } }), 400);
+  },
+
   'PAGE-001': async (_r, ws) => {
     await Promise.all(Array.from({ length: 55 }, (_, i) => create(ws, { name: `p${i}` })));
     expect((await ws.api('GET', '/definitions')).json.items).toHaveLength(50);

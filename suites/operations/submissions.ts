@@ -1,0 +1,67 @@
+/**
+ * The POST /operations body (seed 4.8): operation is a string, arguments an object, reason a
+ * string. Each malformed body is built from a valid graph.apply_update submission with one
+ * field broken, so the broken field is the only reason to refuse it; it must be refused as
+ * invalid and leave no receipt behind.
+ */
+import type { CheckDef } from '../../src/engine/check.ts';
+import { INVALID_STATUSES } from '../../src/engine/expect.ts';
+import { NotObservable } from '../../src/engine/finding.ts';
+import type { Exchange } from '../../src/http/exchange.ts';
+import { is2xx } from '../_shared/definitions.ts';
+import { isObject } from '../_shared/json.ts';
+import { applyUpdateBody, makeAccount, submitOperation } from '../_shared/ops-fixtures.ts';
+import { usableResponses } from '../_shared/ops-usable.ts';
+import { idOf } from '../_shared/receipts.ts';
+
+/** One broken field of a valid body: what it is, the body, and what besides 400/422 may answer it. */
+const BROKEN: readonly { what: string; breakIt: (body: Record<string, unknown>) => Record<string, unknown>; also?: readonly number[] }[] = [
+  { what: 'without operation', breakIt: ({ operation: _, ...rest }) => rest },
+  // A name that is not a string may be taken for an unknown operation (OPS-002 allows 404).
+  { what: 'with operation a number', breakIt: (b) => ({ ...b, operation: 42 }), also: [404] },
+  { what: 'with arguments a string', breakIt: (b) => ({ ...b, arguments: 'customer_id' }) },
+  { what: 'with arguments an array', breakIt: (b) => ({ ...b, arguments: [b.arguments] }) },
+  { what: 'with reason a number', breakIt: (b) => ({ ...b, reason: 42 }) },
+];
+
+/** Receipt ids GET /operations lists (first page; its shape is not shown). */
+function receiptIds(list: Exchange): Set<string> {
+  const body = list.response?.json;
+  const items = isObject(body) && Array.isArray(body.items) ? body.items : Array.isArray(body) ? body : [];
+  return new Set(items.map(idOf).filter((id): id is string => id !== undefined));
+}
+
+export const malformedSubmissionRefused: CheckDef = {
+  id: 'operations/malformed-submission-refused',
+  title: 'A POST /operations body without operation, or with operation, arguments or reason of the wrong type, is refused as invalid and submits nothing',
+  clauses: ['OPS-015'],
+  endpoints: ['submitOperation'],
+  needs: { mutation: true, control: true },
+  // Every body is refused (GET /operations is free).
+  credits: 0,
+  // A target that takes them submits each.
+  maxCredits: BROKEN.length,
+  async run(ctx) {
+    ctx = usableResponses(ctx, 'OPS-015');
+    const owner = ctx.key('owner');
+    const valid = applyUpdateBody(await makeAccount(ctx, 'ops-malformed'));
+    const before = await ctx.api.send({ method: 'GET', path: '/operations', key: owner });
+    const sent: Exchange[] = [];
+    for (const { what, breakIt, also } of BROKEN) {
+      const ex = await submitOperation(ctx, owner, breakIt(valid));
+      sent.push(ex);
+      const status = ex.response?.status;
+      if (status !== undefined && ([...INVALID_STATUSES, ...(also ?? [])] as number[]).includes(status)) continue;
+      ctx.softFail({ clause: 'OPS-015', message: `a submission ${what} was not refused as invalid`, expected: `400 or 422${also ? ` (or ${also.join(', ')})` : ''}`, received: ex.response ? `${status} ${ex.response.text.slice(0, 200)}` : `no response (${ex.error?.kind})`, exchange: ex });
+    }
+    // Nothing submitted: in a workspace of the suite's own, the list of receipts is unchanged.
+    if (ctx.run.sharedWorkspace) return;
+    const after = await ctx.api.send({ method: 'GET', path: '/operations', key: owner });
+    if (!is2xx(before) || !is2xx(after)) throw new NotObservable('GET /operations could not be read to show that nothing was submitted');
+    const was = receiptIds(before);
+    const fresh = [...receiptIds(after)].filter((id) => !was.has(id));
+    if (fresh.length > 0) {
+      ctx.softFail({ clause: 'OPS-015', message: `malformed submissions left ${fresh.length} receipt(s) behind (${fresh.join(', ')})`, expected: 'no new receipt', received: after.response?.text.slice(0, 300) ?? '', exchange: after, context: sent });
+    }
+  },
+};
