@@ -207,6 +207,7 @@ export const FAULTS: readonly FaultDef[] = [
   f('unavailable-billed', ['BILL-009'], '503 answers are billed.'),
   f('replays-billed', ['BILL-010'], 'Idempotent replays are billed again.'),
   f('preview-free', ['BILL-011'], 'A successful agent preview is not charged.'),
+  f('ledger-surface-constant', ['BILL-014'], 'Every charge is recorded under the one surface "api", whatever ran.'),
 
   // Versioning
   f('api-prefix-moved', ['VER-001'], 'The API answers under /api/v1beta instead of /api/v1. Every API check fails too.'),

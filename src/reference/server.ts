@@ -104,7 +104,7 @@ export class Server {
 
   /** Records a charge under the variant's name for its surface (after the variant's ledger lag). */
   private charge(ws: Workspace, c: Parameters<typeof charge>[1]): void {
-    const entry = { ...c, surface: this.choices.ledgerSurface(c.surface) };
+    const entry = { ...c, surface: this.faults.has('ledger-surface-constant') ? 'api' : this.choices.ledgerSurface(c.surface) };
     if (this.choices.ledgerLagMs > 0) this.executor.later(() => charge(ws, entry), this.choices.ledgerLagMs);
     else charge(ws, entry);
   }

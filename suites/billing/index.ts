@@ -13,6 +13,7 @@ import { capabilitiesFree, computePollingFree, meFree, operationsPollingFree } f
 import { rateLimitedFree, refusalsFree, unauthorizedFree, unavailableFree } from './refusals.ts';
 import { refusalsFreeEveryEndpoint } from './every-endpoint.ts';
 import { previewFee, replayFree } from './replay-preview.ts';
+import { usageSurface } from './surface.ts';
 
 export const billingSuite: SuiteDef = {
   name: 'billing',
@@ -31,6 +32,7 @@ export const billingSuite: SuiteDef = {
     refusalsFree,
     refusalsFreeEveryEndpoint,
     replayFree,
+    usageSurface,
     previewFee,
     unauthorizedFree,
     unavailableFree,

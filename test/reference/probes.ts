@@ -510,6 +510,14 @@ export const PROBES: Record<string, Probe> = {
     expect((await ws.api('GET', '/definitions?limit=20')).json.items).toHaveLength(20);
   },
 
+  'BILL-014': async (_r, ws) => {
+    const d = await ws.definition({ name: 'surface' });
+    await ws.api('GET', '/definitions?limit=1');
+    await ws.api('POST', `/definitions/${d.id}/archive`, { body: { reason: 'r' } });
+    const { entries } = await ws.usage();
+    expect(new Set(entries.map((e) => e.surface)).size).toBe(3);
+  },
+
   'BILL-001': async (_r, ws) => {
     const c0 = await ws.charged();
     await create(ws);

@@ -1,0 +1,54 @@
+/**
+ * Usage is recorded under the API surface, named by what ran (seed part 8 billing rule 6): the
+ * ledger entries of three calls of three endpoints carry surfaces, and no two are the same.
+ */
+import type { CheckDef } from '../../src/engine/check.ts';
+import { NotObservable } from '../../src/engine/finding.ts';
+import type { Exchange } from '../../src/http/exchange.ts';
+import { is2xx, minimalCreateBody } from '../_shared/definitions.ts';
+import { isObject } from '../_shared/json.ts';
+import { billingContext, callOf, measureCharges, quietLedger, type Measured } from '../_shared/ledger-measure.ts';
+
+export const usageSurface: CheckDef = {
+  id: 'billing/usage-surface',
+  title: 'The ledger records calls of different endpoints under different, non-empty surfaces',
+  clauses: ['BILL-014'],
+  endpoints: ['createDefinition', 'listDefinitions', 'archiveDefinition'],
+  needs: { ledger: true, mutation: true },
+  // A create, a listing page and the archive of the created definition.
+  credits: 3,
+  async run(ctx) {
+    ctx = billingContext(ctx, 'BILL-014');
+    const owner = ctx.key('owner');
+    await quietLedger(ctx);
+    const priced = (ex: Exchange) => ({ atLeast: () => (is2xx(ex) ? 1 : 0) });
+    const measured: Measured<Exchange>[] = [];
+    const measure = async (send: () => Promise<Exchange>) => {
+      const m = await measureCharges(ctx, send, { atLeast: (ex) => priced(ex).atLeast(), defer: true });
+      measured.push(m);
+      return m.result;
+    };
+    const created = await measure(() => ctx.api.send({ method: 'POST', path: '/definitions', key: owner, body: minimalCreateBody(ctx) }));
+    const id = is2xx(created) && isObject(created.response?.json) && typeof created.response.json.id === 'string' ? created.response.json.id : undefined;
+    if (id === undefined) throw new NotObservable(`the create was refused (${callOf(created)}), so three endpoints could not be charged`);
+    await measure(() => ctx.api.send({ method: 'GET', path: '/definitions', key: owner, query: { limit: 1 } }));
+    await measure(() => ctx.api.send({ method: 'POST', path: `/definitions/${id}/archive`, key: owner, body: { reason: 'conformance check' } }));
+    const seen: { call: string; surface: unknown; ex: Exchange }[] = [];
+    for (const m of measured) {
+      const f = await m.final();
+      if (f.basis !== 'entries') throw new NotObservable("the ledger's entries do not add up to its total, so they cannot be told apart by call");
+      const [entry] = f.entries;
+      if (!entry) throw new NotObservable(`${callOf(f.result)} showed no ledger entry (its price is BILL-001's), so its surface cannot be read`);
+      seen.push({ call: callOf(f.result), surface: entry.surface, ex: f.result });
+    }
+    for (const s of seen) {
+      if (typeof s.surface === 'string' && s.surface.trim() !== '') continue;
+      ctx.softFail({ clause: 'BILL-014', message: `the ledger entry of ${s.call} has no surface`, expected: 'a non-empty surface naming what ran', received: JSON.stringify(s.surface), exchange: s.ex });
+    }
+    for (const [i, a] of seen.entries()) {
+      const b = seen.slice(i + 1).find((x) => typeof x.surface === 'string' && x.surface !== '' && x.surface === a.surface);
+      if (!b) continue;
+      ctx.softFail({ clause: 'BILL-014', message: `the ledger records ${a.call} and ${b.call} under the same surface ${JSON.stringify(a.surface)}`, expected: 'a surface naming what ran, different for different endpoints', received: String(a.surface), exchange: b.ex, context: [a.ex] });
+    }
+  },
+};
