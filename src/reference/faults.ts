@@ -188,6 +188,7 @@ export const FAULTS: readonly FaultDef[] = [
   f('module-keys-unchecked', ['PAGE-010'], 'Unknown moduleKeys values are ignored instead of refused.'),
   f('patch-instruction-not-stored', ['DEF-029'], 'A PATCH answers the new instruction but the stored definition keeps the old one.'),
   f('archive-archived-at-not-stored', ['DEF-029'], 'An archive answers archived_at set, but the stored definition keeps archived_at null.'),
+  f('canonical-person-id-accepted', ['OPS-016'], 'graph.apply_update takes a canonical person id as person_id and edits that person in the account.'),
   f('operations-reason-unchecked', ['OPS-015'], 'POST /operations takes a reason of any type (or none).'),
   f('operations-list-omits-newest', ['OPS-014'], 'GET /operations leaves out the most recent submission.'),
   f('page-size-capped-100', ['PAGE-011'], 'Pages hold at most 100 items, whatever the limit up to 200.'),

@@ -76,6 +76,11 @@ function prepareEdit(ctx: PrepareCtx, raw: unknown): EditArgs {
     const at = `body.arguments.changes[${i}]`;
     if (c.kind === 'person_field') {
       if (ctx.faults.has('person-field-needs-canonical-id') && !ws.people.has(c.person_id)) throw badRequest(`${at}.person_id must be a canonical person id`);
+      // Takes a canonical person id for its membership record in the account, as if it were one.
+      if (ctx.faults.has('canonical-person-id-accepted') && ws.people.has(c.person_id)) {
+        const membership = [...ws.accountPeople.values()].find((m) => m.personId === c.person_id && m.accountId === args.customer_id);
+        if (membership) c.person_id = membership.id;
+      }
       const ap = ws.accountPeople.get(c.person_id);
       if (!ap) {
         if (ws.people.has(c.person_id)) throw badRequest(`${at}.person_id is a canonical person id; use the account-membership record id`);

@@ -7,7 +7,7 @@ import { oversizedPreviewNotQuoted, previewQuotes } from './agent.ts';
 import { acceptedOperationsListed } from './catalog.ts';
 import { computeRunPollable } from './compute.ts';
 import { accountRead, personRead, relationshipsListed, unknownRecords } from './data.ts';
-import { malformedSubmissionRefused } from './submissions.ts';
+import { canonicalPersonIdNotApplied, malformedSubmissionRefused } from './submissions.ts';
 import { applyUpdateAccepted, receiptPollable, receiptsListed, submittedWorkListed, unknownOperation, unknownReceipt } from './receipts.ts';
 
 export const operationsSuite: SuiteDef = {
@@ -26,6 +26,7 @@ export const operationsSuite: SuiteDef = {
     receiptsListed,
     submittedWorkListed,
     malformedSubmissionRefused,
+    canonicalPersonIdNotApplied,
     unknownReceipt,
     unknownOperation,
     acceptedOperationsListed,

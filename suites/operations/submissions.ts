@@ -9,10 +9,10 @@ import { INVALID_STATUSES } from '../../src/engine/expect.ts';
 import { NotObservable } from '../../src/engine/finding.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 import { is2xx } from '../_shared/definitions.ts';
-import { isObject } from '../_shared/json.ts';
-import { applyUpdateBody, makeAccount, submitOperation } from '../_shared/ops-fixtures.ts';
+import { containsString, isObject } from '../_shared/json.ts';
+import { applyUpdateBody, makeAccount, pollReceipt, submitOperation } from '../_shared/ops-fixtures.ts';
 import { usableResponses } from '../_shared/ops-usable.ts';
-import { idOf } from '../_shared/receipts.ts';
+import { idOf, receiptProgress } from '../_shared/receipts.ts';
 
 /** One broken field of a valid body: what it is, the body, and what besides 400/422 may answer it. */
 const BROKEN: readonly { what: string; breakIt: (body: Record<string, unknown>) => Record<string, unknown>; also?: readonly number[] }[] = [
@@ -62,6 +62,35 @@ export const malformedSubmissionRefused: CheckDef = {
     const fresh = [...receiptIds(after)].filter((id) => !was.has(id));
     if (fresh.length > 0) {
       ctx.softFail({ clause: 'OPS-015', message: `malformed submissions left ${fresh.length} receipt(s) behind (${fresh.join(', ')})`, expected: 'no new receipt', received: after.response?.text.slice(0, 300) ?? '', exchange: after, context: sent });
+    }
+  },
+};
+
+export const canonicalPersonIdNotApplied: CheckDef = {
+  id: 'operations/canonical-person-id-not-applied',
+  title: 'A person_field change naming the canonical person id instead of the account-membership record is not applied',
+  clauses: ['OPS-016'],
+  endpoints: ['submitOperation'],
+  needs: { mutation: true, control: true },
+  // Refused on the reference (nothing to read back).
+  credits: 0,
+  // Accepted: the submission and the person read back by both of its ids.
+  maxCredits: 3,
+  async run(ctx) {
+    ctx = usableResponses(ctx, 'OPS-016');
+    const owner = ctx.key('owner');
+    const fx = await makeAccount(ctx, 'ops-canonical');
+    const marker = `${ctx.run.prefix}canonical-${fx.personId.slice(0, 8)}`;
+    const body = applyUpdateBody({ ...fx, accountPersonId: fx.personId }, marker);
+    const submitted = await submitOperation(ctx, owner, body);
+    if (!is2xx(submitted)) return;
+    // Accepted: once its work has run, neither reading of the person shows the new title.
+    await pollReceipt(ctx, owner, submitted, { budgetMs: 3_000, done: (ex) => is2xx(ex) && receiptProgress(ex.response?.json) !== 'pending' });
+    for (const id of [fx.accountPersonId, fx.personId]) {
+      const read = await ctx.api.send({ method: 'GET', path: `/data/people/${encodeURIComponent(id)}`, key: owner });
+      if (!is2xx(read) || !containsString(read.response?.json, marker)) continue;
+      ctx.softFail({ clause: 'OPS-016', message: 'a person_field change addressed to the canonical person id was applied', expected: 'refused, or nothing changed', received: (read.response?.text ?? '').slice(0, 300), exchange: read, context: [submitted] });
+      return;
     }
   },
 };

@@ -447,6 +447,13 @@ export const PROBES: Record<string, Probe> = {
     expectError(await ws.api('POST', '/operations', { body: { operation: 'graph.apply_update', reason: 'r', arguments: 'x' } }), 400);
   },
 
+  'OPS-016': async (ref, ws) => {
+    const { accountId } = (await ref.control('POST', `/workspaces/${ws.id}/accounts`, { name: 'a' })).json;
+    const { personId } = (await ref.control('POST', `/workspaces/${ws.id}/accounts/${accountId}/people`, { name: 'p' })).json;
+    const body = { operation: 'graph.apply_update', reason: 'r', arguments: { customer_id: accountId, summary: 's', changes: [{ kind: 'person_field', target_label: 'Title', person_id: personId, field: 'title', after: 'x' }] } };
+    expect((await ws.api('POST', '/operations', { body })).status).toBe(400);
+  },
+
   'PAGE-001': async (_r, ws) => {
     await Promise.all(Array.from({ length: 55 }, (_, i) => create(ws, { name: `p${i}` })));
     expect((await ws.api('GET', '/definitions')).json.items).toHaveLength(50);
