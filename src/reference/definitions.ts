@@ -281,7 +281,7 @@ function list(ctx: Ctx) {
     const unknown = ctx.query.find(([k]) => !LIST_PARAMETER_RE.test(k));
     if (unknown) throw badRequest(`query.${unknown[0].slice(0, 100)} is not a parameter of GET /definitions`);
   }
-  const p = pageParams(ctx.query, faults, ctx.store.choices);
+  const p = pageParams(ctx.query, faults, ctx.store.choices, ctx.relax?.bounds);
   const includeArchived = (faults.has('include-archived-lenient') ? single(ctx.query, 'includeArchived') === 'true' : boolParam(ctx.query, 'includeArchived', ctx.store.choices.queryBooleans)) ?? false;
   let modules = arrayParam(ctx.query, 'moduleKeys', ctx.store.choices.paging.moduleKeysForms);
   if (modules && !faults.has('module-keys-unchecked')) {

@@ -287,7 +287,7 @@ export const NO_FAULTS: FaultSet = { has: () => false, names: [] };
  * `bound:create:body.decision_trace.factors[].criterion:max:tighten`; read at one place,
  * relaxFor, which hands the shift to the route's validation (validate.ts BoundShift).
  */
-export const BOUND_FAULT_RE = /^bound:(create|update|archive|merge_value):(body(?:\.[A-Za-z_]+(?:\[\])?)*):(min|max):(tighten|loosen)$/;
+export const BOUND_FAULT_RE = /^bound:(create|update|archive|merge_value|operations|list):((?:body|query|header)(?:\.[A-Za-z_-]+(?:\[\])?)*):(min|max):(tighten|loosen)$/;
 
 /**
  * A generated shapes fault: one field of the Definition one answer returns (create, update,
@@ -352,6 +352,9 @@ export function resolveFaults(names: readonly string[] = []): FaultSet {
   return { has: (name) => on.has(name), names: [...on] };
 }
 
+/** The route surface a bounds fault's operation names (create → api:definitions.create, operations → api:operations). */
+const boundSurface = (op: string): string => (op === 'operations' ? 'api:operations' : `api:definitions.${op}`);
+
 /**
  * What the faults change in one route's validation: the issues to let through (RELAXED_ISSUES)
  * and the bounds the generated bounds faults move (BOUND_FAULT_RE), both read only here.
@@ -360,7 +363,7 @@ export function relaxFor(faults: FaultSet, surface: string): Relax {
   const rows = faults.names.flatMap((n) => (RELAXED_ISSUES[n] ? [RELAXED_ISSUES[n]] : [])).filter((r) => !r.surface || r.surface === surface);
   const shifts = faults.names.flatMap((n) => {
     const m = BOUND_FAULT_RE.exec(n);
-    return m && `api:definitions.${m[1]}` === surface ? [{ path: m[2]!, bound: m[3] as 'min' | 'max', how: m[4] as 'tighten' | 'loosen' }] : [];
+    return m && boundSurface(m[1]!) === surface ? [{ path: m[2]!, bound: m[3] as 'min' | 'max', how: m[4] as 'tighten' | 'loosen' }] : [];
   });
   if (rows.length === 0 && shifts.length === 0) return undefined;
   const relax = (i: { path: string; message: string }): boolean => rows.some((r) => r.path.test(i.path) && (!r.message || r.message.test(i.message)));

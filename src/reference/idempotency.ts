@@ -9,16 +9,21 @@
 import { conflict, invalid } from './errors.ts';
 import type { FaultSet } from './faults.ts';
 import type { Workspace, StoredReply } from './model.ts';
+import { shifted, type BoundShift } from './validate.ts';
 
-const VISIBLE_ASCII_RE = /^[\x21-\x7e]{1,128}$/;
+const VISIBLE_ASCII_RE = /^[\x21-\x7e]*$/;
 
 /** The header value, or undefined when absent; a present but invalid value is a 400. */
-export function idempotencyKeyOf(header: string | string[] | undefined, faults: FaultSet): string | undefined {
+export function idempotencyKeyOf(header: string | string[] | undefined, faults: FaultSet, shift?: BoundShift): string | undefined {
   if (header === undefined) return undefined;
   if (typeof header !== 'string') throw invalid('Idempotency-Key must be given once');
   if (header.length > 128 && faults.has('long-idempotency-key-409')) throw conflict('Idempotency-Key too long');
   if (header.length > 64 && faults.has('idempotency-key-max-64')) throw invalid('Idempotency-Key must be at most 64 characters');
-  const ok = faults.has('idempotency-key-allows-spaces') ? header.length >= 1 && header.length <= 128 : VISIBLE_ASCII_RE.test(header);
+  // Bounds as a generated bounds fault may move them (header.idempotency-key).
+  const min = shifted(shift, 'header.idempotency-key', 'min', 1);
+  const max = shifted(shift, 'header.idempotency-key', 'max', 128);
+  const sized = header.length >= min && header.length <= max;
+  const ok = sized && (faults.has('idempotency-key-allows-spaces') || VISIBLE_ASCII_RE.test(header));
   if (!ok) throw invalid('Idempotency-Key must be 1 to 128 visible ASCII characters (no spaces)');
   return header;
 }

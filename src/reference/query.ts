@@ -5,7 +5,7 @@
 import type { Choices } from './choices.ts';
 import { badRequest, invalid } from './errors.ts';
 import type { FaultSet } from './faults.ts';
-import { canonicalUuid } from './validate.ts';
+import { canonicalUuid, shifted, type BoundShift } from './validate.ts';
 
 /** Decoded query pairs in order; repeated names keep every value. */
 export type Query = readonly (readonly [string, string])[];
@@ -86,13 +86,15 @@ export interface PageParams {
 }
 
 /** Reads and validates `limit` and `cursor` (a uuid in the forms the variant reads). */
-export function pageParams(q: Query, faults: FaultSet, choices?: Pick<Choices, 'uuids'>): PageParams {
+export function pageParams(q: Query, faults: FaultSet, choices?: Pick<Choices, 'uuids'>, shift?: BoundShift): PageParams {
   const rawLimit = single(q, 'limit');
   let limit = faults.has('default-page-size-20') ? 20 : 50;
+  // The range as a generated bounds fault may move it (query.limit).
+  const [min, max] = [shifted(shift, 'query.limit', 'min', 1), shifted(shift, 'query.limit', 'max', 200)];
   if (rawLimit !== undefined) {
     const n = /^[0-9]{1,4}$/.test(rawLimit) ? Number(rawLimit) : NaN;
     if (faults.has('limit-unchecked')) limit = Number.isNaN(n) ? limit : Math.min(200, Math.max(1, n));
-    else if (Number.isNaN(n) || n < 1 || n > 200) throw invalid('query.limit must be an integer from 1 to 200');
+    else if (Number.isNaN(n) || n < min || n > max) throw invalid('query.limit must be an integer from 1 to 200');
     else limit = n;
     if (limit === 1 && faults.has('limit-one-refused')) throw badRequest('query.limit must be at least 2');
   }
@@ -122,6 +124,8 @@ export function page<T extends { id: string }>(records: Iterable<T>, p: PagePara
   const restart = cursor !== null && faults.has('unknown-cursor-restarts') && !sorted.some((r) => r.id === cursor);
   const after = cursor === null || restart ? sorted : sorted.filter((r) => (faults.has('page-repeats-boundary') || inclusive ? r.id >= cursor : r.id > cursor));
   const limit = Math.min(p.limit, faults.has('page-size-capped-100') ? 100 : faults.has('page-size-capped-199') ? 199 : p.limit);
+  // A limit of 0 (only under a fault that lets it through) is an empty last page.
+  if (limit <= 0) return { items: [], nextCursor: null };
   const items = after.slice(0, limit);
   const more = after.length > limit;
   let nextCursor = more || (choices?.paging.trailingCursor && items.length > 0) ? items[items.length - 1]!.id : null;

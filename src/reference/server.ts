@@ -165,7 +165,7 @@ export class Server {
         const header = req.headers['idempotency-key'];
         // The fault skips the key's checks on one route only: a rule forgotten on one endpoint.
         const unchecked = (route.surface === 'api:definitions.archive' && this.faults.has('archive-idempotency-key-unchecked')) || forgets(this.faults, 'key-bounds', route.surface);
-        idemKey = unchecked && typeof header === 'string' && header !== '' ? header : idempotencyKeyOf(header === '' && this.choices.idempotency.emptyKey === 'absent' ? undefined : header, this.faults);
+        idemKey = unchecked && typeof header === 'string' && header !== '' ? header : idempotencyKeyOf(header === '' && this.choices.idempotency.emptyKey === 'absent' ? undefined : header, this.faults, relaxFor(this.faults, route.surface)?.bounds);
       }
     } catch (e) {
       const err = this.refusal(e);

@@ -36,7 +36,7 @@ export const STRICT: Reading = { nullIsAbsent: false, coerceScalars: false, plai
 export type BoundShift = (path: string, bound: 'min' | 'max') => 'tighten' | 'loosen' | undefined;
 
 /** A length or count bound as a fault moved it (by one), or as given. */
-function shifted(shift: BoundShift | undefined, path: string, bound: 'min' | 'max', value: number): number {
+export function shifted(shift: BoundShift | undefined, path: string, bound: 'min' | 'max', value: number): number {
   const how = shift?.(path, bound);
   if (how === undefined) return value;
   return value + ((how === 'tighten') === (bound === 'min') ? 1 : -1);

@@ -4,7 +4,8 @@
  *
  * - bounds: for every length, item-count and number bound of every request field of the four
  *   definition writes in specs/openapi.yaml (body fields, the decision trace and its
- *   sub-objects, enum value objects), two faults on that write only: `tighten` (the last valid
+ *   sub-objects, enum value objects), of the limit of GET /definitions, and of the
+ *   Idempotency-Key on each of the five endpoints of 4.1, two faults on that operation only: `tighten` (the last valid
  *   value refused) and `loosen` (the first invalid value accepted), each switched at one place
  *   in the reference (faults.ts BOUND_FAULT_RE, validate.ts BoundShift). Each declares the one
  *   clause the bound belongs to on that write (suites/definitions/violation-map.ts clauseOf).
@@ -115,6 +116,41 @@ export async function boundsFamily(): Promise<GeneratedFault[]> {
           description: `${write}: ${site.path} ${site.keyword} ${how === 'tighten' ? 'one short (the last valid value refused)' : 'one past (the first invalid value accepted)'}`,
           ...(why ? { unobservable: why } : {}),
         });
+      }
+    }
+  }
+  return [...out, ...(await parameterBounds())];
+}
+
+/** The five endpoints of 4.1 by the bounds faults' operation names. */
+const KEYED: Readonly<Record<string, string>> = { create: 'createDefinition', update: 'updateDefinition', archive: 'archiveDefinition', merge_value: 'mergeDefinitionValue', operations: 'submitOperation' };
+
+/**
+ * The bounds of request parameters: `limit` of GET /definitions (PAGE-002 when its last valid
+ * value is refused, PAGE-003 when its first invalid one is accepted), and the Idempotency-Key
+ * header's length on each of the five endpoints of 4.1 (IDEM-007, IDEM-005). Read from the
+ * parameters' schemas in specs/openapi.yaml.
+ */
+async function parameterBounds(): Promise<GeneratedFault[]> {
+  const spec = await loadSpec();
+  const out: GeneratedFault[] = [];
+  const limit = spec.operation('listDefinitions').parameters.find((p) => p.in === 'query' && p.name === 'limit')?.schema;
+  if (limit?.minimum === undefined || limit.maximum === undefined) throw new Error('specs/openapi.yaml: the limit of listDefinitions has no minimum and maximum');
+  for (const bound of ['min', 'max'] as const) {
+    for (const how of ['tighten', 'loosen'] as const) {
+      out.push({ name: `bound:list:query.limit:${bound}:${how}`, family: 'bounds', clauses: [how === 'tighten' ? 'PAGE-002' : 'PAGE-003'], description: `GET /definitions: limit ${bound === 'min' ? 'minimum' : 'maximum'} ${how === 'tighten' ? 'one short (the last valid value refused)' : 'one past (the first invalid value accepted)'}` });
+    }
+  }
+  for (const [op, operationId] of Object.entries(KEYED)) {
+    const header = spec.operation(operationId).parameters.find((p) => p.in === 'header' && p.name.toLowerCase() === 'idempotency-key')?.schema;
+    if (header?.minLength === undefined || header.maxLength === undefined) throw new Error(`specs/openapi.yaml: the Idempotency-Key of ${operationId} has no length bounds`);
+    for (const bound of ['min', 'max'] as const) {
+      for (const how of ['tighten', 'loosen'] as const) {
+        const name = `bound:${op}:header.idempotency-key:${bound}:${how}`;
+        const what = `${operationId}: Idempotency-Key length ${bound === 'min' ? 'minimum' : 'maximum'} ${how === 'tighten' ? 'one short (the last valid value refused)' : 'one past (the first invalid value accepted)'}`;
+        // An empty key may be read as no key at all (IDEM-005's recorded reading): accepting it is conformant.
+        const unobservable = bound === 'min' && how === 'loosen' ? 'an empty Idempotency-Key may be read as no key (IDEM-005\'s accepted reading), so accepting one is conformant' : undefined;
+        out.push({ name, family: 'bounds', clauses: [how === 'tighten' ? 'IDEM-007' : 'IDEM-005'], description: what, ...(unobservable ? { unobservable } : {}) });
       }
     }
   }
@@ -240,6 +276,7 @@ export async function familyFaults(named: readonly FaultDef[], families: readonl
 /** The suites a fault of a family can be caught by (undefined: every suite). */
 export function suitesFor(f: FaultDef): string[] | undefined {
   if (f.family === undefined) return undefined;
+  if (f.family === 'bounds' && /:(query|header)\./.test(f.name)) return [f.name.includes(':query.') ? 'pagination' : 'idempotency'];
   if (f.family !== 'rule-cells') return ['definitions'];
   const suite = (c: string): string => (c.startsWith('AUTH') ? 'auth' : c.startsWith('SCOPE') ? 'scopes' : c.startsWith('IDEM') ? 'idempotency' : 'billing');
   return [...new Set(f.clauses.map(suite))];

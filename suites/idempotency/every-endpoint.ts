@@ -11,6 +11,7 @@
  * POST /operations needs an account person to edit (the test-control protocol, or fixtures):
  * without one its cell is left out (no finding either way) and the other endpoints still judge.
  */
+import { randomInt } from 'node:crypto';
 import type { ApiRequest, CheckContext, CheckDef, KeyHandle } from '../../src/engine/check.ts';
 import { INVALID_STATUSES } from '../../src/engine/expect.ts';
 import { NotObservable } from '../../src/engine/finding.ts';
@@ -123,16 +124,16 @@ const CELL_ENDPOINTS = CELLS.map((c) => c.operationId);
 
 export const keyBoundsEveryEndpoint: CheckDef = {
   id: 'idempotency/key-bounds-every-endpoint',
-  title: 'On PATCH, archive, merge-value and POST /operations, an Idempotency-Key of 129 characters or with a space is refused as invalid (400 or 422) with nothing changed, and one of 128 is accepted',
+  title: 'On PATCH, archive, merge-value and POST /operations, an Idempotency-Key of 129 characters or with a space is refused as invalid (400 or 422) with nothing changed, and ones of 128 and of 1 are accepted',
   clauses: ['IDEM-005', 'IDEM-006', 'IDEM-007'],
   endpoints: CELL_ENDPOINTS,
   needs: { mutation: true },
   // Per definition endpoint: the target, the write accepted under the 128-character key, and the
   // clean-up archive (the accepted archive is its own); one-item reads of the target (2 each);
-  // POST /operations: the accepted submit.
-  credits: 3 + 2 + 3 + 3 * 2 + 1,
+  // POST /operations: the accepted submit. The same again for the 1-character key's fresh target.
+  credits: 2 * (3 + 2 + 3 + 1) + 3 * 2,
   // Reads followed by walks where a target refuses their cursors.
-  maxCredits: 3 + 2 + 3 + 3 * 2 * 6 + 1,
+  maxCredits: 2 * (3 + 2 + 3 + 1) + 3 * 2 * 6,
   async run(ctx) {
     const key = ctx.key(ADMIN);
     let judged = 0;
@@ -148,6 +149,12 @@ export const keyBoundsEveryEndpoint: CheckDef = {
       if (refused.every(Boolean)) await expectUnchanged(ctx, 'IDEM-005', t, before, tooLong);
       const ok = await ctx.api.send(t.request(`${freshKey(ctx, 'max')}`.padEnd(128, 'y'), 'max'));
       if (!is2xx(ok)) ctx.softFail({ clause: 'IDEM-007', message: `${cell.name} under a 128-character Idempotency-Key was not accepted`, expected: '2xx', received: answerOf(ok), exchange: ok });
+      // A 1-character key, on a fresh target (the write above may have used this one up: an
+      // archive). It cannot be made unique: a 409 shows it was read as a key already used.
+      const fresh = await cell.target(ctx, key);
+      if (!fresh) continue;
+      const short = await ctx.api.send(fresh.request(String.fromCharCode(0x21 + randomInt(94)), 'min'));
+      if (!is2xx(short) && short.response?.status !== 409) ctx.softFail({ clause: 'IDEM-007', message: `${cell.name} under a 1-character Idempotency-Key was not accepted`, expected: '2xx (or 409: the key was already used)', received: answerOf(short), exchange: short });
     }
     if (judged === 0) throw new NotObservable('no endpoint of 4.1 other than POST /definitions could be given a target');
   },

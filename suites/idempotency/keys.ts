@@ -150,11 +150,12 @@ export const keyBoundsAccepted: CheckDef = {
   id: 'idempotency/key-bounds-accepted',
   title: 'Idempotency-Keys of 1 to 128 visible ASCII characters (both bounds included) are accepted',
   clauses: ['IDEM-007'],
-  endpoints: ['createDefinition'],
+  endpoints: ['createDefinition', 'updateDefinition'],
   needs: { mutation: true },
   // Setup create and clean-up, then one PATCH per key, each key used once: a 1-character key,
-  // a 128-character key, the generated ones.
-  credits: (numRuns) => 2 + 2 + numRuns,
+  // a 128-character key, the generated ones; then a create under a 1-character and under a
+  // 128-character key, and their clean-up archives.
+  credits: (numRuns) => 2 + 2 + numRuns + 4,
   async run(ctx) {
     const key = ctx.key(ADMIN);
     const { id } = await setupDefinition(ctx, key);
@@ -181,5 +182,15 @@ export const keyBoundsAccepted: CheckDef = {
       // the key sent) so that runs with the same seed never collide on a persistent target.
       .map((k) => (k.length >= UNIQUE_HEAD ? randomUUID() + k.slice(UNIQUE_HEAD) : k));
     await checkProperty(ctx, { clause: 'IDEM-007', arbitrary: valid, predicate: accept });
+    // Both ends on POST /definitions too (the other endpoints of 4.1: key-bounds-every-endpoint).
+    for (const drawn of [String.fromCharCode(0x21 + randomInt(94)), `${ctx.run.prefix}${randomUUID()}`.padEnd(128, '~')]) {
+      const idem = unusedLike(drawn, used);
+      used.add(idem);
+      const ex = await ctx.api.send({ method: 'POST', path: '/definitions', key, body: minimalCreateBody(ctx), idempotencyKey: idem });
+      const made = createdId(ex);
+      if (made) archiveLater(ctx, key, [made]);
+      if (is2xx(ex) || (ex.response?.status === 409 && idem.length < UNIQUE_HEAD)) continue;
+      ctx.softFail({ clause: 'IDEM-007', message: `a create under the valid ${idem.length}-character Idempotency-Key ${JSON.stringify(idem)} was not accepted`, expected: '2xx', received: answerOf(ex), exchange: ex });
+    }
   },
 };
