@@ -15,6 +15,13 @@ import { findDefinition, idsWhere, walkOrNotObservable, WALK_MAX_PAGES } from '.
 /** The one cast member of the suite. */
 export const ADMIN = 'admin';
 
+/**
+ * One-character Idempotency-Keys kept for key-bounds-every-endpoint, one per endpoint it drives
+ * (keys.ts never uses them): a one-character key cannot be made unique, and reused on another
+ * endpoint it would be a conflict (409), not the first use the check needs.
+ */
+export const SHORT_KEYS: readonly string[] = ['W', 'X', 'Y', 'Z'];
+
 /** A fresh Idempotency-Key (visible ASCII, < 128): run prefix, tag and a random part, so runs never collide. */
 export function freshKey(ctx: CheckContext, tag: string): string {
   return `${ctx.run.prefix}${tag}-${randomUUID()}`;

@@ -115,8 +115,9 @@ export const cursorIsBoundary: CheckDef = {
 };
 
 /**
- * The cursors sent: the uuid just before the 2nd and the 6th item of a first page, which no
- * item can sort between (nothing sorts strictly between a uuid and the one just before it).
+ * The cursors sent: the uuid just before the 1st and the 5th item after the first of a page
+ * (of those whose id does not end in 0), which no item can sort between (nothing sorts
+ * strictly between a uuid and the one just before it).
  */
 const PICKS = [1, 5] as const;
 
@@ -142,11 +143,14 @@ export const unknownCursorIsBoundary: CheckDef = {
     const first = await ctx.api.send({ method: 'GET', path: '/definitions', key, query: listQuery({ ...q, limit: 10 }) });
     const ids = idsOf(itemsOf(first.response?.json));
     if (ids.length <= PICKS.at(-1)! || firstDescent(ids) !== undefined) throw new NotObservable(`the first page of 10 lists ${ids.length} items${firstDescent(ids) !== undefined ? ' out of id order (see PAGE-005)' : ''}, so no cursor between two of them can be formed`);
+    // Not across a borrow into the uuid's version or variant digits (a strict server may check
+    // them): only ids not ending in 0 are picked, past the first (so a restart shows).
+    const eligible = ids.slice(1).filter((id) => !id.endsWith('0'));
+    if (eligible.length <= PICKS.at(-1)! - 1) throw new NotObservable('too few listed ids to form cursors between them');
     for (const i of PICKS) {
-      const target = ids[i]!;
-      // Not across a borrow into the uuid's version or variant digits (a strict server may check them).
-      const cursor = target.endsWith('0') ? undefined : uuidBefore(target);
-      if (cursor === undefined || ids.includes(cursor)) continue;
+      const target = eligible[i - 1]!;
+      const cursor = uuidBefore(target);
+      if (cursor === undefined || ids.includes(cursor)) throw new NotObservable(`no cursor could be formed just before ${target}`);
       const ex = await ctx.api.send({ method: 'GET', path: '/definitions', key, query: listQuery({ ...q, limit: 3 }, cursor) });
       const got = idsOf(itemsOf(ex.response?.json));
       if (ex.response && ex.response.status < 300 && got[0] === target) continue;
