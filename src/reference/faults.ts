@@ -189,6 +189,7 @@ export const FAULTS: readonly FaultDef[] = [
   f('patch-instruction-not-stored', ['DEF-029'], 'A PATCH answers the new instruction but the stored definition keeps the old one.'),
   f('archive-archived-at-not-stored', ['DEF-029'], 'An archive answers archived_at set, but the stored definition keeps archived_at null.'),
   f('canonical-person-id-accepted', ['OPS-016'], 'graph.apply_update takes a canonical person id as person_id and edits that person in the account.'),
+  f('idempotency-fingerprint-key-order', ['IDEM-002'], 'The Idempotency-Key fingerprint depends on the order of the body members, so a replay with them reordered is answered 409.'),
   f('operations-reason-unchecked', ['OPS-015'], 'POST /operations takes a reason of any type (or none).'),
   f('operations-list-omits-newest', ['OPS-014'], 'GET /operations leaves out the most recent submission.'),
   f('page-size-capped-100', ['PAGE-011'], 'Pages hold at most 100 items, whatever the limit up to 200.'),
@@ -327,7 +328,7 @@ export type CellRule = (typeof CELL_RULES)[number];
  * requireScopes; free-refusals by server.ts fail (the route's refusals other than 401 are
  * charged); free-unauthorized by server.ts where a key is rejected (its 401s are charged);
  * replay (a repeated request runs again), conflict (idempotency.ts lookup: another input under
- * a used key runs as new; the flag is read in server.ts), key-bounds (the Idempotency-Key is not
+ * a used key runs as new), key-bounds (the Idempotency-Key is not
  * validated) and free-replay (a replay is charged), all in server.ts's Idempotency-Key steps;
  * isolation (records are looked up in whichever workspace holds the id the request names) by
  * server.ts before the handler runs.

@@ -7,7 +7,7 @@
  * variant stores the handler's refusals too: Choices.idempotency).
  */
 import { conflict, invalid } from './errors.ts';
-import type { FaultSet } from './faults.ts';
+import { forgets, type FaultSet } from './faults.ts';
 import type { Workspace, StoredReply } from './model.ts';
 import { shifted, type BoundShift } from './validate.ts';
 
@@ -42,17 +42,18 @@ export function canonicalJson(v: unknown): string {
 export function fingerprint(method: string, path: string, body: unknown, faults: FaultSet): string {
   if (faults.has('idempotency-ignores-body')) return `${method} ${path}`;
   if (faults.has('idempotency-fingerprint-skips-path')) return `${method} ${canonicalJson(body)}`;
+  if (faults.has('idempotency-fingerprint-key-order')) return `${method} ${path} ${JSON.stringify(body)}`;
   return `${method} ${path} ${canonicalJson(faults.has('idempotency-fingerprint-skips-arrays') ? withoutArrays(body) : body)}`;
 }
 
 const slot = (holder: string, key: string): string => `${holder}\u0000${key}`;
 
 /** The stored reply for this key of this holder (a replay), or undefined; a different input is a 409. */
-export function lookup(ws: Workspace, holder: string, key: string, fp: string, conflictForgotten = false): StoredReply | undefined {
+export function lookup(ws: Workspace, holder: string, key: string, fp: string, faults: FaultSet, surface: string): StoredReply | undefined {
   const stored = ws.idempotency.get(slot(holder, key));
   if (!stored) return undefined;
   // A route that forgets conflicts (rule-cells fault) runs another input as a new request.
-  if (stored.fingerprint !== fp && conflictForgotten) return undefined;
+  if (stored.fingerprint !== fp && forgets(faults, 'conflict', surface)) return undefined;
   if (stored.fingerprint !== fp) throw conflict('This Idempotency-Key was already used with a different request');
   return stored;
 }

@@ -207,7 +207,7 @@ export class Server {
       route.authorize?.(ctx);
       if (idemKey !== undefined) {
         fp = fingerprint(method, path, body ?? null, this.faults);
-        const stored = lookup(ws, holder, idemKey, fp, forgets(this.faults, 'conflict', route.surface));
+        const stored = lookup(ws, holder, idemKey, fp, this.faults, route.surface);
         if (stored && !forgets(this.faults, 'replay', route.surface)) {
           if (this.faults.has('replay-re-executes')) route.handle(ctx);
           if (this.faults.has('replays-billed') || forgets(this.faults, 'free-replay', route.surface)) this.charge(ws, { method, path: ledgerPath, status: stored.status, credits: 1, surface: route.surface });

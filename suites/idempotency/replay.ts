@@ -28,7 +28,7 @@ const CLAUSES = ['IDEM-001', 'IDEM-002', 'IDEM-003'] as const;
 
 export const createReplay: CheckDef = {
   id: 'idempotency/create-replay',
-  title: 'POST /definitions under a key succeeds; its replay returns the original answer and creates no second definition',
+  title: 'POST /definitions under a key succeeds; its replay (also with the body\'s members in another order) returns the original answer and creates no second definition',
   clauses: CLAUSES,
   endpoints: ['createDefinition'],
   needs: { mutation: true },
@@ -50,6 +50,10 @@ export const createReplay: CheckDef = {
     );
     const replay = await ctx.api.send(req);
     judgeReplay(ctx, original, replay);
+    // The same input with its members in another order (a JSON object is unordered, RFC 8259):
+    // still a replay, not another input.
+    const reordered = await ctx.api.send({ ...req, body: Object.fromEntries(Object.entries(body).reverse()) });
+    judgeReplay(ctx, original, reordered);
 
     const originalId = createdId(original);
     if (originalId === undefined) throw new NotObservable('the create answered no Definition id, so the definitions it made cannot be counted');

@@ -200,6 +200,8 @@ export const PROBES: Record<string, Probe> = {
     const a = await ws.api('POST', '/definitions', { body: validCreate(), idem: 'same' });
     const b = await ws.api('POST', '/definitions', { body: validCreate(), idem: 'same' });
     expect([b.status, b.text]).toEqual([a.status, a.text]);
+    const c = await ws.api('POST', '/definitions', { body: Object.fromEntries(Object.entries(validCreate()).reverse()), idem: 'same' });
+    expect([c.status, c.text]).toEqual([a.status, a.text]);
   },
   'IDEM-003': async (_r, ws) => {
     await ws.api('POST', '/definitions', { body: validCreate(), idem: 'once' });

@@ -1,0 +1,46 @@
+/**
+ * Every conformance check as a test of the reference target, for mutation testing: one vitest
+ * test per check, so Stryker's per-test coverage runs only the checks that reach a mutated line.
+ * The reference runs in this process (its code is the code under mutation); each suite gets its
+ * session as `wgc run` opens it (own workspace and cast, through the control protocol), with the
+ * self-test's seed. A check that fails a clause, or breaks the harness, fails its test: the
+ * mutant is killed. A check that is not observable on the mutant passes (it caught nothing).
+ */
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { controlledRunContext } from '../../src/engine/context.ts';
+import { discoverSuites, loadSuiteDefs } from '../../src/engine/discover.ts';
+import { prepareRun } from '../../src/engine/run.ts';
+import { openSession, type SuiteSession } from '../../src/engine/session.ts';
+import { startReference, type RunningReference } from '../../src/reference/index.ts';
+
+const SUITES_DIR = fileURLToPath(new URL('../../suites/', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+/** The seed (WGC_MUTATION_SEED: results must not depend on it, so the runner tries two). */
+const SEED = Number(process.env.WGC_MUTATION_SEED ?? 20_240_611);
+const NUM_RUNS = 10;
+
+const suites = await loadSuiteDefs(await discoverSuites(SUITES_DIR), ROOT);
+
+for (const suite of suites) {
+  describe(suite.name, () => {
+    let ref: RunningReference;
+    let session: SuiteSession;
+    beforeAll(async () => {
+      ref = await startReference({ variant: 'default' });
+      const prepared = await prepareRun([suite], controlledRunContext(ref, { seed: SEED, numRuns: NUM_RUNS, timeoutMs: 20_000 }));
+      session = await openSession(suite, prepared.run);
+    });
+    afterAll(async () => {
+      await session?.close().catch(() => undefined);
+      await ref?.close();
+    });
+    for (const check of suite.checks) {
+      it(check.id, async () => {
+        const r = await session.run(check);
+        const why = [r.reason ?? '', ...r.findings.map((f) => `${f.clause}: ${f.message}`)].join('; ');
+        expect(r.outcome, why).not.toMatch(/^(failed|harnessError)$/);
+      });
+    }
+  });
+}

@@ -1,0 +1,94 @@
+/**
+ * A Stryker ignorer for the reference's fault switches. The reference is the conformant target
+ * when no fault is on, which is how the mutation tests run it; code a fault switches on is
+ * inert then, so a mutant inside it is equivalent (the self-test, not the mutation score,
+ * shows each fault is caught). Ignored, with this reason:
+ *
+ * - the switch itself: a call `<…>faults.has(…)` or `forgets(…)`, and a negation of one;
+ * - an operand of an `&&` one of whose other conjuncts is a positive switch (the conjunction is
+ *   false whatever the operand is);
+ * - code that only runs when a positive switch holds: the consequent of `if (switch …)` or of
+ *   `switch ? … : …` whose test is such a conjunction.
+ *
+ * Also ignored: the text of an error message (its constructor's message argument), which the
+ * document leaves free.
+ *
+ * The conjunction or test node itself is not ignored: replacing it with `true` fires the fault
+ * and must be killed.
+ */
+import { declareValuePlugin, PluginKind } from '@stryker-mutator/api/plugin';
+
+const REASON = 'fault switch: inert while no fault is on (the self-test covers the fault)';
+const MESSAGE = 'message text: free (part 7 gives defaults; no check reads a message)';
+
+/** The reference's error constructors (src/reference/errors.ts) and their message argument. */
+const ERRORS = new Set(['invalid', 'badRequest', 'conflict', 'notFound', 'unauthorized', 'forbidden', 'malformed', 'capabilityOff']);
+
+/** A string or template literal that is (part of) an error's message argument. */
+function isMessage(path) {
+  for (let p = path; p && p.parentPath; p = p.parentPath) {
+    const parent = p.parentPath.node;
+    if (parent.type === 'CallExpression' || parent.type === 'NewExpression') {
+      const c = parent.callee;
+      const name = c.type === 'Identifier' ? c.name : undefined;
+      const index = parent.arguments.indexOf(p.node);
+      if (index < 0) return false;
+      if (parent.type === 'NewExpression' && name === 'ApiError') return index === 1;
+      return name !== undefined && ERRORS.has(name) && index === 0;
+    }
+    if (!['TemplateLiteral', 'BinaryExpression', 'StringLiteral', 'ConditionalExpression', 'CallExpression', 'MemberExpression'].includes(p.node.type)) return false;
+  }
+  return false;
+}
+
+/** `…faults.has(…)` or `forgets(…)`. */
+function isSwitch(node) {
+  if (!node || node.type !== 'CallExpression') return false;
+  const c = node.callee;
+  if (c.type === 'Identifier') return c.name === 'forgets';
+  if (c.type !== 'MemberExpression' || c.property.type !== 'Identifier' || c.property.name !== 'has') return false;
+  const o = c.object;
+  return (o.type === 'Identifier' && o.name === 'faults') || (o.type === 'MemberExpression' && o.property.type === 'Identifier' && o.property.name === 'faults');
+}
+
+/** The conjuncts of a chain of `&&` (parentheses are not nodes in babel). */
+function conjuncts(node) {
+  return node.type === 'LogicalExpression' && node.operator === '&&' ? [...conjuncts(node.left), ...conjuncts(node.right)] : [node];
+}
+
+/** A test that holds only when a fault is on: a positive switch is one of its conjuncts. */
+const needsFault = (test) => conjuncts(test).some(isSwitch);
+
+export const faultSwitches = {
+  shouldIgnore(path) {
+    if ((path.node.type === 'StringLiteral' || path.node.type === 'TemplateLiteral') && isMessage(path)) return MESSAGE;
+    for (let p = path; p; p = p.parentPath) {
+      const node = p.node;
+      if (isSwitch(node)) return REASON;
+      if (node.type === 'UnaryExpression' && node.operator === '!' && isSwitch(node.argument)) return REASON;
+      const parent = p.parentPath?.node;
+      if (!parent) break;
+      // An operand of an && chain that holds a positive switch elsewhere.
+      if (parent.type === 'LogicalExpression' && parent.operator === '&&') {
+        let top = p.parentPath;
+        while (top.parentPath?.node.type === 'LogicalExpression' && top.parentPath.node.operator === '&&') top = top.parentPath;
+        if (conjuncts(top.node).some((c) => c !== node && isSwitch(c) && !containsNode(node, c))) return REASON;
+      }
+      // Code guarded by a test that needs a fault.
+      if ((parent.type === 'IfStatement' || parent.type === 'ConditionalExpression') && parent.consequent === node && needsFault(parent.test)) return REASON;
+      if (p.isStatement?.() && parent.type !== 'IfStatement' && parent.type !== 'BlockStatement') break;
+    }
+    return undefined;
+  },
+};
+
+function containsNode(outer, inner) {
+  if (outer === inner) return true;
+  for (const k of Object.keys(outer)) {
+    const v = outer[k];
+    if (v && typeof v === 'object' && (Array.isArray(v) ? v.some((x) => x && typeof x.type === 'string' && containsNode(x, inner)) : typeof v.type === 'string' && containsNode(v, inner))) return true;
+  }
+  return false;
+}
+
+export const strykerPlugins = [declareValuePlugin(PluginKind.Ignore, 'fault-switches', faultSwitches)];
