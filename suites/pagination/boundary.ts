@@ -17,7 +17,7 @@ import { Finding, NotObservable } from '../../src/engine/finding.ts';
 import { compareIds, isObject } from '../_shared/json.ts';
 import { INVALID_STATUSES } from '../../src/engine/expect.ts';
 import { listQuery, MAX_LIMIT, uuidBefore, walkDefinitions, WALK_MAX_PAGES, type Walk } from '../_shared/paging-walk.ts';
-import { firstDescent, idsOf, seed, visibleUpTo, WRITER } from './support.ts';
+import { archivedIncluded, firstDescent, idsOf, seed, visibleUpTo, WRITER } from './support.ts';
 
 /**
  * Visible definitions before the first page (made when missing): the first page's cursor is
@@ -138,8 +138,7 @@ export const unknownCursorIsBoundary: CheckDef = {
   async run(ctx) {
     const key = ctx.key(WRITER);
     // With includeArchived nothing leaves the listing while the check runs.
-    const probe = await ctx.api.send({ method: 'GET', path: '/definitions', key, query: listQuery({ limit: 1, includeArchived: true }) });
-    const q = probe.response && probe.response.status < 300 ? { includeArchived: true } : {};
+    const q = await archivedIncluded(ctx, key);
     const first = await ctx.api.send({ method: 'GET', path: '/definitions', key, query: listQuery({ ...q, limit: 10 }) });
     const ids = idsOf(itemsOf(first.response?.json));
     if (ids.length <= PICKS.at(-1)! || firstDescent(ids) !== undefined) throw new NotObservable(`the first page of 10 lists ${ids.length} items${firstDescent(ids) !== undefined ? ' out of id order (see PAGE-005)' : ''}, so no cursor between two of them can be formed`);

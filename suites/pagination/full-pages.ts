@@ -18,7 +18,7 @@ import type { Exchange } from '../../src/http/exchange.ts';
 import { is2xx, minimalCreateBody } from '../_shared/definitions.ts';
 import { isObject } from '../_shared/json.ts';
 import { listQuery, MAX_LIMIT, walkOrNotObservable, type ListQuery } from '../_shared/paging-walk.ts';
-import { seed, WRITER } from './support.ts';
+import { archivedIncluded, seed, WRITER } from './support.ts';
 
 /** More visible items than the largest limit. */
 const NEEDED = MAX_LIMIT + 1;
@@ -34,12 +34,6 @@ const COUNT_PAGES = 2;
  */
 export const VISIBLE_BEFORE = 104;
 
-/** includeArchived=true where the target accepts it (the count then only grows). */
-async function baseQuery(ctx: CheckContext, key: KeyHandle): Promise<ListQuery> {
-  const probe = await ctx.api.send({ method: 'GET', path: '/definitions', key, query: listQuery({ limit: 1, includeArchived: true }) });
-  return is2xx(probe) ? { includeArchived: true } : {};
-}
-
 /** How many definitions `q` lists, counted up to NEEDED. */
 async function countUpTo(ctx: CheckContext, key: KeyHandle, q: ListQuery): Promise<number> {
   const walk = await walkOrNotObservable(ctx, key, { ...q, limit: MAX_LIMIT }, COUNT_PAGES).catch((e: unknown) => {
@@ -52,7 +46,7 @@ async function countUpTo(ctx: CheckContext, key: KeyHandle, q: ListQuery): Promi
 
 /** Makes sure more than 200 definitions are visible; returns the query to page with. */
 export async function moreThanAPage(ctx: CheckContext, key: KeyHandle): Promise<ListQuery> {
-  const q = await baseQuery(ctx, key);
+  const q = await archivedIncluded(ctx, key);
   const visible = await countUpTo(ctx, key, q);
   if (visible < NEEDED) await seed(ctx, key, NEEDED - visible, ['customers'], 'fullpage');
   return q;

@@ -5,10 +5,9 @@
 import type { CheckDef } from '../../src/engine/check.ts';
 import { describeResponse, expectResponse } from '../../src/engine/expect.ts';
 import { Finding, NotObservable } from '../../src/engine/finding.ts';
-import { is2xx } from '../_shared/definitions.ts';
 import { isObject } from '../_shared/json.ts';
-import { listQuery, type ListQuery } from '../_shared/paging-walk.ts';
-import { seed, visibleUpTo, WRITER } from './support.ts';
+import { listQuery } from '../_shared/paging-walk.ts';
+import { archivedIncluded, seed, visibleUpTo, WRITER } from './support.ts';
 
 const DEFAULT_LIMIT = 50;
 
@@ -28,8 +27,7 @@ export const defaultPageSize: CheckDef = {
     const key = ctx.key(WRITER);
     // With includeArchived=true no filter stands between the page size and the page (a filter
     // applied after the limit is PAGE-007's concern), and archived leftovers count as items.
-    const probe = await ctx.api.send({ method: 'GET', path: '/definitions', key, query: listQuery({ limit: 1, includeArchived: true }) });
-    const q: ListQuery = is2xx(probe) ? { includeArchived: true } : {};
+    const q = await archivedIncluded(ctx, key);
     const visible = await visibleUpTo(ctx, key, DEFAULT_LIMIT + 1, q);
     if (visible <= DEFAULT_LIMIT) await seed(ctx, key, DEFAULT_LIMIT + 1 - visible, ['customers'], 'pagesize');
     const ex = await ctx.api.send({ method: 'GET', path: '/definitions', key, query: listQuery(q) });

@@ -49,6 +49,16 @@ export async function seed(ctx: CheckContext, key: KeyHandle, count: number, mod
   return out;
 }
 
+/**
+ * The listing query with includeArchived=true where the target accepts it (one page of one
+ * item, billed), else none: with archived definitions listed, nothing leaves the listing while
+ * a check runs (nothing un-archives), and archived leftovers count as items.
+ */
+export async function archivedIncluded(ctx: CheckContext, key: KeyHandle): Promise<ListQuery> {
+  const probe = await ctx.api.send({ method: 'GET', path: '/definitions', key, query: listQuery({ limit: 1, includeArchived: true }) });
+  return probe.response !== undefined && probe.response.status >= 200 && probe.response.status < 300 ? { includeArchived: true } : {};
+}
+
 /** Archives one definition now; the check cannot go on if it is refused. */
 export async function archiveNow(ctx: CheckContext, key: KeyHandle, id: string): Promise<void> {
   const ex = await ctx.api.send({ method: 'POST', path: `/definitions/${id}/archive`, key, body: { reason: 'paging check: hidden item' } });
