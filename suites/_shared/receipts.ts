@@ -158,3 +158,30 @@ export async function pollUntil(
     wait = Math.min(wait * 2, maxWaitMs);
   }
 }
+
+/** Receipt ids a page of GET /operations lists (its shape is not shown: an items array, or a bare array). */
+export function listedReceiptIds(list: Exchange): string[] {
+  const body = list.response?.json;
+  const items = isObject(body) && Array.isArray(body.items) ? body.items : Array.isArray(body) ? body : [];
+  return items.map(idOf).filter((id): id is string => id !== undefined);
+}
+
+/**
+ * GET /operations followed through nextCursor (free), at most `maxPages` pages, until `stop`
+ * holds for a page. `ended`: the list ended (a refused page, one without a cursor, or one
+ * handing back the cursor it was fetched with) rather than `stop` or the page cap.
+ */
+export async function receiptListPages(ctx: CheckContext, key: KeyHandle, maxPages: number, stop: (page: Exchange) => boolean = () => false): Promise<{ pages: Exchange[]; ended: boolean }> {
+  const pages: Exchange[] = [];
+  let cursor: string | undefined;
+  for (let i = 0; i < maxPages; i++) {
+    const ex = await ctx.api.send({ method: 'GET', path: '/operations', key, ...(cursor ? { query: { cursor } } : {}) });
+    pages.push(ex);
+    if (stop(ex)) return { pages, ended: false };
+    const next = isObject(ex.response?.json) ? ex.response.json.nextCursor : undefined;
+    const ok = ex.response !== undefined && ex.response.status >= 200 && ex.response.status < 300;
+    if (!ok || typeof next !== 'string' || next === cursor) return { pages, ended: true };
+    cursor = next;
+  }
+  return { pages, ended: false };
+}

@@ -15,7 +15,7 @@ import { minimalCreateBody } from '../_shared/definitions.ts';
 import { brief, containsString, isObject } from '../_shared/json.ts';
 import { applyUpdateBody, idempotencyKey, pollReceipt, type AccountFixture } from '../_shared/ops-fixtures.ts';
 import { computeRunShapes, decisionInputShapes, traceQueries, tryShapes, type Shape } from '../_shared/ops-shapes.ts';
-import { findResourceId, receiptProgress } from '../_shared/receipts.ts';
+import { findResourceId, receiptListPages, receiptProgress } from '../_shared/receipts.ts';
 import { availableKeys, ok2xx, otherWorkspace, softStatus } from './lib.ts';
 
 /** How another workspace's id may be answered: as unknown (404) or as forbidden (403). */
@@ -106,14 +106,7 @@ export const foreignWork: CheckDef = {
       const ex = await ctx.api.send({ method: 'GET', path, key: owner });
       softStatus(ctx, 'AUTH-012', ex, REFUSED, 'GET /operations/{receipt of another workspace}');
       // Our receipts never list theirs.
-      let cursor: string | undefined;
-      for (let page = 0; page < RECEIPT_PAGES; page++) {
-        const list = await ctx.api.send({ method: 'GET', path: '/operations', key: owner, ...(cursor ? { query: { cursor } } : {}) });
-        expectNotShown(ctx, list, theirs.receiptId, 'GET /operations');
-        const next = isObject(list.response?.json) ? list.response.json.nextCursor : undefined;
-        if (!ok2xx(list) || typeof next !== 'string') break;
-        cursor = next;
-      }
+      for (const list of (await receiptListPages(ctx, owner, RECEIPT_PAGES)).pages) expectNotShown(ctx, list, theirs.receiptId, 'GET /operations');
     }
     if (theirs.runId !== undefined) {
       judged++;

@@ -6,10 +6,9 @@ import type { CheckContext, CheckDef, KeyHandle } from '../../src/engine/check.t
 import { Finding, NotObservable } from '../../src/engine/finding.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 import { is2xx } from '../_shared/definitions.ts';
-import { isObject } from '../_shared/json.ts';
 import { billingContext, callOf, chargeEvidence, chargesLanded, measureCharges, quietLedger } from '../_shared/ledger-measure.ts';
 import { applyUpdateBody, makeAccount, pollReceipt, submitOperation } from '../_shared/ops-fixtures.ts';
-import { findResourceId, idOf } from '../_shared/receipts.ts';
+import { findResourceId, listedReceiptIds } from '../_shared/receipts.ts';
 import { computeRunShapes, statusesOf, tryShapes } from '../_shared/ops-shapes.ts';
 
 /**
@@ -64,13 +63,6 @@ export const capabilitiesFree: CheckDef = {
   },
 };
 
-/** A receipt id from the list of receipts, for targets whose submit answer names none. */
-function idFromList(list: Exchange): string | undefined {
-  const body = list.response?.json;
-  const items = isObject(body) && Array.isArray(body.items) ? body.items : Array.isArray(body) ? body : [];
-  return items.map(idOf).find((id) => id !== undefined);
-}
-
 export const operationsPollingFree: CheckDef = {
   id: 'billing/operations-polling-free',
   title: 'GET /operations and GET /operations/{id} cost nothing',
@@ -88,7 +80,7 @@ export const operationsPollingFree: CheckDef = {
     if (is2xx(submitted)) await pollReceipt(ctx, owner, submitted, { budgetMs: 1_000 });
     await chargesLanded(ctx, base, [submitted]);
     const list = await measureFreeSuccess(ctx, 'BILL-004', () => ctx.api.send({ method: 'GET', path: '/operations', key: owner }));
-    const id = (is2xx(submitted) ? findResourceId(submitted) : undefined) ?? idFromList(list.ex);
+    const id = (is2xx(submitted) ? findResourceId(submitted) : undefined) ?? listedReceiptIds(list.ex)[0];
     if (id === undefined) {
       await list.judge();
       throw new NotObservable('no receipt id was found (submission answered ' + callOf(submitted) + '), so GET /operations/{id} could not be priced');

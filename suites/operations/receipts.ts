@@ -13,7 +13,7 @@ import { is2xx } from '../_shared/definitions.ts';
 import { isObject } from '../_shared/json.ts';
 import { applyUpdateBody, makeAccount, pollReceipt, receiptPath, submitOperation } from '../_shared/ops-fixtures.ts';
 import { pageOf } from '../_shared/paging.ts';
-import { findResourceId, idOf, isUuid, unknownIdLike } from '../_shared/receipts.ts';
+import { findResourceId, isUuid, listedReceiptIds, receiptListPages, unknownIdLike } from '../_shared/receipts.ts';
 import { usableResponses } from '../_shared/ops-usable.ts';
 
 const received = (ex: Exchange): string => (ex.response ? describeResponse(ex.response) : `no response (${ex.error?.kind}: ${ex.error?.message})`);
@@ -81,13 +81,6 @@ export const receiptsListed: CheckDef = {
   },
 };
 
-/** Receipt ids the listing shows (its shape is not shown: an items array, or a bare array). */
-function listedIds(list: Exchange): string[] {
-  const body = list.response?.json;
-  const items = isObject(body) && Array.isArray(body.items) ? body.items : Array.isArray(body) ? body : [];
-  return items.map(idOf).filter((id): id is string => id !== undefined);
-}
-
 export const unknownReceipt: CheckDef = {
   id: 'operations/unknown-receipt',
   title: 'GET /operations/{id} of an id that names no receipt answers 404',
@@ -99,7 +92,7 @@ export const unknownReceipt: CheckDef = {
     // Receipt ids are not shown to be uuids: the unknown id takes the shape of an issued one
     // (GET /operations is free; earlier checks of the suite submitted operations).
     const list = await ctx.api.send({ method: 'GET', path: '/operations', key: owner });
-    const issued = is2xx(list) ? listedIds(list)[0] : undefined;
+    const issued = is2xx(list) ? listedReceiptIds(list)[0] : undefined;
     const ex = await ctx.api.send({ method: 'GET', path: `/operations/${encodeURIComponent(issued === undefined ? randomUUID() : unknownIdLike(issued))}`, key: owner });
     const status = ex.response?.status;
     if (status !== undefined && INVALID_STATUSES.includes(status) && (issued === undefined || !isUuid(issued))) {
@@ -138,18 +131,10 @@ const MAYBE_TRUNCATED = 50;
 
 /** Whether GET /operations, followed through its cursors, lists `id`; with the exchanges read. */
 async function listsReceipt(ctx: CheckContext, key: KeyHandle, id: string): Promise<{ found: boolean; pages: Exchange[]; truncated: boolean }> {
-  const pages: Exchange[] = [];
-  let cursor: string | undefined;
-  for (let i = 0; i < LIST_PAGES; i++) {
-    const ex = await ctx.api.send({ method: 'GET', path: '/operations', key, ...(cursor ? { query: { cursor } } : {}) });
-    pages.push(ex);
-    const ids = listedIds(ex);
-    if (ids.some((x) => x.toLowerCase() === id.toLowerCase())) return { found: true, pages, truncated: false };
-    const next = isObject(ex.response?.json) ? ex.response.json.nextCursor : undefined;
-    if (typeof next !== 'string' || next === cursor) return { found: false, pages, truncated: ids.length >= MAYBE_TRUNCATED };
-    cursor = next;
-  }
-  return { found: false, pages, truncated: true };
+  const lists = (page: Exchange) => listedReceiptIds(page).some((x) => x.toLowerCase() === id.toLowerCase());
+  const { pages, ended } = await receiptListPages(ctx, key, LIST_PAGES, lists);
+  const found = lists(pages.at(-1)!);
+  return { found, pages, truncated: !found && (!ended || listedReceiptIds(pages.at(-1)!).length >= MAYBE_TRUNCATED) };
 }
 
 export const submittedWorkListed: CheckDef = {

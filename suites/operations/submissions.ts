@@ -9,10 +9,10 @@ import { INVALID_STATUSES } from '../../src/engine/expect.ts';
 import { NotObservable } from '../../src/engine/finding.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 import { is2xx } from '../_shared/definitions.ts';
-import { containsString, isObject } from '../_shared/json.ts';
+import { containsString } from '../_shared/json.ts';
 import { applyUpdateBody, makeAccount, pollReceipt, submitOperation } from '../_shared/ops-fixtures.ts';
 import { usableResponses } from '../_shared/ops-usable.ts';
-import { idOf, receiptProgress } from '../_shared/receipts.ts';
+import { listedReceiptIds, receiptProgress } from '../_shared/receipts.ts';
 
 /** One broken field of a valid body: what it is, the body, and what besides 400/422 may answer it. */
 const BROKEN: readonly { what: string; breakIt: (body: Record<string, unknown>) => Record<string, unknown>; also?: readonly number[] }[] = [
@@ -23,13 +23,6 @@ const BROKEN: readonly { what: string; breakIt: (body: Record<string, unknown>) 
   { what: 'with arguments an array', breakIt: (b) => ({ ...b, arguments: [b.arguments] }) },
   { what: 'with reason a number', breakIt: (b) => ({ ...b, reason: 42 }) },
 ];
-
-/** Receipt ids GET /operations lists (first page; its shape is not shown). */
-function receiptIds(list: Exchange): Set<string> {
-  const body = list.response?.json;
-  const items = isObject(body) && Array.isArray(body.items) ? body.items : Array.isArray(body) ? body : [];
-  return new Set(items.map(idOf).filter((id): id is string => id !== undefined));
-}
 
 export const malformedSubmissionRefused: CheckDef = {
   id: 'operations/malformed-submission-refused',
@@ -58,8 +51,8 @@ export const malformedSubmissionRefused: CheckDef = {
     if (ctx.run.sharedWorkspace) return;
     const after = await ctx.api.send({ method: 'GET', path: '/operations', key: owner });
     if (!is2xx(before) || !is2xx(after)) throw new NotObservable('GET /operations could not be read to show that nothing was submitted');
-    const was = receiptIds(before);
-    const fresh = [...receiptIds(after)].filter((id) => !was.has(id));
+    const was = new Set(listedReceiptIds(before));
+    const fresh = listedReceiptIds(after).filter((id) => !was.has(id));
     if (fresh.length > 0) {
       ctx.softFail({ clause: 'OPS-015', message: `malformed submissions left ${fresh.length} receipt(s) behind (${fresh.join(', ')})`, expected: 'no new receipt', received: after.response?.text.slice(0, 300) ?? '', exchange: after, context: sent });
     }
