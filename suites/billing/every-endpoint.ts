@@ -12,7 +12,7 @@ import { loadSpec } from '../../src/spec/load.ts';
 import { BILLED_ENDPOINTS, everyEndpoint, STARTS_WORK } from '../_shared/every-endpoint.ts';
 import { billingContext, quietLedger } from '../_shared/ledger-measure.ts';
 import { archiveIfCreated } from '../_shared/ops-fixtures.ts';
-import { concludeAll, isRefusal, measureUnbilled } from './support.ts';
+import { concludeAll, isRefusal, measureUnbilled, ownerKeyWith } from './support.ts';
 
 /** The endpoints some refusal below reaches (the scope, id and body rules of the loop). */
 const REFUSED_ENDPOINTS = [
@@ -33,10 +33,8 @@ export const refusalsFreeEveryEndpoint: CheckDef = {
   async run(ctx) {
     ctx = billingContext(ctx, 'BILL-006');
     const owner = ctx.key('owner');
-    if (!owner.userId) throw new NotObservable('the owner key has no known member id, so no key without scopes can be made for it');
-    const made = await ctx.control.createKey(ctx.workspaceId, owner.userId, []);
-    ctx.cleanup(() => ctx.control.revokeKey(made.keyId));
-    const bare: KeyHandle = { name: 'no_scope', secret: made.secret, role: owner.role, scopes: [], keyId: made.keyId };
+    const bare = await ownerKeyWith(ctx, [], 'no_scope');
+    ctx.cleanup(() => ctx.control.revokeKey(bare.keyId!));
     const spec = await loadSpec();
     await quietLedger(ctx);
     const seen: string[] = [];

@@ -11,7 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { is2xx, minimalCreateBody } from '../_shared/definitions.ts';
 import { isObject } from '../_shared/json.ts';
 import { billingContext, callOf, chargesLanded, quietLedger } from '../_shared/ledger-measure.ts';
-import { concludeAll, isRefusal, measureUnbilled } from './support.ts';
+import { concludeAll, isRefusal, measureUnbilled, ownerKeyWith } from './support.ts';
 import { BILLED_ENDPOINTS, everyEndpoint, STARTS_WORK } from '../_shared/every-endpoint.ts';
 import { archiveIfCreated, idempotencyKey } from '../_shared/ops-fixtures.ts';
 
@@ -70,16 +70,13 @@ export const unauthorizedFree: CheckDef = {
   maxCredits: 2 * BILLED_ENDPOINTS,
   async run(ctx) {
     ctx = billingContext(ctx, 'BILL-007');
-    const owner = ctx.key('owner');
-    if (!owner.userId) throw new NotObservable('the owner key has no known member id, so no extra key can be made for it');
     await quietLedger(ctx);
     let judged = 0;
     const pending: (() => Promise<string | undefined>)[] = [];
     for (const action of ['revoke', 'disable'] as const) {
       // Every scope, so the key's standing is the only reason to refuse it anywhere.
-      const made = await ctx.control.createKey(ctx.workspaceId, owner.userId, SCOPES);
-      const key: KeyHandle = { name: `${action}d`, secret: made.secret, role: owner.role, scopes: [...SCOPES], keyId: made.keyId };
-      await (action === 'revoke' ? ctx.control.revokeKey(made.keyId) : ctx.control.disableKey(made.keyId));
+      const key = await ownerKeyWith(ctx, SCOPES, `${action}d`);
+      await (action === 'revoke' ? ctx.control.revokeKey(key.keyId!) : ctx.control.disableKey(key.keyId!));
       // Every endpoint (the billed ones would cost a credit had the key been accepted). Such a
       // call must be rejected (401), and rejected calls are free: whatever the answer, the
       // workspace of a key that can no longer call must not pay for the call.

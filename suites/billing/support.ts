@@ -2,7 +2,7 @@
  * What the billing suite's checks of unbilled answers share: a deferred measurement of one call
  * that must cost nothing when its answer is the failure in question, and their joint conclusion.
  */
-import type { CheckContext } from '../../src/engine/check.ts';
+import type { CheckContext, KeyHandle, Scope } from '../../src/engine/check.ts';
 import { NotObservable } from '../../src/engine/finding.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 import { is2xx } from '../_shared/definitions.ts';
@@ -48,3 +48,14 @@ export async function concludeAll(pending: readonly (() => Promise<string | unde
   if (doubts.length > 0) throw new NotObservable(doubts.join('; '));
 }
 
+
+/**
+ * A new key of the owner cast member with exactly `scopes` (test-control protocol), labelled
+ * `name` in captured exchanges. Not observable when the owner's member id is not known.
+ */
+export async function ownerKeyWith(ctx: CheckContext, scopes: readonly Scope[], name: string): Promise<KeyHandle> {
+  const owner = ctx.key('owner');
+  if (!owner.userId) throw new NotObservable('the owner key has no known member id, so no extra key can be made for it');
+  const made = await ctx.control.createKey(ctx.workspaceId, owner.userId, scopes);
+  return { name, secret: made.secret, role: owner.role, scopes: [...scopes], keyId: made.keyId };
+}

@@ -21,10 +21,9 @@ export const usageSurface: CheckDef = {
     ctx = billingContext(ctx, 'BILL-014');
     const owner = ctx.key('owner');
     await quietLedger(ctx);
-    const priced = (ex: Exchange) => ({ atLeast: () => (is2xx(ex) ? 1 : 0) });
     const measured: Measured<Exchange>[] = [];
     const measure = async (send: () => Promise<Exchange>) => {
-      const m = await measureCharges(ctx, send, { atLeast: (ex) => priced(ex).atLeast(), defer: true });
+      const m = await measureCharges(ctx, send, { atLeast: (ex) => (is2xx(ex) ? 1 : 0), defer: true });
       measured.push(m);
       return m.result;
     };
