@@ -89,7 +89,7 @@ function candidateFor(operationId: string): Shape | undefined {
 }
 
 /** The operation's x-wgc marker `name` (an explanation string), if the document sets one. */
-export function marker(spec: LoadedSpec, op: OperationInfo, name: string): string | undefined {
+function marker(spec: LoadedSpec, op: OperationInfo, name: string): string | undefined {
   const paths = spec.document['paths'] as Record<string, Record<string, Record<string, unknown>>> | undefined;
   const value = paths?.[op.path]?.[op.method.toLowerCase()]?.[name];
   return typeof value === 'string' ? value : undefined;
@@ -122,11 +122,6 @@ export async function everyEndpoint(ctx: CheckContext, opts: { readOnly?: boolea
   const billed = spec.operations.filter((op) => op.billing === 'billed').length;
   if (billed > BILLED_ENDPOINTS) throw new Error(`specs/openapi.yaml has ${billed} billed endpoints; BILLED_ENDPOINTS (every-endpoint.ts), which credit ceilings are built on, says ${BILLED_ENDPOINTS}`);
   return spec.operations.filter((op) => !opts.readOnly || op.method === 'GET').map((op) => endpointRequest(ctx, spec, op));
-}
-
-/** The operationIds every-endpoint rules reach: the whole document (for the coverage table). */
-export async function everyEndpointIds(): Promise<string[]> {
-  return (await loadSpec()).operations.map((op) => op.operationId);
 }
 
 /**

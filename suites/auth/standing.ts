@@ -46,7 +46,7 @@ const ROLE = 'admin';
  * What a check may cost on a target that wrongly lets a dead key through: every billed
  * endpoint in both header forms (a conformant target refuses them all, for free).
  */
-export const DEAD_KEY_CEILING = 2 * BILLED_ENDPOINTS;
+const DEAD_KEY_CEILING = 2 * BILLED_ENDPOINTS;
 
 /** A revoked key gets 401 from the next call on. */
 export const revokedKey: CheckDef = {

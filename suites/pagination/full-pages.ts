@@ -45,7 +45,7 @@ async function countUpTo(ctx: CheckContext, key: KeyHandle, q: ListQuery): Promi
 }
 
 /** Makes sure more than 200 definitions are visible; returns the query to page with. */
-export async function moreThanAPage(ctx: CheckContext, key: KeyHandle): Promise<ListQuery> {
+async function moreThanAPage(ctx: CheckContext, key: KeyHandle): Promise<ListQuery> {
   const q = await archivedIncluded(ctx, key);
   const visible = await countUpTo(ctx, key, q);
   if (visible < NEEDED) await seed(ctx, key, NEEDED - visible, ['customers'], 'fullpage');
