@@ -132,6 +132,11 @@ export async function runCommand(argv: string[], env: NodeJS.ProcessEnv, io: Cli
     io.err(`wgc run: --suite: unknown suite ${unknown.map((s) => `"${s}"`).join(', ')}; available: ${suites.map((s) => s.name).join(', ')}\n`);
     return 2;
   }
+  const unknownChecks = config.checks.filter((id) => !suites.some((d) => d.checks.some((c) => c.id === id)));
+  if (unknownChecks.length > 0) {
+    io.err(`wgc run: --check: unknown check ${unknownChecks.map((s) => `"${s}"`).join(', ')}; list them with wgc clauses, or see report.json's checks\n`);
+    return 2;
+  }
   observer.phase?.('suitesLoaded');
 
   io.out(`seed ${config.seed}${seedWasRandom ? ` (random; replay with --seed ${config.seed})` : ''}\n`);
@@ -173,7 +178,9 @@ export async function runCommand(argv: string[], env: NodeJS.ProcessEnv, io: Cli
     if (pre.introspected) run.introspected = pre.introspected;
     const prepared = await prepareRun(suites, run);
 
-    const selected = config.suites.length === 0 ? files : files.filter((f) => config.suites.includes(f.name));
+    // --check narrows the suites to those holding a selected check.
+    const checkSuites = new Set(suites.filter((s) => s.checks.some((c) => config.checks.includes(c.id))).map((s) => s.name));
+    const selected = (config.suites.length === 0 ? files : files.filter((f) => config.suites.includes(f.name))).filter((f) => config.checks.length === 0 || checkSuites.has(f.name));
     observer.phase?.('vitestStart');
     // Each session is opened in the worker from the provided (serialisable) run context and
     // cannot share one retry budget object, so each gets an equal share of the run's: the whole
@@ -192,9 +199,10 @@ export async function runCommand(argv: string[], env: NodeJS.ProcessEnv, io: Cli
     observer.phase?.('vitestDone');
 
     // Clauses only unselected suites speak of are "disabled by --suite", not "no check ran".
-    const ran = new Set(suites.filter((s) => config.suites.length === 0 || config.suites.includes(s.name)).flatMap((s) => s.checks.flatMap((c) => c.clauses)));
+    const chosen = (s: SuiteDef, id: string): boolean => (config.suites.length === 0 || config.suites.includes(s.name)) && (config.checks.length === 0 || config.checks.includes(id));
+    const ran = new Set(suites.flatMap((s) => s.checks.filter((c) => chosen(s, c.id)).flatMap((c) => c.clauses)));
     const disabledClauses: Record<string, string> = {};
-    for (const s of suites) for (const c of s.checks) for (const id of c.clauses) if (!ran.has(id)) disabledClauses[id] = `suite ${s.name} not selected (--suite)`;
+    for (const s of suites) for (const c of s.checks) for (const id of c.clauses) if (!ran.has(id)) disabledClauses[id] = config.checks.length > 0 && (config.suites.length === 0 || config.suites.includes(s.name)) ? 'check not selected (--check)' : `suite ${s.name} not selected (--suite)`;
 
     const meta: RunMetaInput = {
       specHash: hashFile(DEFAULT_SPEC_PATH),

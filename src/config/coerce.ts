@@ -68,8 +68,9 @@ export function coerce(kind: FieldKind, raw: unknown): Coerced {
       const items = typeof raw === 'string' ? raw.split(',') : Array.isArray(raw) ? raw : undefined;
       if (!items || !items.every((s) => typeof s === 'string')) return fail('a list of names', raw);
       const names = (items as string[]).map((s) => s.trim()).filter((s) => s.length > 0);
-      const bad = names.find((s) => !/^[a-z0-9][a-z0-9_-]*$/i.test(s));
-      return bad === undefined ? { ok: true, value: names } : fail('suite names (letters, digits, "-" or "_")', bad);
+      // Suite names, and check ids ("auth/revoked-key") for --check.
+      const bad = names.find((s) => !/^[a-z0-9][a-z0-9_-]*(\/[a-z0-9][a-z0-9_.-]*)?$/i.test(s));
+      return bad === undefined ? { ok: true, value: names } : fail('names (letters, digits, "-" or "_"; check ids as suite/check)', bad);
     }
     case 'shard': {
       const m = typeof raw === 'string' ? /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(raw) : null;

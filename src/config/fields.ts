@@ -32,6 +32,7 @@ export const FIELDS: readonly FieldSpec[] = [
   { field: 'seed', kind: 'seed', flag: '--seed', env: 'WGC_SEED', profile: true, defaultText: 'random 32-bit, printed', description: 'Seed of every property-based check; rerun with the printed seed to replay.' },
   { field: 'runs', kind: 'positiveInteger', flag: '--runs', env: 'WGC_RUNS', profile: true, defaultText: '25', description: 'Generated cases per property-based check.' },
   { field: 'suites', kind: 'list', flag: '--suite', env: 'WGC_SUITES', profile: true, defaultText: 'all', description: 'Suites to run (repeat the flag; comma-separated in the environment); the rest are reported disabled.' },
+  { field: 'checks', kind: 'list', flag: '--check', env: 'WGC_CHECKS', profile: true, defaultText: 'all', description: 'Checks to run, by id (e.g. auth/revoked-key; repeat the flag, comma-separated in the environment): with --seed, replays a failure exactly; every other check is reported disabled.' },
   { field: 'readOnly', kind: 'boolean', flag: '--read-only', env: 'WGC_READ_ONLY', profile: true, defaultText: 'false', description: 'Send no mutations; checks that would are disabled.' },
   { field: 'maxCredits', kind: 'nonNegativeInteger', flag: '--max-credits', env: 'WGC_MAX_CREDITS', profile: true, defaultText: 'no limit', description: 'Credit budget of the run; checks whose credit ceiling exceeds what is left are disabled.' },
   { field: 'requireCoverage', kind: 'coverage', flag: '--require-coverage', env: 'WGC_REQUIRE_COVERAGE', profile: true, defaultText: 'none', description: 'The coverage a conformant run must reach, else it is inconclusive (exit 2): a number of verified clauses (120), a share of the observable clauses (90%), or full (every observable MUST clause verified).' },
@@ -42,6 +43,8 @@ export const FIELDS: readonly FieldSpec[] = [
   { field: 'shard', kind: 'shard', flag: '--shard', env: 'WGC_SHARD', profile: false, defaultText: 'none', description: 'Run shard i of n (i/n); merge the partials with `wgc merge`.' },
   { field: 'certify', kind: 'boolean', flag: '--certify', env: 'WGC_CERTIFY', profile: false, defaultText: 'false', description: 'Write a certification bundle next to the reports.' },
   { field: 'maxResponseBytes', kind: 'positiveInteger', flag: '--max-response-bytes', env: 'WGC_MAX_RESPONSE_BYTES', profile: true, defaultText: '8388608 (8 MiB)', description: 'Response body bytes read per request; the rest is cut.' },
+  { field: 'allureResults', kind: 'string', flag: '--allure-results', env: 'WGC_ALLURE_RESULTS', profile: true, defaultText: 'none', description: 'Also write Allure 2 results into this folder (render with `allure generate DIR`): one test per check, failed for target failures, broken for harness errors, skipped for not observable and disabled, with the exchanges attached.' },
+  { field: 'seedUrl', kind: 'string', flag: '--seed-url', env: 'WGC_SEED_URL', profile: true, defaultText: 'the seed document shipped beside the suite (a file: URL)', description: 'Where report links to the API document point (clause → seed section links in report.json, report.html and Allure).' },
   { field: 'suitesDir', kind: 'string', flag: '--suites-dir', env: 'WGC_SUITES_DIR', profile: false, defaultText: 'the bundled suites/', description: 'Folder of <area>.test.ts suite files (for suite development).' },
 ];
 

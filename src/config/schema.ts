@@ -38,6 +38,8 @@ export const ConfigSchema = z
     runs: z.number().int().positive(),
     /** Empty: all suites. */
     suites: z.array(z.string().min(1)),
+    /** Empty: every check of the selected suites. */
+    checks: z.array(z.string().min(1)),
     readOnly: z.boolean(),
     maxCredits: z.number().int().nonnegative().optional(),
     /** Coverage a conformant run must reach: verified clauses, a share of the observable ones ("90%"), or "full". */
@@ -50,6 +52,10 @@ export const ConfigSchema = z
     certify: z.boolean(),
     maxResponseBytes: z.number().int().positive(),
     suitesDir: z.string().optional(),
+    /** Folder for Allure results, when asked for. */
+    allureResults: z.string().optional(),
+    /** Base of the links to the seed document. */
+    seedUrl: z.string().optional(),
   })
   .strict();
 
@@ -62,6 +68,7 @@ export const DEFAULTS = {
   out: 'reports',
   runs: 25,
   suites: [] as string[],
+  checks: [] as string[],
   readOnly: false,
   patience: 1,
   timeoutMs: 10_000,

@@ -23,6 +23,8 @@ export interface ControlClientOptions {
     dispatcher?: Dispatcher;
     /** The run's registry: the token and every key secret the control hands out are added to it. */
     secrets?: SecretRegistry;
+    /** Sees every captured (redacted) control exchange, e.g. to record a check's scenario. */
+    onExchange?: (exchange: import('../http/exchange.ts').Exchange) => void;
   };
 }
 
@@ -70,6 +72,7 @@ export function createControlClient(opts: ControlClientOptions): ControlClient {
     const req = { method, url: base + path, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) };
     const { exchange, sent, rawText } = await performRequest(req, transport, `control-${++seq}`, true);
     if (sent) requests++;
+    opts.http.onExchange?.(exchange);
     if (exchange.error) throw new ControlError(method, path, exchange.response?.status, `${exchange.error.kind}: ${exchange.error.message}`);
     const res = exchange.response!;
     if (res.status < 200 || res.status > 299) {

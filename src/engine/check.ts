@@ -157,4 +157,20 @@ export interface CheckResult {
   plannedCredits: number;
   durationMs: number;
   seed: number;
+  /**
+   * Every request of the check's scenario, in order, when it reported a finding: the suite's
+   * set-up (provisioning through the test-control protocol), the check's own API and control
+   * requests, and its clean-up. Redacted like every exchange; the report turns it into a
+   * runnable reproduction script.
+   */
+  scenario?: ScenarioStep[];
+}
+
+/** One request of a check's scenario: through which client, in which phase, against which base URL. */
+export interface ScenarioStep {
+  via: 'api' | 'control';
+  phase: 'setup' | 'check' | 'cleanup';
+  /** The client's base (the target's base URL, or the control URL) the request URL starts with. */
+  base: string;
+  exchange: import('../http/exchange.ts').Exchange;
 }

@@ -39,6 +39,8 @@ export interface RunContext {
   creditPlan?: { excluded: string[] };
   /** Suites selected by --suite; empty means all. Unselected suites report their checks disabled. */
   suites: string[];
+  /** Check ids selected by --check; absent or empty means every check of the selected suites. */
+  checks?: string[];
   http: {
     timeoutMs: number;
     maxResponseBytes: number;
@@ -110,6 +112,7 @@ export function runContextFor(config: Config, target: { baseUrl: string; control
     readOnly: config.readOnly,
     patience: config.patience,
     suites: config.suites,
+    ...(config.checks.length > 0 ? { checks: config.checks } : {}),
     http: { timeoutMs: config.timeoutMs, maxResponseBytes: config.maxResponseBytes, allowInsecureHttp: config.allowInsecureHttp, retry429: DEFAULT_RUN_RETRY },
     ...(target.controlUrl ? { controlUrl: target.controlUrl, controlToken: target.controlToken! } : {}),
     ...(config.fixtures ? { fixtures: config.fixtures } : {}),

@@ -50,16 +50,20 @@ export function maxCredits(check: CheckDef, numRuns: number): number {
   return check.maxCredits === undefined ? exact : Math.max(exact, count(check.maxCredits, numRuns));
 }
 
+/** Why a check outside a --check selection did not run. */
+export const CHECK_NOT_SELECTED = 'check not selected (--check)';
+
 /** Why a check will not send anything on this run, or undefined when it will run. */
-export function idleReason(suite: SuiteDef, check: CheckDef, run: Pick<RunContext, 'suites' | 'readOnly' | 'controlUrl' | 'controlToken'>): string | undefined {
+export function idleReason(suite: SuiteDef, check: CheckDef, run: Pick<RunContext, 'suites' | 'checks' | 'readOnly' | 'controlUrl' | 'controlToken'>): string | undefined {
   if (run.suites.length > 0 && !run.suites.includes(suite.name)) return `suite not selected (--suite ${run.suites.join(', ')})`;
+  if (run.checks && run.checks.length > 0 && !run.checks.includes(check.id)) return CHECK_NOT_SELECTED;
   if (check.needs?.mutation && run.readOnly) return '--read-only';
   if ((check.needs?.control || check.needs?.ledger) && !hasControl(run as RunContext)) return 'needs the test-control protocol';
   return undefined;
 }
 
 /** Plans the run's credits over `suites` in order. */
-export function planCredits(suites: readonly SuiteDef[], run: Pick<RunContext, 'suites' | 'readOnly' | 'controlUrl' | 'controlToken' | 'numRuns' | 'maxCredits'>): CreditPlan {
+export function planCredits(suites: readonly SuiteDef[], run: Pick<RunContext, 'suites' | 'checks' | 'readOnly' | 'controlUrl' | 'controlToken' | 'numRuns' | 'maxCredits'>): CreditPlan {
   const limit = run.maxCredits ?? null;
   let left = limit ?? Number.POSITIVE_INFINITY;
   let planned = 0;

@@ -8,7 +8,9 @@ import type { ApiClient, CheckContext, CheckDef, CheckResult, KeyHandle, Ledger,
 import { conclude, harnessReason, uniform, type Conclusion } from './conclude.ts';
 import { AmbientEnvelope } from './ambient.ts';
 import { hasControl, type RunContext } from './context.ts';
-import { idleReason, maxCredits, planCredits, plannedCredits } from './credits.ts';
+import { CHECK_NOT_SELECTED, idleReason, maxCredits, planCredits, plannedCredits } from './credits.ts';
+import type { ScenarioStep } from './check.ts';
+import type { Exchange } from '../http/exchange.ts';
 import { NotObservable, type Evidence } from './finding.ts';
 import { LEDGER_LAG_MS, waitBound } from './waits.ts';
 import { createHttpClient, createDispatcher, type HttpClient } from '../http/client.ts';
@@ -87,9 +89,17 @@ export async function openSession(suite: SuiteDef, run: RunContext, deps: Sessio
         idPrefix: suite.name,
       })
     : undefined;
+  // The scenario being recorded (provisioning, then each check in turn; checks run one at a time).
+  const setupSteps: ScenarioStep[] = [];
+  let recording: { steps: ScenarioStep[]; phase: ScenarioStep['phase'] } | undefined = { steps: setupSteps, phase: 'setup' };
+  const record = (via: ScenarioStep['via'], base: string, ex: Exchange): void => {
+    if (!recording) return;
+    const { json: _parsed, ...response } = ex.response ?? {};
+    recording.steps.push({ via, phase: recording.phase, base, exchange: ex.response ? { ...ex, response: response as Exchange['response'] & object } : ex });
+  };
   const control: ControlClient | undefined =
     dispatcher && hasControl(run)
-      ? createControlClient({ controlUrl: run.controlUrl!, token: run.controlToken!, http: { ...run.http, dispatcher, secrets } })
+      ? createControlClient({ controlUrl: run.controlUrl!, token: run.controlToken!, http: { ...run.http, dispatcher, secrets, onExchange: (ex) => record('control', run.controlUrl!, ex) } })
       : undefined;
 
   // Checks that create workspaces of their own spend credits there too: their ledgers are
@@ -115,6 +125,7 @@ export async function openSession(suite: SuiteDef, run: RunContext, deps: Sessio
     setup.unmatched = match.unmatched;
     for (const k of introspected) if (k.ok && k.workspaceId && !setup.workspaceId) setup.workspaceId = k.workspaceId;
   }
+  recording = undefined;
 
   const excluded = new Set(run.creditPlan?.excluded ?? (run.maxCredits !== undefined ? planCredits([suite], run).excluded : []));
   let queue: Promise<unknown> = Promise.resolve();
@@ -129,10 +140,13 @@ export async function openSession(suite: SuiteDef, run: RunContext, deps: Sessio
     const idle = idleReason(suite, check, run);
     if (!selected) conclusion = uniform(check, 'disabled', idle!);
     else if (setup.broken) conclusion = uniform(check, 'harnessError', setup.broken);
+    else if (idle === CHECK_NOT_SELECTED) conclusion = uniform(check, 'disabled', CHECK_NOT_SELECTED);
     else if (idle === '--read-only') conclusion = uniform(check, 'disabled', 'disabled by --read-only: the check sends mutations');
     else if (idle) conclusion = uniform(check, 'notObservable', NO_CONTROL);
     else if (excluded.has(check.id)) conclusion = uniform(check, 'disabled', `would exceed --max-credits ${run.maxCredits} (may be charged up to ${maxCredits(check, run.numRuns)} credits)`);
     else conclusion = await execute(check);
+    const steps = recording?.steps;
+    recording = undefined;
     const result: CheckResult = {
       checkId: check.id,
       suite: suite.name,
@@ -142,6 +156,8 @@ export async function openSession(suite: SuiteDef, run: RunContext, deps: Sessio
       plannedCredits: planned,
       durationMs: Date.now() - started,
       seed: run.seed,
+      // Only a failure needs its reproduction; the set-up comes first.
+      ...(steps && conclusion.findings.length > 0 ? { scenario: [...setupSteps, ...steps] } : {}),
     };
     // Defence in depth: whatever a check put into its findings or reason, no secret leaves.
     return JSON.parse(secrets.redact(JSON.stringify(result))) as CheckResult;
@@ -151,9 +167,11 @@ export async function openSession(suite: SuiteDef, run: RunContext, deps: Sessio
     const cleanups: (() => Promise<void>)[] = [];
     const soft: Evidence[] = [];
     const ambient = new AmbientEnvelope(check);
+    recording = { steps: [], phase: 'check' };
     const observed: ApiClient = {
       async send(req) {
         const ex = await api!.send(req);
+        record('api', api!.baseUrl, ex);
         ambient.observe(ex);
         return ex;
       },
@@ -167,6 +185,7 @@ export async function openSession(suite: SuiteDef, run: RunContext, deps: Sessio
     }
     const conclusion = ambient.merge(conclude(check, thrown, soft));
     const failures: string[] = [];
+    if (recording) recording.phase = 'cleanup';
     for (const fn of cleanups.reverse()) {
       try {
         await fn();
