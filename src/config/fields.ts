@@ -27,7 +27,7 @@ export const FIELDS: readonly FieldSpec[] = [
   { field: 'baseUrl', kind: 'url', flag: '--base-url', env: 'WGC_BASE_URL', profile: true, defaultText: 'the embedded reference target', description: 'Target origin (plus optional path prefix); the API is at <baseUrl>/api/v1.' },
   { field: 'controlUrl', kind: 'url', flag: '--control-url', env: 'WGC_CONTROL_URL', profile: true, defaultText: 'none', description: 'Test-control protocol URL; without it, clauses needing control are not observable.' },
   { field: 'controlToken', kind: 'string', env: 'WGC_CONTROL_TOKEN', profile: false, secret: true, defaultText: 'none', description: 'Bearer token of the control protocol. Environment only, never echoed.' },
-  { field: 'profile', kind: 'string', flag: '--target', env: 'WGC_TARGET', profile: false, defaultText: 'none', description: 'Target profile (JSON): baseUrl, controlUrl, keys [{name, env}], fixtures, and any run setting below.' },
+  { field: 'profile', kind: 'string', flag: '--target', env: 'WGC_TARGET', profile: false, defaultText: 'wg-conformance.json in the working folder, if there is one', description: 'Target profile (JSON): baseUrl, controlUrl, keys [{name, env}], fixtures, and any run setting below. The run prints which profile it read; `wgc init` writes a starter one.' },
   { field: 'out', kind: 'string', flag: '--out', env: 'WGC_OUT', profile: true, defaultText: 'reports', description: 'Folder for the reports.' },
   { field: 'seed', kind: 'seed', flag: '--seed', env: 'WGC_SEED', profile: true, defaultText: 'random 32-bit, printed', description: 'Seed of every property-based check; rerun with the printed seed to replay.' },
   { field: 'runs', kind: 'positiveInteger', flag: '--runs', env: 'WGC_RUNS', profile: true, defaultText: '25', description: 'Generated cases per property-based check.' },
@@ -72,6 +72,7 @@ export function configReference(): ConfigReferenceRow[] {
   rows.push(
     { field: 'keys', flag: '', env: '', default: '[]', description: 'Profile only: [{ "name": label, "env": NAME_OF_ENV_VAR_HOLDING_THE_SECRET }]. Secrets are read from the environment, never from the profile.' },
     { field: 'fixtures', flag: '', env: '', default: 'none', description: 'Profile only: { "accountId", "accountPersonId" } of existing records, for targets without control.' },
+    { field: '$comment', flag: '', env: '', default: 'none', description: 'Profile only: notes for the reader, a string or a list of strings (JSON has no comments); the run ignores them. `wgc init` writes them.' },
   );
   return rows;
 }

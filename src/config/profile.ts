@@ -16,6 +16,8 @@ export interface ProfileValues {
 }
 
 const SECRET_FIELD = /secret|token|password|value|apikey|api_key|^key$|credential/i;
+/** The member holding notes for the reader (JSON has no comments), as in JSON Schema: a string or a list of strings. */
+export const COMMENT_FIELD = '$comment';
 /** Conventional (upper-case) env var names only: a lower-case token is far more likely a pasted secret. */
 const ENV_NAME = /^[A-Z_][A-Z0-9_]*$/;
 
@@ -35,7 +37,11 @@ export function parseProfile(text: string, where: string, errors: string[]): Pro
   }
   const settable = new Map(FIELDS.filter((f) => f.profile).map((f) => [f.field, f]));
   for (const [name, raw] of Object.entries(doc as Record<string, unknown>)) {
-    if (name === 'keys') out.keys = parseKeys(raw, where, errors);
+    if (name === COMMENT_FIELD) {
+      // JSON has no comments: notes for the reader (`wgc init` writes them) are read and ignored.
+      const ok = typeof raw === 'string' || (Array.isArray(raw) && raw.every((line) => typeof line === 'string'));
+      if (!ok) errors.push(`${where}: ${COMMENT_FIELD}: expected a string or a list of strings (notes for the reader, ignored by the run)`);
+    } else if (name === 'keys') out.keys = parseKeys(raw, where, errors);
     else if (name === 'fixtures') {
       const parsed = FixturesSchema.safeParse(raw);
       if (parsed.success) out.fixtures = parsed.data;

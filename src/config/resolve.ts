@@ -18,9 +18,19 @@ export interface ConfigInputs {
   readFile: (path: string) => string;
   /** Draws the seed when none is given; default a random 32-bit integer. */
   randomSeed?: () => number;
+  /**
+   * Read DEFAULT_PROFILE (through readFile, so relative to the working folder) when neither
+   * --target nor WGC_TARGET names a profile; default true. A command defined by its arguments
+   * alone (the benchmark) turns it off.
+   */
+  discoverProfile?: boolean;
 }
 
-export type ConfigSource = 'default' | 'profile' | 'env' | 'flag';
+/** The profile a run reads from the working folder when none is named. */
+export const DEFAULT_PROFILE = 'wg-conformance.json';
+
+/** 'discovered': the profile path is DEFAULT_PROFILE, found in the working folder. */
+export type ConfigSource = 'default' | 'profile' | 'env' | 'flag' | 'discovered';
 
 export interface ResolvedConfig {
   config: Config;
@@ -28,6 +38,17 @@ export interface ResolvedConfig {
   sources: Record<string, ConfigSource>;
   /** The seed was drawn at random (print it so the run can be replayed). */
   seedWasRandom: boolean;
+  /** The profile file read, if any, and what named it (print it: a profile found by itself must not go unnoticed). */
+  profileUsed?: { path: string; via: '--target' | 'WGC_TARGET' | 'working folder' };
+}
+
+/** The line a run prints about its profile ("profile wg-conformance.json (found in the working folder; ...)"), if it read one. */
+export function describeProfile(resolved: Pick<ResolvedConfig, 'profileUsed'>): string | undefined {
+  const used = resolved.profileUsed;
+  if (!used) return undefined;
+  return used.via === 'working folder'
+    ? `profile ${used.path} (found in the working folder; --target FILE or WGC_TARGET names another)`
+    : `profile ${used.path} (from ${used.via})`;
 }
 
 /** The configuration is unusable; `problems` lists every reason (one sentence each). */
@@ -96,13 +117,37 @@ function readProfile(path: string, inputs: ConfigInputs, via: string, errors: st
   return parseProfile(text, path, errors);
 }
 
+/** DEFAULT_PROFILE when the working folder has it; undefined when it does not (any other read error is reported). */
+function discoverProfile(inputs: ConfigInputs, errors: string[]): ProfileValues | undefined {
+  let text: string;
+  try {
+    text = inputs.readFile(DEFAULT_PROFILE);
+  } catch (e) {
+    const code = (e as { code?: string }).code;
+    if (code === 'ENOENT') return undefined;
+    errors.push(`${DEFAULT_PROFILE} (the profile found in the working folder): cannot read it (${code ?? (e as Error).message}); fix it, or name another profile with --target`);
+    return undefined;
+  }
+  return parseProfile(text, DEFAULT_PROFILE, errors);
+}
+
 /** Resolves and validates the configuration. Throws ConfigError listing every problem. */
 export function resolveConfig(inputs: ConfigInputs): ResolvedConfig {
   const errors: string[] = [];
   const flags = parseFlags(inputs.argv, errors);
   const env = fromEnv(inputs.env, errors);
-  const profilePath = (flags.profile ?? env.profile) as string | undefined;
-  const profile = profilePath ? readProfile(profilePath, inputs, flags.profile ? '--target' : 'WGC_TARGET', errors) : undefined;
+  const named = (flags.profile ?? env.profile) as string | undefined;
+  let profileUsed: ResolvedConfig['profileUsed'];
+  let profile: ProfileValues | undefined;
+  if (named) {
+    const via = flags.profile ? '--target' : 'WGC_TARGET';
+    profile = readProfile(named, inputs, via, errors);
+    profileUsed = { path: named, via };
+  } else if (inputs.discoverProfile !== false) {
+    profile = discoverProfile(inputs, errors);
+    if (profile) profileUsed = { path: DEFAULT_PROFILE, via: 'working folder' };
+  }
+  const profilePath = profileUsed?.path;
 
   const merged: Record<string, unknown> = { ...DEFAULTS, suites: [...DEFAULTS.suites] };
   const sources: Record<string, ConfigSource> = Object.fromEntries(Object.keys(DEFAULTS).map((k) => [k, 'default' as const]));
@@ -113,6 +158,7 @@ export function resolveConfig(inputs: ConfigInputs): ResolvedConfig {
     }
   };
   layer(profile?.settings ?? {}, 'profile');
+  if (profileUsed?.via === 'working folder') layer({ profile: DEFAULT_PROFILE }, 'discovered');
   layer(env, 'env');
   layer(flags, 'flag');
 
@@ -142,7 +188,7 @@ export function resolveConfig(inputs: ConfigInputs): ResolvedConfig {
   if (!parsed.success) {
     throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.') || 'config'}: ${i.message}`));
   }
-  return { config: parsed.data, sources, seedWasRandom };
+  return { config: parsed.data, sources, seedWasRandom, ...(profileUsed ? { profileUsed } : {}) };
 }
 
 /** How a field was set, for messages: its flag, env var or "profile: field". */
