@@ -5,6 +5,13 @@
  * without reaching up into the engine (test/core/layering.test.ts keeps it so).
  */
 
+/**
+ * The extension of the project's own modules as they run: '.ts' from a clone (tsx compiles on
+ * load), '.js' from the compiled package (dist/, built by `npm run build`). Paths the code builds
+ * at run time (the suites entry, suite files, worker entries) use it; imports are rewritten by tsc.
+ */
+export const SOURCE_EXT: '.ts' | '.js' = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
+
 export const SCOPES = ['graph:read', 'graph:write', 'research:run', 'crm:read', 'crm:write', 'admin'] as const;
 export type Scope = (typeof SCOPES)[number];
 

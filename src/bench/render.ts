@@ -13,8 +13,9 @@ const x = (ratio: number): string => (Number.isFinite(ratio) ? `${ratio.toFixed(
 const PHASES: [string, string][] = [
   ['commandStart', 'node start-up, tsx, CLI import'],
   ['configured', 'run.ts import, config'],
-  ['suitesLoaded', 'catalog and suite definitions'],
-  ['targetOpen', 'embedded reference started'],
+  ['targetOpen', 'catalog, embedded reference started'],
+  ['preflightDone', 'control check, preflight'],
+  ['suitesLoaded', 'suite definitions'],
   ['vitestStart', 'credit plan, run preparation'],
   ['vitestDone', 'vitest: worker, suites, checks'],
   ['reported', 'report files written'],

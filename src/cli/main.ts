@@ -3,15 +3,18 @@
  * in their own modules, imported on demand (`./<name>.ts` exporting `<name>Command`), so a
  * build without one of them still runs the others and says "not available".
  */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { loadCatalog, CatalogError } from '../catalog/load.ts';
 import type { Clause } from '../catalog/types.ts';
 import { processIo, type CliIo } from '../report/io.ts';
 
 export const EXIT = { conformant: 0, notConformant: 1, usageOrHarness: 2 } as const;
 
-export const HELP = `wgc: conformance suite for the Workspace Graph and ICP Service API (v1-beta)
+export const HELP = `wg-conformance: conformance suite for the Workspace Graph and ICP Service API (v1-beta)
 
-usage: wgc <command> [options]
+usage: wg-conformance <command> [options]
+       (wgc is the same command under a short name; the texts below use it)
 
 commands:
   run             run the suites against a target (default: the embedded reference target)
@@ -24,6 +27,7 @@ commands:
   selftest        run the suite against every named fault of the reference target (kill matrix)
   docs            regenerate the generated documentation (--check: fail when it is stale)
   help            this text (also: wgc <command> --help)
+  --version       the suite's version and the version of the API document it encodes
 
 exit codes:
   0  conformant: no MUST clause failed and the harness did not break
@@ -51,7 +55,8 @@ async function loadCommand(file: string, exportName: string): Promise<Command | 
   } catch (e) {
     const err = e as { code?: string; message?: string };
     // Only the command's own module missing means "not available"; a broken dependency is a bug.
-    const missing = (err.code === 'ERR_MODULE_NOT_FOUND' || /Cannot find module|Failed to load url|Does the file exist/.test(err.message ?? '')) && (err.message ?? '').includes(file.slice(2));
+    // (The module is named without its extension: `.ts` in a clone, `.js` in the compiled package.)
+    const missing = (err.code === 'ERR_MODULE_NOT_FOUND' || /Cannot find module|Failed to load url|Does the file exist/.test(err.message ?? '')) && (err.message ?? '').includes(file.slice(2).replace(/\.ts$/, '.'));
     if (missing) return undefined;
     throw e;
   }
@@ -102,6 +107,11 @@ export async function main(argv: string[], io: CliIo & { isTTY?: boolean } = { .
       case '-h':
         io.out(HELP);
         return command === undefined ? EXIT.usageOrHarness : EXIT.conformant;
+      case '--version':
+      case '-V':
+      case 'version':
+        io.out(`${versionLine()}\n`);
+        return EXIT.conformant;
       case 'run': {
         const { runCommand } = await import('./run.ts');
         return await runCommand(rest, process.env, io);
@@ -129,6 +139,17 @@ export async function main(argv: string[], io: CliIo & { isTTY?: boolean } = { .
     io.err(`wgc ${command}: harness error: ${(e as Error)?.stack ?? String(e)}\n`);
     return EXIT.usageOrHarness;
   }
+}
+
+/**
+ * `wg-conformance --version`: the suite's version (package.json) and the version of the API
+ * document it encodes (`info.version` of specs/openapi.yaml), read without loading the spec.
+ */
+export function versionLine(): string {
+  const pkg = JSON.parse(readFileSync(fileURLToPath(new URL('../../package.json', import.meta.url)), 'utf8')) as { name: string; version: string };
+  const spec = readFileSync(fileURLToPath(new URL('../../specs/openapi.yaml', import.meta.url)), 'utf8');
+  const info = /^info:\n(?:[ \t]+.*\n)*?[ \t]+title:[ \t]*(.+)\n(?:[ \t]+.*\n)*?[ \t]+version:[ \t]*(\S+)/m.exec(spec);
+  return `${pkg.name} ${pkg.version} (API document: ${info ? `${info[1]!.trim()} ${info[2]}` : 'unknown'})`;
 }
 
 function notAvailable(command: string, io: CliIo): number {

@@ -12,19 +12,11 @@ import type { SuiteDef } from '../engine/check.ts';
 import { hasControl, type RunContext } from '../engine/context.ts';
 import { describeCreditPlan, planCredits } from '../engine/credits.ts';
 import { discoverSuites, loadSuiteDefs, SuiteLoadError } from '../engine/discover.ts';
-import { runSuitesWithVitest } from '../engine/launch.ts';
 import { runContextFor } from '../engine/context.ts';
 import type { RunObserver } from '../engine/phases.ts';
-import { WgcReporter } from '../../reporters/wgc-reporter.ts';
 import { insecureReason } from '../http/transport.ts';
-import { prepareRun } from '../engine/run.ts';
-import { buildRunResult } from '../report/build.ts';
-import { hashFile, DEFAULT_SPEC_PATH, type RunMetaInput } from '../report/meta.ts';
-import { writeReports } from '../report/write.ts';
-import { renderTerminalSummary } from '../report/terminal.ts';
-import { writeCertificationBundle } from '../report/certify.ts';
+import type { RunMetaInput } from '../report/meta.ts';
 import { createControlClient } from '../control/client.ts';
-import { exitCodeOf, requireCoverage } from '../report/verdict.ts';
 import type { CliIo } from '../report/io.ts';
 import { createHttpClient } from '../http/client.ts';
 import { SecretRegistry } from '../http/redact.ts';
@@ -46,6 +38,17 @@ Exit codes: 0 conformant · 1 not conformant (a MUST clause failed) · 2 usage o
 
 export type { RunObserver, RunPhase } from '../engine/phases.ts';
 export { runContextFor } from '../engine/context.ts';
+
+/**
+ * What a run needs only once the preflight has passed: the run preparation and the report
+ * writers (and, imported where used, vitest's node API). Imported on first use, so the first
+ * request of a run is not kept waiting for them (start-up to the first request is measured in
+ * test/package/pack.test.ts).
+ */
+async function reporting() {
+  const [build, meta, write, terminal, verdict] = await Promise.all([import('../report/build.ts'), import('../report/meta.ts'), import('../report/write.ts'), import('../report/terminal.ts'), import('../report/verdict.ts')]);
+  return { buildRunResult: build.buildRunResult, hashFile: meta.hashFile, DEFAULT_SPEC_PATH: meta.DEFAULT_SPEC_PATH, writeReports: write.writeReports, renderTerminalSummary: terminal.renderTerminalSummary, exitCodeOf: verdict.exitCodeOf, requireCoverage: verdict.requireCoverage };
+}
 
 /** Where a run sends its requests. */
 export interface Target {
@@ -111,33 +114,22 @@ export async function runCommand(argv: string[], env: NodeJS.ProcessEnv, io: Cli
   }
   observer.phase?.('configured');
 
-  let catalog;
-  let suites: SuiteDef[];
-  let files: { name: string; testFile: string }[];
+  let files: { name: string; testFile: string; indexFile: string }[];
   const suitesDir = resolve(config.suitesDir ?? DEFAULT_SUITES_DIR);
   try {
-    catalog = loadCatalog();
-    const found = await discoverSuites(suitesDir);
-    suites = await loadSuiteDefs(found, PACKAGE_ROOT);
-    files = found;
+    files = await discoverSuites(suitesDir);
   } catch (e) {
-    if (e instanceof CatalogError || e instanceof SuiteLoadError) {
+    if (e instanceof SuiteLoadError) {
       io.err(`wgc run: ${e.message}\n`);
       return 2;
     }
     throw e;
   }
-  const unknown = config.suites.filter((s) => !suites.some((d) => d.name === s));
+  const unknown = config.suites.filter((s) => !files.some((f) => f.name === s));
   if (unknown.length > 0) {
-    io.err(`wgc run: --suite: unknown suite ${unknown.map((s) => `"${s}"`).join(', ')}; available: ${suites.map((s) => s.name).join(', ')}\n`);
+    io.err(`wgc run: --suite: unknown suite ${unknown.map((s) => `"${s}"`).join(', ')}; available: ${files.map((f) => f.name).join(', ')}\n`);
     return 2;
   }
-  const unknownChecks = config.checks.filter((id) => !suites.some((d) => d.checks.some((c) => c.id === id)));
-  if (unknownChecks.length > 0) {
-    io.err(`wgc run: --check: unknown check ${unknownChecks.map((s) => `"${s}"`).join(', ')}; list them with wgc clauses, or see report.json's checks\n`);
-    return 2;
-  }
-  observer.phase?.('suitesLoaded');
 
   io.out(`seed ${config.seed}${seedWasRandom ? ` (random; replay with --seed ${config.seed})` : ''}\n`);
   const target = await openTarget(config);
@@ -145,6 +137,8 @@ export async function runCommand(argv: string[], env: NodeJS.ProcessEnv, io: Cli
   try {
     /** No suite runs: CI still gets a report saying why, and the run is inconclusive (exit 2). */
     const abort = async (runErrors: string[]): Promise<number> => {
+      const { buildRunResult, hashFile, DEFAULT_SPEC_PATH, writeReports, renderTerminalSummary } = await reporting();
+      const catalog = loadCatalog();
       const meta: RunMetaInput = {
         specHash: hashFile(DEFAULT_SPEC_PATH),
         targetBaseUrl: target.identity,
@@ -167,15 +161,37 @@ export async function runCommand(argv: string[], env: NodeJS.ProcessEnv, io: Cli
       return abort([`the test-control protocol at --control-url is unusable, so no suite ran: ${controlProblem}`]);
     }
     const run = runContextFor(config, target);
-    // The plan is printed before anything is sent (introspection included).
-    const plan = planCredits(suites, run);
-    io.out(`target ${target.label}${hasControl(run) ? ' (with test-control protocol)' : ' (no test-control protocol)'}\n${describeCreditPlan(plan)}\n`);
+    io.out(`target ${target.label}${hasControl(run) ? ' (with test-control protocol)' : ' (no test-control protocol)'}\n`);
+    // The preflight comes first: its requests are free (GET /me, seed part 8), and a target that
+    // cannot be reached, is not the API or refuses a key is named before the suites are loaded.
     const pre = await runPreflight(run);
     if (pre.problems.length > 0) {
       for (const p of pre.problems) io.err(`wgc run: ${p}\n`);
       return abort(pre.problems.map((p) => `preflight: ${p}; no suite ran`));
     }
     if (pre.introspected) run.introspected = pre.introspected;
+    observer.phase?.('preflightDone');
+
+    let suites: SuiteDef[];
+    let catalog;
+    try {
+      catalog = loadCatalog();
+      suites = await loadSuiteDefs(files, PACKAGE_ROOT);
+    } catch (e) {
+      if (!(e instanceof SuiteLoadError || e instanceof CatalogError)) throw e;
+      io.err(`wgc run: ${e.message}\n`);
+      return 2;
+    }
+    const unknownChecks = config.checks.filter((id) => !suites.some((d) => d.checks.some((c) => c.id === id)));
+    if (unknownChecks.length > 0) {
+      io.err(`wgc run: --check: unknown check ${unknownChecks.map((s) => `"${s}"`).join(', ')}; list them with wgc clauses, or see report.json's checks\n`);
+      return 2;
+    }
+    observer.phase?.('suitesLoaded');
+    // The plan is printed before anything billable is sent (the preflight's GET /me is free).
+    const plan = planCredits(suites, run);
+    io.out(`${describeCreditPlan(plan)}\n`);
+    const { prepareRun } = await import('../engine/run.ts');
     const prepared = await prepareRun(suites, run);
 
     // --check narrows the suites to those holding a selected check.
@@ -186,6 +202,8 @@ export async function runCommand(argv: string[], env: NodeJS.ProcessEnv, io: Cli
     // cannot share one retry budget object, so each gets an equal share of the run's: the whole
     // run never waits on more 429s than the run budget.
     const retry429 = { ...prepared.run.http.retry429, budget: Math.max(1, Math.floor(prepared.run.http.retry429.budget / Math.max(1, selected.length))) };
+    // Imported here: vitest's node API is the heaviest import of a run, and the preflight need not wait for it.
+    const [{ runSuitesWithVitest }, { WgcReporter }] = await Promise.all([import('../engine/launch.ts'), import('../../reporters/wgc-reporter.ts')]);
     const vt = await runSuitesWithVitest({
       collector: new WgcReporter(),
       root: PACKAGE_ROOT,
@@ -204,6 +222,7 @@ export async function runCommand(argv: string[], env: NodeJS.ProcessEnv, io: Cli
     const disabledClauses: Record<string, string> = {};
     for (const s of suites) for (const c of s.checks) for (const id of c.clauses) if (!ran.has(id)) disabledClauses[id] = config.checks.length > 0 && (config.suites.length === 0 || config.suites.includes(s.name)) ? 'check not selected (--check)' : `suite ${s.name} not selected (--suite)`;
 
+    const { buildRunResult, hashFile, DEFAULT_SPEC_PATH, writeReports, renderTerminalSummary, exitCodeOf, requireCoverage } = await reporting();
     const meta: RunMetaInput = {
       specHash: hashFile(DEFAULT_SPEC_PATH),
       targetBaseUrl: target.identity,
@@ -231,6 +250,7 @@ export async function runCommand(argv: string[], env: NodeJS.ProcessEnv, io: Cli
     const listed = [...written];
     if (config.certify) {
       const bundle = join(out, 'certification');
+      const { writeCertificationBundle } = await import('../report/certify.ts');
       await writeCertificationBundle(result, bundle, { specPath: DEFAULT_SPEC_PATH, catalogPath: catalog.path, reports: written });
       listed.push(bundle);
     }

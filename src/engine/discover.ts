@@ -9,6 +9,10 @@ import { existsSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { SuiteDef } from './check.ts';
+import { SOURCE_EXT } from '../vocabulary.ts';
+
+/** A suite file's name: `<area>.test.ts` in a clone, `<area>.test.js` in the compiled package. */
+const TEST_SUFFIX = `.test${SOURCE_EXT}`;
 
 export interface SuiteFile {
   /** Suite name, from the file name ("auth" for auth.test.ts). */
@@ -34,11 +38,11 @@ export async function discoverSuites(dir: string): Promise<SuiteFile[]> {
     throw new SuiteLoadError(`cannot read the suites folder ${root}: ${(e as Error).message}`);
   }
   return entries
-    .filter((p) => p.endsWith('.test.ts') && !p.split(/[\\/]/).includes('node_modules'))
+    .filter((p) => p.endsWith(TEST_SUFFIX) && !p.split(/[\\/]/).includes('node_modules'))
     .map((p) => {
       const testFile = join(root, p);
-      const name = basename(p, '.test.ts');
-      return { name, testFile, indexFile: join(dirname(testFile), name, 'index.ts') };
+      const name = basename(p, TEST_SUFFIX);
+      return { name, testFile, indexFile: join(dirname(testFile), name, `index${SOURCE_EXT}`) };
     })
     .sort((a, b) => a.name.localeCompare(b.name));
 }

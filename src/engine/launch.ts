@@ -12,6 +12,7 @@ import type { CheckResult } from './check.ts';
 import type { RunContext } from './context.ts';
 import type { SessionSummary } from './session.ts';
 import { OUTCOME_LABEL, OUTCOMES, type Outcome } from './outcome.ts';
+import { SOURCE_EXT } from '../vocabulary.ts';
 
 /**
  * One worker thread runs every suite, the suites side by side in it (suites.entry.ts declares
@@ -29,7 +30,7 @@ export const VITEST_POOL = 'threads' as const;
 export const VITEST_WORKERS = 1;
 
 /** The test file vitest runs: it imports the selected suite files (see its comment). */
-export const SUITES_ENTRY = fileURLToPath(new URL('./suites.entry.ts', import.meta.url));
+export const SUITES_ENTRY = fileURLToPath(new URL(`./suites.entry${SOURCE_EXT}`, import.meta.url));
 
 /**
  * Vitest keeps the transformed suite and engine modules on disk between runs (vitest 4.1
@@ -120,7 +121,7 @@ class ProgressReporter implements Reporter {
   /** Suite name → its file as shown (e.g. "suites/auth.test.ts"). */
   private readonly labels = new Map<string, string>();
   constructor(root: string, files: readonly string[], private readonly print?: (line: string) => void) {
-    for (const f of files) this.labels.set(basename(f, '.test.ts'), relative(root, f).split('\\').join('/'));
+    for (const f of files) this.labels.set(basename(f).replace(/\.test\.[cm]?[jt]s$/, ''), relative(root, f).split('\\').join('/'));
   }
 
   onTestModuleQueued(testModule: TestModule): void {

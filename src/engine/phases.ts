@@ -6,7 +6,7 @@
 import type { VitestRun } from './launch.ts';
 
 /** Milestones of a run, in order. */
-export type RunPhase = 'configured' | 'suitesLoaded' | 'targetOpen' | 'vitestStart' | 'vitestDone' | 'reported';
+export type RunPhase = 'configured' | 'targetOpen' | 'preflightDone' | 'suitesLoaded' | 'vitestStart' | 'vitestDone' | 'reported';
 
 /** Optional observer of a run; it sees figures, never changes the run. */
 export interface RunObserver {

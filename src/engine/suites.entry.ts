@@ -8,7 +8,7 @@
  * A suite file that fails to import becomes a describe with one failing test named after the
  * file: the other suites still run, and the failure reaches the report as a run error.
  */
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, extname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, inject, test } from 'vitest';
 
@@ -27,7 +27,12 @@ const names = inject('wgcSuiteNames') ?? [];
 // a module's imports one after another, and the suites' dependency trees loaded side by side
 // overlap those waits (collect 0.43 -> 0.38 s, median of 4 interleaved runs each). Errors are
 // left to the ordered imports below, which report them.
-await Promise.all(files.map((file) => import(pathToFileURL(join(dirname(file), basename(file, '.test.ts'), 'index.ts')).href).catch(() => undefined)));
+// (`<area>.test.ts` and `<area>/index.ts` in a clone; `.js` both in the compiled package.)
+const indexOf = (file: string): string => {
+  const ext = extname(file);
+  return join(dirname(file), basename(file, `.test${ext}`), `index${ext}`);
+};
+await Promise.all(files.map((file) => import(pathToFileURL(indexOf(file)).href).catch(() => undefined)));
 // Then the suite files in order, so the suites are declared (and start) in the order given.
 for (const [i, file] of files.entries()) {
   try {

@@ -12,10 +12,14 @@
  * the cache (read-only folder, corrupt entry, other V8) falls back to the full load.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { basename, dirname, join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deserialize, serialize } from 'node:v8';
+import { SOURCE_EXT } from '../vocabulary.ts';
+
+const require = createRequire(import.meta.url);
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SPECS_DIR = join(ROOT, 'specs') + sep;
@@ -23,7 +27,7 @@ const SPECS_DIR = join(ROOT, 'specs') + sep;
 export const SPEC_CACHE_DIR = join(ROOT, 'node_modules', '.cache', 'wg-conformance', 'spec');
 
 /** Sources whose change changes what a load produces (the loader and what it validates against). */
-const LOADER_SOURCES = ['src/spec/load.ts', 'src/spec/source.ts', 'src/spec/operations.ts', 'src/spec/extensions.ts', 'src/spec/disk-cache.ts', 'src/engine/check.ts'];
+const LOADER_SOURCES = ['src/spec/load', 'src/spec/source', 'src/spec/operations', 'src/spec/extensions', 'src/spec/disk-cache', 'src/engine/check'].map((f) => `${f}${SOURCE_EXT}`);
 /** Libraries whose version changes what a load produces. */
 const LIBRARIES = ['@apidevtools/swagger-parser', '@apidevtools/json-schema-ref-parser', 'ajv', 'yaml', 'zod'];
 
@@ -37,7 +41,9 @@ function loaderFingerprint(): string {
   for (const lib of LIBRARIES) {
     let version = 'absent';
     try {
-      version = (JSON.parse(readFileSync(join(ROOT, 'node_modules', lib, 'package.json'), 'utf8')) as { version: string }).version;
+      // Where Node would find it: the checkout's node_modules, or the installing project's.
+      const dir = (require.resolve.paths(lib) ?? []).find((d) => existsSync(join(d, lib, 'package.json')));
+      if (dir) version = (JSON.parse(readFileSync(join(dir, lib, 'package.json'), 'utf8')) as { version: string }).version;
     } catch {
       /* a library not installed at the top level: its absence is part of the key */
     }
