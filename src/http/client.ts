@@ -3,13 +3,13 @@
  * bounded in time and size, 429s are retried within a run-wide budget, keys only go to the
  * target's origin, and every exchange is captured redacted.
  */
-import { Agent, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import type { ApiClient, ApiRequest } from './api.ts';
 import type { Exchange } from './exchange.ts';
 import { encodeQuery } from './query.ts';
 import type { SecretRegistry } from './redact.ts';
 import { DEFAULT_RETRY_429, RetryBudget, planRetry, type Retry429Options } from './retry.ts';
-import { performRequest, type OutgoingRequest, type TransportOptions } from './transport.ts';
+import { performRequest, TargetAgent, type OutgoingRequest, type ProxySettings, type TransportOptions } from './transport.ts';
 
 export const DEFAULT_MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
 export const API_PREFIX = '/api/v1';
@@ -46,9 +46,9 @@ export interface HttpClient extends ApiClient {
   close(): Promise<void>;
 }
 
-/** A keep-alive Agent for one run; share it between clients and close it at the end. */
-export function createDispatcher(opts: { connectTimeoutMs?: number } = {}): Agent {
-  return new Agent({ keepAliveTimeout: 4_000, keepAliveMaxTimeout: 10_000, connect: { timeout: opts.connectTimeoutMs ?? 10_000 } });
+/** A keep-alive pool for one run, through the environment's proxy if any (TargetAgent); share it between clients and close it at the end. */
+export function createDispatcher(opts: { connectTimeoutMs?: number; proxy?: ProxySettings } = {}): TargetAgent {
+  return new TargetAgent({ keepAliveTimeout: 4_000, keepAliveMaxTimeout: 10_000, connect: { timeout: opts.connectTimeoutMs ?? 10_000 } }, opts.proxy);
 }
 
 let clientCount = 0;

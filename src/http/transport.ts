@@ -3,7 +3,7 @@
  * API client (client.ts) and the control client (../control/client.ts). It never throws for
  * anything the server does: every problem becomes `Exchange.error`.
  */
-import type { Dispatcher } from 'undici';
+import { Agent, Dispatcher, EnvHttpProxyAgent } from 'undici';
 import type { CapturedRequest, CapturedResponse, Exchange, TransportError } from './exchange.ts';
 import { readBody } from './body.ts';
 import type { SecretRegistry } from './redact.ts';
@@ -54,6 +54,70 @@ export function insecureReason(url: URL, allowInsecureHttp: boolean): string | u
     `refused to send to ${url.origin}: plain http to a non-loopback host would expose API keys on the network; ` +
     'use https, or pass --allow-insecure-http to accept the risk'
   );
+}
+
+/** Proxies to use instead of the environment's (tests); each unset one is read from the environment. */
+export interface ProxySettings {
+  httpProxy?: string;
+  httpsProxy?: string;
+  noProxy?: string;
+}
+
+/**
+ * The connection pool of a run (keep-alive), honouring the proxy variables of corporate networks:
+ * HTTPS_PROXY, HTTP_PROXY and NO_PROXY (or their lower-case forms), read by undici's
+ * EnvHttpProxyAgent when the pool is created. Loopback hosts are always reached directly, as Go's
+ * net/http does: a proxy cannot reach this machine's loopback, and the embedded reference target
+ * lives there. Through a proxy every request is tunnelled (CONNECT, also for http:), so the proxy
+ * sees the target's host and port, never a request or its key. A private CA is trusted through
+ * NODE_EXTRA_CA_CERTS, which Node reads at start, for direct and tunnelled connections alike.
+ * No redirect is ever followed (no redirect interceptor): a 3xx is captured as the answer, so a key
+ * never travels to the origin a Location names, through a proxy or not.
+ */
+export class TargetAgent extends Agent {
+  /** Everything not on loopback: through the environment's proxy, or directly when it names none or NO_PROXY matches. */
+  readonly #viaEnvironment: EnvHttpProxyAgent;
+  #viaEnvironmentClosed: Promise<void> | undefined;
+
+  constructor(opts: Agent.Options = {}, proxy: ProxySettings = {}) {
+    super(opts);
+    this.#viaEnvironment = new EnvHttpProxyAgent({ ...opts, ...proxy });
+  }
+
+  override dispatch(options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
+    const origin = typeof options.origin === 'string' ? new URL(options.origin) : options.origin;
+    const loopback = origin !== undefined && isLoopbackHost(origin.hostname.replace(/^\[(.*)\]$/, '$1'));
+    return loopback ? super.dispatch(options, handler) : this.#viaEnvironment.dispatch(options, handler);
+  }
+
+  // undici's close() and destroy() without a callback call themselves again with one: the
+  // overrides always hand the base class a callback, so they never recurse.
+  override close(): Promise<void>;
+  override close(callback: () => void): void;
+  override close(callback?: () => void): Promise<void> | void {
+    const own = settle((cb) => super.close(cb));
+    const done = Promise.all([own, (this.#viaEnvironmentClosed ??= this.#viaEnvironment.close())]).then(() => undefined);
+    if (!callback) return done;
+    void done.then(callback, callback);
+  }
+
+  override destroy(): Promise<void>;
+  override destroy(err: Error | null): Promise<void>;
+  override destroy(callback: () => void): void;
+  override destroy(err: Error | null, callback: () => void): void;
+  override destroy(a?: Error | null | (() => void), b?: () => void): Promise<void> | void {
+    const err = typeof a === 'function' ? null : (a ?? null);
+    const callback = typeof a === 'function' ? a : b;
+    const own = settle((cb) => super.destroy(err, cb));
+    const done = Promise.all([own, this.#viaEnvironment.destroy(err)]).then(() => undefined);
+    if (!callback) return done;
+    void done.then(callback, callback);
+  }
+}
+
+/** A promise of an undici callback-style operation (`callback(err)`). */
+function settle(start: (callback: () => void) => void): Promise<void> {
+  return new Promise<void>((resolve, reject) => start(((err?: Error | null) => (err ? reject(err) : resolve())) as () => void));
 }
 
 function joinHeaders(raw: Record<string, string | string[] | undefined>): Record<string, string> {
