@@ -43,6 +43,7 @@ const EXTENSIONS: Record<string, [string, string]> = {
   docs: ['./docs.ts', 'docsCommand'],
   'verify-bundle': ['./verify-bundle.ts', 'verifyBundleCommand'],
   selftest: ['./selftest.ts', 'selfTestCommand'],
+  init: ['./init.ts', 'initCommand'],
 };
 
 type Command = (argv: string[], ...rest: never[]) => Promise<number>;
