@@ -8,7 +8,8 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadCatalog, CatalogError } from '../catalog/load.ts';
 import { ConfigError, redactConfig, renderConfigReference, resolveConfig, type Config } from '../config/index.ts';
-import type { SuiteDef } from '../engine/check.ts';
+import type { CheckResult, SuiteDef } from '../engine/check.ts';
+import { Stopper } from './stopper.ts';
 import { hasControl, type RunContext } from '../engine/context.ts';
 import { describeCreditPlan, planCredits } from '../engine/credits.ts';
 import { discoverSuites, loadSuiteDefs, SuiteLoadError } from '../engine/discover.ts';
@@ -203,21 +204,48 @@ export async function runCommand(argv: string[], env: NodeJS.ProcessEnv, io: Cli
     // run never waits on more 429s than the run budget.
     const retry429 = { ...prepared.run.http.retry429, budget: Math.max(1, Math.floor(prepared.run.http.retry429.budget / Math.max(1, selected.length))) };
     // Imported here: vitest's node API is the heaviest import of a run, and the preflight need not wait for it.
-    const [{ runSuitesWithVitest }, { WgcReporter }] = await Promise.all([import('../engine/launch.ts'), import('../../reporters/wgc-reporter.ts')]);
-    const vt = await runSuitesWithVitest({
-      collector: new WgcReporter(),
-      root: PACKAGE_ROOT,
-      files: selected.map((f) => f.testFile),
-      run: { ...prepared.run, http: { ...prepared.run.http, retry429 } },
-      concurrency: config.concurrency,
-      ...(config.shard ? { shard: config.shard } : {}),
-      onProgress: (line) => io.err(`${line}\n`),
-    });
+    const [{ runSuitesWithVitest, shardFiles }, { WgcReporter }] = await Promise.all([import('../engine/launch.ts'), import('../../reporters/wgc-reporter.ts')]);
+    const collector = new WgcReporter();
+    const chosen = (s: SuiteDef, id: string): boolean => (config.suites.length === 0 || config.suites.includes(s.name)) && (config.checks.length === 0 || config.checks.includes(id));
+    const stopper = new Stopper({ started, graceMs: config.graceMs, say: (line) => io.err(`${line}\n`), ...(config.maxDurationMs !== undefined ? { maxDurationMs: config.maxDurationMs } : {}), ...(observer.exit ? { exit: observer.exit } : {}) });
+    let vt: Awaited<ReturnType<typeof runSuitesWithVitest<InstanceType<typeof WgcReporter>>>>;
+    let forcedBy: string | undefined;
+    try {
+      const running = runSuitesWithVitest({
+        collector,
+        root: PACKAGE_ROOT,
+        files: selected.map((f) => f.testFile),
+        run: { ...prepared.run, http: { ...prepared.run.http, retry429 }, stop: stopper.plan },
+        concurrency: config.concurrency,
+        ...(config.shard ? { shard: config.shard } : {}),
+        ...(config.quiet ? {} : { onProgress: (line: string) => io.err(`${line}\n`) }),
+        ...(config.quiet || !io.isTTY ? {} : { onLive: (text: string) => io.err(`\r\x1b[2K${text.slice(0, 200)}`) }),
+        totalChecks: shardFiles(selected, config.shard ?? undefined)
+          .flatMap((f) => suites.filter((s) => s.name === f.name))
+          .reduce((n, s) => n + s.checks.filter((c) => chosen(s, c.id)).length, 0),
+      });
+      const ended = await Promise.race([running.then((v) => ({ v })), stopper.forced.then((why) => ({ why }))]);
+      if ('v' in ended) vt = ended.v;
+      else {
+        // The suites did not end in time: report what finished; the rest did not run.
+        forcedBy = ended.why;
+        running.catch(() => undefined);
+        const results = collector.results();
+        vt = { results, runErrors: collector.runErrors(), requests: results.reduce((n, r) => n + r.requests, 0), creditsCharged: null, reporter: collector, sessions: [], files: [] };
+      }
+    } finally {
+      stopper.dispose();
+    }
+    const cancelled = stopper.cancelledBy ? `the run was cancelled (${stopper.cancelledBy})` : undefined;
+    const missing = unfinished(suites, chosen, vt.results, `not run: ${forcedBy ?? cancelled ?? 'the suite ended before the check reported'}`, config.seed);
+    if (missing.length > 0 && (forcedBy || cancelled)) vt.results.push(...missing);
+    if (cancelled) vt.runErrors.push(`${cancelled}: the report holds the checks that finished; the others are disabled (not run or stopped)`);
+    if (forcedBy) vt.runErrors.push(`${forcedBy}: the suites were still running, ${missing.length} check${missing.length === 1 ? '' : 's'} never reported (disabled, not run)`);
     observer.vitest?.(vt);
     observer.phase?.('vitestDone');
+    const cut = vt.results.filter((r) => r.outcome === 'disabled' && /^(not run|stopped): the (time budget|run was cancelled)/.test(r.reason ?? '')).length;
 
     // Clauses only unselected suites speak of are "disabled by --suite", not "no check ran".
-    const chosen = (s: SuiteDef, id: string): boolean => (config.suites.length === 0 || config.suites.includes(s.name)) && (config.checks.length === 0 || config.checks.includes(id));
     const ran = new Set(suites.flatMap((s) => s.checks.filter((c) => chosen(s, c.id)).flatMap((c) => c.clauses)));
     const disabledClauses: Record<string, string> = {};
     for (const s of suites) for (const c of s.checks) for (const id of c.clauses) if (!ran.has(id)) disabledClauses[id] = config.checks.length > 0 && (config.suites.length === 0 || config.suites.includes(s.name)) ? 'check not selected (--check)' : `suite ${s.name} not selected (--suite)`;
@@ -255,11 +283,24 @@ export async function runCommand(argv: string[], env: NodeJS.ProcessEnv, io: Cli
       listed.push(bundle);
     }
     io.out(renderTerminalSummary(result, { color: io.isTTY ?? false, files: listed }));
+    if (cut > 0) io.out(`coverage cut: ${cut} check${cut === 1 ? '' : 's'} did not run to the end because ${cancelled ?? `the time budget (${stopper.plan.budget}) ran out`}; their clauses are reported disabled\n`);
     observer.phase?.('reported');
-    return result.summary.exitCode;
+    if (forcedBy) (observer.exit ?? process.exit)(cancelled ? 2 : result.summary.exitCode);
+    // A cancelled run is inconclusive whatever it saw before the signal (exit 2).
+    return cancelled ? 2 : result.summary.exitCode;
   } finally {
     await target.close?.();
   }
+}
+
+/** Results for the chosen checks that never reported one (a run cut short): disabled, with the reason. */
+function unfinished(suites: readonly SuiteDef[], chosen: (s: SuiteDef, id: string) => boolean, results: readonly CheckResult[], reason: string, seed: number): CheckResult[] {
+  const have = new Set(results.map((r) => r.checkId));
+  return suites.flatMap((s) =>
+    s.checks
+      .filter((c) => chosen(s, c.id) && !have.has(c.id))
+      .map((c) => ({ checkId: c.id, suite: s.name, title: c.title, outcome: 'disabled' as const, clauses: Object.fromEntries(c.clauses.map((id) => [id, 'disabled' as const])), reason, findings: [], requests: 0, plannedCredits: 0, durationMs: 0, seed })),
+  );
 }
 
 /** The preflight (src/target/preflight.ts) through a client of its own, with the run's bounds; secrets redacted. */

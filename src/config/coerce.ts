@@ -72,6 +72,13 @@ export function coerce(kind: FieldKind, raw: unknown): Coerced {
       const bad = names.find((s) => !/^[a-z0-9][a-z0-9_-]*(\/[a-z0-9][a-z0-9_.-]*)?$/i.test(s));
       return bad === undefined ? { ok: true, value: names } : fail('names (letters, digits, "-" or "_"; check ids as suite/check)', bad);
     }
+    case 'duration': {
+      // A bare number is seconds; units ms, s, m, h.
+      const m = typeof raw === 'number' ? [String(raw), String(raw), 's'] : typeof raw === 'string' ? /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h)?\s*$/i.exec(raw) : null;
+      const unit = (m?.[2] ?? 's').toLowerCase();
+      const ms = m ? Math.round(Number(m[1]) * ({ ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as Record<string, number>)[unit]!) : Number.NaN;
+      return Number.isSafeInteger(ms) && ms > 0 ? { ok: true, value: ms } : fail('a duration such as 120s, 10m or 1500ms (a bare number is seconds)', raw);
+    }
     case 'shard': {
       const m = typeof raw === 'string' ? /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(raw) : null;
       const index = m ? Number(m[1]) : 0;

@@ -5,7 +5,7 @@
  */
 
 /** How a raw value (flag text, env text or profile JSON) is read. */
-export type FieldKind = 'url' | 'positiveInteger' | 'nonNegativeInteger' | 'seed' | 'boolean' | 'string' | 'list' | 'shard' | 'coverage';
+export type FieldKind = 'url' | 'positiveInteger' | 'nonNegativeInteger' | 'seed' | 'boolean' | 'string' | 'list' | 'shard' | 'coverage' | 'duration';
 
 export interface FieldSpec {
   field: string;
@@ -38,6 +38,9 @@ export const FIELDS: readonly FieldSpec[] = [
   { field: 'requireCoverage', kind: 'coverage', flag: '--require-coverage', env: 'WGC_REQUIRE_COVERAGE', profile: true, defaultText: 'none', description: 'The coverage a conformant run must reach, else it is inconclusive (exit 2): a number of verified clauses (120), a share of the observable clauses (90%), or full (every observable MUST clause verified).' },
   { field: 'patience', kind: 'positiveInteger', flag: '--patience', env: 'WGC_PATIENCE', profile: true, defaultText: '1', description: 'Multiplies every wait for an asynchronous effect the API document sets no time for: a receipt or compute run becoming readable (3 s), an agent preview\'s quote (18 s), a charge showing in the usage ledger (5 s). Raise it for a slow staging target; a target slower than the bound fails the clause that waited, and the finding names the bound.' },
   { field: 'timeoutMs', kind: 'positiveInteger', flag: '--timeout', env: 'WGC_TIMEOUT_MS', profile: true, defaultText: '10000', description: 'Total time per request in ms (headers and body).' },
+  { field: 'maxDurationMs', kind: 'duration', flag: '--max-duration', env: 'WGC_MAX_DURATION', profile: true, defaultText: 'none', description: 'Time budget of the run (120s, 10m, 1500ms; a bare number is seconds). Checks that cannot start before it ends are reported disabled (time budget), a check running at the end is stopped before its next request, and the run ends with a complete report of what it verified; the verdict names the cut.' },
+  { field: 'graceMs', kind: 'duration', flag: '--grace', env: 'WGC_GRACE', profile: true, defaultText: '5s', description: 'After the time budget or a SIGINT/SIGTERM: how long the run may still clean up what it created before it writes its report and ends (a second signal ends it at once).' },
+  { field: 'quiet', kind: 'boolean', flag: '--quiet', env: 'WGC_QUIET', profile: true, defaultText: 'false', description: 'No progress while running (the live line on a terminal; the per-suite lines and the 10 s heartbeat otherwise). Never part of the report files either way.' },
   { field: 'concurrency', kind: 'positiveInteger', flag: '--concurrency', env: 'WGC_CONCURRENCY', profile: true, defaultText: '2', description: 'Suites run side by side (in one vitest worker).' },
   { field: 'allowInsecureHttp', kind: 'boolean', flag: '--allow-insecure-http', env: 'WGC_ALLOW_INSECURE_HTTP', profile: true, defaultText: 'false', description: 'Allow plain http to a non-loopback host (keys cross the network unencrypted).' },
   { field: 'shard', kind: 'shard', flag: '--shard', env: 'WGC_SHARD', profile: false, defaultText: 'none', description: 'Run shard i of n (i/n); merge the partials with `wgc merge`.' },

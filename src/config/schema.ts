@@ -46,6 +46,12 @@ export const ConfigSchema = z
     requireCoverage: z.union([z.number().int().nonnegative(), z.string().regex(/^(full|\d+(\.\d+)?%)$/)]).optional(),
     patience: z.number().int().positive().max(100),
     timeoutMs: z.number().int().positive(),
+    /** Time budget of the run (ms), when set. */
+    maxDurationMs: z.number().int().positive().optional(),
+    /** Clean-up time after the budget or a signal (ms). */
+    graceMs: z.number().int().positive(),
+    /** No progress output. */
+    quiet: z.boolean(),
     concurrency: z.number().int().positive(),
     allowInsecureHttp: z.boolean(),
     shard: ShardSchema.refine((s) => s.index <= s.count, 'index ≤ count').optional(),
@@ -72,6 +78,8 @@ export const DEFAULTS = {
   readOnly: false,
   patience: 1,
   timeoutMs: 10_000,
+  graceMs: 5_000,
+  quiet: false,
   concurrency: 2,
   allowInsecureHttp: false,
   certify: false,

@@ -41,6 +41,8 @@ export interface RunContext {
   suites: string[];
   /** Check ids selected by --check; absent or empty means every check of the selected suites. */
   checks?: string[];
+  /** How the run may be stopped before its end (time budget, cancellation; see stop.ts). */
+  stop?: import('./stop.ts').StopPlan;
   http: {
     timeoutMs: number;
     maxResponseBytes: number;

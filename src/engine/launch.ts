@@ -13,6 +13,8 @@ import type { RunContext } from './context.ts';
 import type { SessionSummary } from './session.ts';
 import { OUTCOME_LABEL, OUTCOMES, type Outcome } from './outcome.ts';
 import { SOURCE_EXT } from '../vocabulary.ts';
+import { Progress } from './progress.ts';
+import type { TestCase } from 'vitest/node';
 
 /**
  * One worker thread runs every suite, the suites side by side in it (suites.entry.ts declares
@@ -63,8 +65,12 @@ export interface VitestLaunch {
   concurrency: number;
   /** Runs only this shard's suite files (see shardFiles). */
   shard?: { index: number; count: number };
-  /** Receives one line per finished suite (no newline). */
+  /** Receives one line per finished suite and the heartbeat lines (no newline); absent: no progress. */
   onProgress?: (line: string) => void;
+  /** Redraws a live status line (on a terminal); '' clears it. Absent: heartbeat lines instead. */
+  onLive?: (text: string) => void;
+  /** Checks the run will report, for the progress counts. */
+  totalChecks?: number;
   /** Per-check and per-hook time limit (a safety net: every request is bounded already). */
   testTimeoutMs?: number;
   /**
@@ -120,8 +126,18 @@ class ProgressReporter implements Reporter {
   private readonly queued = new Map<string, number>();
   /** Suite name → its file as shown (e.g. "suites/auth.test.ts"). */
   private readonly labels = new Map<string, string>();
-  constructor(root: string, files: readonly string[], private readonly print?: (line: string) => void) {
+  readonly progress: Progress | undefined;
+  constructor(root: string, files: readonly string[], print?: (line: string) => void, live?: (text: string) => void, total = 0) {
     for (const f of files) this.labels.set(basename(f).replace(/\.test\.[cm]?[jt]s$/, ''), relative(root, f).split('\\').join('/'));
+    this.progress = print ? new Progress({ total, print, ...(live ? { live } : {}) }) : undefined;
+  }
+
+  onTestSuiteReady(testSuite: TestSuite): void {
+    if (testSuite.parent.type === 'module') this.progress?.suiteStarted(testSuite.name.split(':')[0]!);
+  }
+
+  onTestCaseResult(testCase: TestCase): void {
+    this.progress?.checkDone(testCase.meta().wgc);
   }
 
   onTestModuleQueued(testModule: TestModule): void {
@@ -131,7 +147,7 @@ class ProgressReporter implements Reporter {
   onTestSuiteResult(testSuite: TestSuite): void {
     const s = testSuite.meta().wgcSession;
     if (s) this.sessions.push(s);
-    if (!this.print || testSuite.parent.type !== 'module') return;
+    if (!this.progress || testSuite.parent.type !== 'module') return;
     const counts = new Map<Outcome, number>();
     let unknown = 0;
     for (const test of testSuite.children.allTests()) {
@@ -144,7 +160,7 @@ class ProgressReporter implements Reporter {
     const mark = counts.get('failed') ? '✗' : counts.get('harnessError') || unknown || testSuite.errors().length ? '!' : '✓';
     const name = testSuite.name.split(':')[0]!;
     const time = s ? `  ${(s.durationMs / 1000).toFixed(1)} s` : '';
-    this.print(`${mark} ${this.labels.get(name) ?? name}  ${parts.join(' · ') || 'no checks'}${time}`);
+    this.progress.suiteLine(name, `${mark} ${this.labels.get(name) ?? name}  ${parts.join(' · ') || 'no checks'}${time}`);
   }
 
   onTestModuleEnd(testModule: TestModule): void {
@@ -159,7 +175,7 @@ class ProgressReporter implements Reporter {
 export async function runSuitesWithVitest<C extends CheckCollector>(opts: VitestLaunch & { collector: C }): Promise<VitestRun<C>> {
   const files = shardFiles(opts.files, opts.shard);
   const reporter = opts.collector;
-  const progress = new ProgressReporter(opts.root, files, opts.onProgress);
+  const progress = new ProgressReporter(opts.root, files, opts.onProgress, opts.onLive, opts.totalChecks);
   const exitCodeBefore = process.exitCode;
   const timeout = opts.testTimeoutMs ?? 10 * 60_000;
   const vitest = await startVitest('test', [], {
@@ -179,6 +195,7 @@ export async function runSuitesWithVitest<C extends CheckCollector>(opts: Vitest
     experimental: { fsModuleCache: VITEST_FS_MODULE_CACHE },
   });
   await vitest.close();
+  progress.progress?.stop();
   // Vitest sets process.exitCode on failed tests; the verdict decides wgc's exit code instead.
   process.exitCode = exitCodeBefore;
   const charged = progress.sessions.map((s) => s.creditsCharged).filter((c): c is number => c !== null);

@@ -14,4 +14,9 @@ export interface RunObserver {
   phase?(name: RunPhase): void;
   /** Called once vitest has finished, with its raw results (sessions, per-file timings). */
   vitest?(run: VitestRun): void;
+  /**
+   * Ends the process when a run cut short must not wait for its suites any longer (a second
+   * signal, or the grace period spent with the suites still running). Default: process.exit.
+   */
+  exit?(code: number): void;
 }

@@ -11,7 +11,8 @@ import { hasControl, type RunContext } from './context.ts';
 import { CHECK_NOT_SELECTED, idleReason, maxCredits, planCredits, plannedCredits } from './credits.ts';
 import type { ScenarioStep } from './check.ts';
 import type { Exchange } from '../http/exchange.ts';
-import { NotObservable, type Evidence } from './finding.ts';
+import { Disabled, NotObservable, type Evidence } from './finding.ts';
+import { StopWatch } from './stop.ts';
 import { LEDGER_LAG_MS, waitBound } from './waits.ts';
 import { createHttpClient, createDispatcher, type HttpClient } from '../http/client.ts';
 import { SecretRegistry } from '../http/redact.ts';
@@ -66,6 +67,8 @@ interface Setup {
   teardown?: () => Promise<void>;
   /** Set when setting up failed: every check becomes a harness error with this reason. */
   broken?: string;
+  /** Set when the run had stopped before the session opened: nothing was set up, no check runs. */
+  stopped?: string;
 }
 
 /** Opens the session for one suite: provisions (with control) or introspects and matches keys (without). */
@@ -108,7 +111,13 @@ export async function openSession(suite: SuiteDef, run: RunContext, deps: Sessio
   const checkControl = control ? countingControl(control, created) : undefined;
 
   const setup: Setup = { keys: new Map(), unmatched: new Map() };
-  if (api && control) {
+  const stop = new StopWatch(run.stop);
+  /** Checks a stop refused a request of (see go in execute). */
+  const cut = new Set<string>();
+  const stoppedAtOpen = selected ? stop.reason() : undefined;
+  if (stoppedAtOpen) {
+    setup.stopped = stoppedAtOpen;
+  } else if (api && control) {
     try {
       const p = await provisionSuite(suite, control, run.prefix, run.workspaceCredits !== undefined ? { credits: run.workspaceCredits } : {});
       // Relabel the new secrets after their cast names: curl then says $WGC_KEY_<CAST>.
@@ -138,7 +147,9 @@ export async function openSession(suite: SuiteDef, run: RunContext, deps: Sessio
     const planned = plannedCredits(check, run.numRuns);
     let conclusion: Conclusion;
     const idle = idleReason(suite, check, run);
+    const stopped = selected ? (setup.stopped ?? stop.reason()) : undefined;
     if (!selected) conclusion = uniform(check, 'disabled', idle!);
+    else if (stopped) conclusion = uniform(check, 'disabled', `not run: ${stopped} before the check started`);
     else if (setup.broken) conclusion = uniform(check, 'harnessError', setup.broken);
     else if (idle === CHECK_NOT_SELECTED) conclusion = uniform(check, 'disabled', CHECK_NOT_SELECTED);
     else if (idle === '--read-only') conclusion = uniform(check, 'disabled', 'disabled by --read-only: the check sends mutations');
@@ -168,21 +179,31 @@ export async function openSession(suite: SuiteDef, run: RunContext, deps: Sessio
     const soft: Evidence[] = [];
     const ambient = new AmbientEnvelope(check);
     recording = { steps: [], phase: 'check' };
+    /** Refuses the check's next request once the run stops (the check ends disabled); its clean-up still runs. */
+    let checking = true;
+    const go = (): void => {
+      if (!checking) return;
+      const why = stop.reason();
+      if (why) cut.add(check.id);
+      if (why) throw new Disabled(`stopped: ${why} while the check ran`);
+    };
     const observed: ApiClient = {
       async send(req) {
+        go();
         const ex = await api!.send(req);
         record('api', api!.baseUrl, ex);
         ambient.observe(ex);
         return ex;
       },
     };
-    const ctx = makeContext(run, observed, control, checkControl, setup, cleanups, soft, secrets);
+    const ctx = makeContext(run, observed, control && guarded(control, go), checkControl && guarded(checkControl, go), setup, cleanups, soft, secrets);
     let thrown: unknown;
     try {
       await check.run(ctx);
     } catch (e) {
       thrown = e ?? new Error('the check threw undefined');
     }
+    checking = false;
     const conclusion = ambient.merge(conclude(check, thrown, soft));
     const failures: string[] = [];
     if (recording) recording.phase = 'cleanup';
@@ -208,7 +229,8 @@ export async function openSession(suite: SuiteDef, run: RunContext, deps: Sessio
     run(check) {
       const next = queue.then(async () => {
         const result = await runCheck(check);
-        if (result.outcome === 'passed') passedCredits += result.plannedCredits;
+        // A check cut short by a stop did not spend its plan: the ledger is not waited for it.
+        if (result.outcome === 'passed' && !cut.has(check.id)) passedCredits += result.plannedCredits;
         return result;
       });
       queue = next.catch(() => undefined);
@@ -272,6 +294,20 @@ function countingControl(control: ControlApi, created: CreatedWorkspaces): Contr
       return control.deleteWorkspace(ws);
     },
   };
+}
+
+/** The control client with `go` asked before every call (the check's control requests stop with the run too). */
+function guarded(control: ControlApi, go: () => void): ControlApi {
+  return new Proxy(control, {
+    get(target, prop, receiver) {
+      const value: unknown = Reflect.get(target, prop, receiver);
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        go();
+        return (value as (...a: unknown[]) => unknown).apply(target, args);
+      };
+    },
+  });
 }
 
 function makeContext(
