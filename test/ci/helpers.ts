@@ -67,9 +67,9 @@ export const ERRORS_SUITE_KEYS: readonly { role: Role; scopes: readonly Scope[] 
   { role: 'analyst', scopes: ['graph:write'] },
 ];
 
-/** A reference target and secrets of keys minted in one workspace of it (in the order asked). */
-export async function referenceWithKeys(keys: readonly { role: Role; scopes: readonly Scope[] }[]): Promise<{ ref: RunningReference; secrets: string[] }> {
-  const ref = await startReference();
+/** A reference target (with the named faults) and secrets of keys minted in one workspace of it (in the order asked). */
+export async function referenceWithKeys(keys: readonly { role: Role; scopes: readonly Scope[] }[], faults: readonly string[] = []): Promise<{ ref: RunningReference; secrets: string[] }> {
+  const ref = await startReference({ faults });
   const control = createControlClient({ controlUrl: ref.controlUrl, token: ref.controlToken, http: { timeoutMs: 10_000 } });
   try {
     const { workspaceId } = await control.createWorkspace();
