@@ -9,8 +9,8 @@
  * - CI files: every `run:` (GitHub Actions) and `script:`/`before_script:`/`after_script:`
  *   (GitLab CI) line.
  *
- * A `wgc` invocation is any of `npx wgc`, `npx --no-install wgc`, `node bin/wgc.mjs` or `wgc`
- * at the start of a command.
+ * A `wgc` invocation is any of `npx [--no-install] wg-conformance`, `wg-conformance`, `npx wgc`,
+ * `npx --no-install wgc`, `node bin/wgc.mjs` or `wgc` at the start of a command.
  */
 import { parse } from 'yaml';
 
@@ -178,7 +178,7 @@ export function shellWords(command: string): string[] {
   return words;
 }
 
-const PROGRAMS: readonly (readonly string[])[] = [['npx', '--no-install', 'wgc'], ['npx', 'wgc'], ['node', 'bin/wgc.mjs'], ['wgc']];
+const PROGRAMS: readonly (readonly string[])[] = [['npx', '--no-install', 'wg-conformance'], ['npx', 'wg-conformance'], ['wg-conformance'], ['npx', '--no-install', 'wgc'], ['npx', 'wgc'], ['node', 'bin/wgc.mjs'], ['wgc']];
 
 /** The `wgc` invocations of a command (one per pipeline stage or list element that is one). */
 export function wgcInvocations(cmd: DocCommand): WgcInvocation[] {

@@ -9,6 +9,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { parse } from 'yaml';
 import type { RunningReference } from '../../src/reference/index.ts';
 import { readAction, runAction, type ActionRun, type UsesHandler } from './composite.ts';
 import { cleanEnv, ERRORS_SUITE_KEYS, referenceWithKeys, ROOT, runChild } from './helpers.ts';
@@ -36,6 +37,48 @@ describe('action.yml', () => {
     const upload = action.runs.steps.find((s) => s.uses?.startsWith('actions/upload-artifact@'));
     expect(upload?.with?.path).toBe('${{ steps.run.outputs.reports }}');
     expect(String(upload?.if)).toContain('always()');
+  });
+});
+
+describe('the CI examples install the package, as the Action does', () => {
+  type Obj = Record<string, unknown>;
+  const text = (f: string) => readFileSync(join(ROOT, f), 'utf8');
+
+  test('GitHub Actions (sharded): npm ci of the pinned package, npx --no-install wg-conformance, no checkout of the suite', () => {
+    const file = 'examples/github-actions/conformance.yml';
+    const wf = parse(text(file)) as { jobs: Record<string, { defaults?: Obj; steps: Obj[] }> };
+    for (const [name, job] of Object.entries(wf.jobs)) {
+      expect((job.defaults?.run as Obj | undefined)?.['working-directory'], name).toBe('wg-conformance');
+      const steps = job.steps;
+      expect(steps.filter((s) => s.uses === 'actions/checkout@v4').map((s) => s.with), name).toEqual([undefined]);
+      expect(steps.find((s) => String(s.uses).startsWith('actions/setup-node@'))?.with, name).toMatchObject({ 'cache-dependency-path': 'wg-conformance/package-lock.json' });
+      const runs = steps.map((s) => String(s.run ?? ''));
+      expect(runs, name).toContain('npm ci');
+      expect(runs.filter((r) => /wg-conformance (run|merge)/.test(r)).every((r) => r.startsWith('npx --no-install wg-conformance ')), name).toBe(true);
+    }
+    expect(text(file)).toContain('npm i -D github:example-org/wg-conformance#v0.1.0');
+    expect(text(file)).not.toMatch(/bin\/wgc\.mjs|git clone/);
+  });
+
+  test('GitLab CI: the same install (npm ci of the pinned package in wg-conformance/) and the same command', () => {
+    const file = 'examples/gitlab-ci/.gitlab-ci.yml';
+    const ci = parse(text(file)) as Record<string, Obj>;
+    expect(ci['.wgc']!.before_script).toEqual(['cd wg-conformance', 'npm ci']);
+    const scripts = ['conformance-shard', 'conformance-verdict'].flatMap((j) => ci[j]!.script as string[]);
+    expect(scripts.length).toBe(2);
+    for (const line of scripts) expect(line.trim()).toMatch(/^npx --no-install wg-conformance (run|merge) /);
+    expect(text(file)).toMatch(/npm i -D git\+https:\/\/github\.com\/example-org\/wg-conformance\.git#v0\.1\.0/);
+    expect(text(file)).not.toMatch(/bin\/wgc\.mjs|git clone/);
+  });
+
+  test('the Action example passes only inputs action.yml declares, and its keys from the secret store', () => {
+    const wf = parse(text('examples/github-actions/conformance-action.yml')) as { jobs: Record<string, { steps: Obj[] }> };
+    const step = wf.jobs.conformance!.steps.find((s) => /^example-org\/wg-conformance@/.test(String(s.uses)))!;
+    const withs = step.with as Record<string, string>;
+    for (const name of Object.keys(withs)) expect(Object.keys(action.inputs), name).toContain(name);
+    const lines = withs.keys!.trim().split('\n');
+    expect(lines.length).toBeGreaterThan(0);
+    for (const line of lines) expect(line).toMatch(/^([A-Z_][A-Z0-9_]*)=\$\{\{ secrets\.\1 \}\}$/);
   });
 });
 
