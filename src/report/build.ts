@@ -14,6 +14,7 @@ import { redactConfig } from './redact.ts';
 import { dedupeEvidence, toReportEvidence } from './evidence.ts';
 import { emptyCounts, summarize } from './verdict.ts';
 import { seedLinker } from './seed-link.ts';
+import { reportScenario } from './scenario.ts';
 
 /** Reason given to an observable clause that no executed check named. */
 export const NO_CHECK_RAN = 'no check ran for this clause';
@@ -129,6 +130,7 @@ function checkSummary(r: CheckResult): CheckSummary {
     seed: r.seed,
   };
   if (r.reason !== undefined) s.reason = r.reason;
+  if (r.scenario && r.scenario.length > 0 && r.findings.length > 0) s.scenario = reportScenario(r.scenario, r.findings);
   return s;
 }
 

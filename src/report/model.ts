@@ -160,6 +160,48 @@ export const SummarySchema = z
   .strict();
 export type Summary = z.infer<typeof SummarySchema>;
 
+/** One request of a failing check's scenario, as a replay needs it. */
+export const ReportStepSchema = z
+  .object({
+    /** The exchange id (findings name the exchanges they show by it). */
+    id: z.string(),
+    /** Sent to the API or to the test-control protocol. */
+    via: z.enum(['api', 'control']),
+    /** The suite's set-up, the check itself, or its clean-up. */
+    phase: z.enum(['setup', 'check', 'cleanup']),
+    /** The base URL the request URL starts with (target base URL, or control URL). */
+    base: z.string(),
+    method: z.string(),
+    url: z.string(),
+    headers: Headers,
+    body: z.string().optional(),
+    /** The recorded answer's status, or the transport error. */
+    status: z.number().int().optional(),
+    error: z.string().optional(),
+    /**
+     * Values of the answer that later requests reuse (ids, cursors, a minted key's secret as
+     * its redaction marker): the variable a replay keeps it in ("secret:<label>" for a secret),
+     * its jq path in the answer, and the recorded value.
+     */
+    captures: z.array(z.object({ name: z.string(), path: z.string(), value: z.string() }).strict()),
+    /** A finding shows this request. */
+    finding: z.boolean(),
+  })
+  .strict();
+export type ReportStep = z.infer<typeof ReportStepSchema>;
+
+/** Every request of a failing check's scenario, in order (src/report/scenario.ts). */
+export const ReportScenarioSchema = z
+  .object({
+    steps: z.array(ReportStepSchema),
+    /** Requests left out: after the last one a finding shows (clean-up), and `omittedInside`. */
+    omitted: z.number().int().nonnegative(),
+    /** Requests left out from the middle of a very long check (its set-up and last requests are kept). */
+    omittedInside: z.number().int().nonnegative(),
+  })
+  .strict();
+export type ReportScenario = z.infer<typeof ReportScenarioSchema>;
+
 /** One executed check, as the report lists it. */
 export const CheckSummarySchema = z
   .object({
@@ -174,6 +216,8 @@ export const CheckSummarySchema = z
     plannedCredits: z.number().nonnegative(),
     durationMs: z.number().nonnegative(),
     seed: z.number(),
+    /** A failing check's scenario, for its reproduction (absent for checks without findings). */
+    scenario: ReportScenarioSchema.optional(),
   })
   .strict();
 export type CheckSummary = z.infer<typeof CheckSummarySchema>;
