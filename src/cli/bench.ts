@@ -87,7 +87,7 @@ export async function benchCommand(argv: string[], io: CliIo = processIo): Promi
   let config;
   try {
     // The environment is left out on purpose: a benchmark is defined by its arguments alone.
-    ({ config } = resolveConfig({ argv: args.runArgs, env: {}, readFile: (p) => readFileSync(p, 'utf8') }));
+    ({ config } = resolveConfig({ argv: args.runArgs, env: {}, readFile: (p) => readFileSync(p, 'utf8'), discoverProfile: false }));
   } catch (e) {
     if (!(e instanceof ConfigError)) throw e;
     io.err(`${e.problems.map((p) => `wgc bench: ${p}`).join('\n')}\n`);

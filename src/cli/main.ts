@@ -26,6 +26,7 @@ commands:
   bench           benchmark the suite against the embedded reference target
   selftest        run the suite against every named fault of the reference target (kill matrix)
   docs            regenerate the generated documentation (--check: fail when it is stale)
+  init            write a starter target profile (wg-conformance.json) from flags; prints the secrets to set
   help            this text (also: wgc <command> --help)
   --version       the suite's version and the version of the API document it encodes
 

@@ -8,6 +8,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadCatalog, CatalogError } from '../catalog/load.ts';
 import { ConfigError, redactConfig, renderConfigReference, resolveConfig, type Config } from '../config/index.ts';
+import { describeProfile } from '../config/resolve.ts';
 import type { CheckResult, SuiteDef } from '../engine/check.ts';
 import { Stopper } from './stopper.ts';
 import { hasControl, type RunContext } from '../engine/context.ts';
@@ -133,6 +134,8 @@ export async function runCommand(argv: string[], env: NodeJS.ProcessEnv, io: Cli
   }
 
   io.out(`seed ${config.seed}${seedWasRandom ? ` (random; replay with --seed ${config.seed})` : ''}\n`);
+  const profileLine = describeProfile(resolved);
+  if (profileLine) io.out(`${profileLine}\n`);
   const target = await openTarget(config);
   observer.phase?.('targetOpen');
   try {

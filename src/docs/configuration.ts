@@ -29,7 +29,7 @@ export function renderConfigurationPage(suites: readonly SuiteDef[], exampleProf
     '`wgc run` reads one configuration, resolved once, in this order (later wins):',
     '',
     '1. the defaults below;',
-    '2. the **target profile**, a JSON file given with `--target FILE` (or `WGC_TARGET`);',
+    '2. the **target profile**, a JSON file given with `--target FILE` (or `WGC_TARGET`), else `wg-conformance.json` in the working folder if there is one;',
     '3. the **environment** (`WGC_*` variables);',
     '4. the **flags** of `wgc run`.',
     '',

@@ -206,6 +206,7 @@ describe('init, then run in that folder against a reference target', () => {
     const run = await runWgc(['run', '--suite', 'errors', '--seed', '1', '--out', 'out'], { cwd: dir, env });
     expect(run.code, run.stderr + run.stdout).toBe(0);
     expect(run.stdout).toContain(`target ${ref.baseUrl} (no test-control protocol)`);
+    expect(run.stdout).toContain(`profile ${DEFAULT_PROFILE} (found in the working folder`);
     const report = JSON.parse(readFileSync(join(dir, 'out/report.json'), 'utf8')) as RunResult;
     expect(report.meta.config).toMatchObject({ profile: DEFAULT_PROFILE, baseUrl: ref.baseUrl });
     expect(report.meta.config.keys).toHaveLength(2);
