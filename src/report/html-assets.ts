@@ -15,8 +15,19 @@ header.verdict { border-radius: 8px; padding: 16px; color: #fff; }
 .v-conformant { background: var(--pass); } .v-not-conformant { background: var(--fail); } .v-inconclusive { background: var(--err); }
 header .headline { font-size: 15px; margin: 4px 0 0; }
 .coverage { display: flex; flex-wrap: wrap; gap: 16px; margin: 12px 0 0; }
-.coverage div { background: rgba(255,255,255,.15); padding: 6px 10px; border-radius: 6px; }
+.coverage a.tile { background: rgba(255,255,255,.15); padding: 6px 10px; border-radius: 6px; color: #fff; text-decoration: none; }
+.coverage a.tile:hover, .coverage a.tile:focus { background: rgba(255,255,255,.3); outline: 2px solid #fff; }
 .coverage b { display: block; font-size: 18px; }
+#failures .group { margin: 16px 0; }
+article.failure { border: 1px solid var(--line); border-left: 4px solid var(--fail); border-radius: 6px; padding: 8px 12px; margin: 10px 0; }
+article.failure.l-SHOULD { border-left-color: #bf8700; } article.failure.k-harnessError { border-left-color: var(--err); }
+article.failure h3 { font-size: 15px; margin: 2px 0 6px; } article.failure:target { box-shadow: 0 0 0 3px #0969da55; }
+.badge { font-size: 11px; border: 1px solid var(--line); border-radius: 10px; padding: 0 6px; vertical-align: middle; }
+.allclear { color: var(--pass); font-weight: 600; }
+.exchange { display: grid; grid-template-columns: repeat(auto-fit, minmax(320px, 1fr)); gap: 8px; }
+.copyable { margin: 6px 0; } .copyable .bar { display: flex; justify-content: space-between; align-items: center; font-size: 12px; color: var(--muted); padding: 2px 0; }
+.copyable pre { max-height: 480px; overflow: auto; }
+tr:target td { background: #fff8c5; }
 table { border-collapse: collapse; width: 100%; }
 th, td { border-bottom: 1px solid var(--line); padding: 4px 8px; text-align: left; vertical-align: top; }
 th { background: var(--bg); position: sticky; top: 0; }
@@ -29,7 +40,6 @@ td.num { text-align: right; font-variant-numeric: tabular-nums; }
 pre { background: var(--bg); border: 1px solid var(--line); border-radius: 6px; padding: 8px; overflow-x: auto; white-space: pre-wrap; word-break: break-all; margin: 0; }
 details { margin: 6px 0; } summary { cursor: pointer; }
 details.evidence { border-left: 3px solid var(--fail); padding-left: 8px; }
-.curl { position: relative; } .curl button { position: absolute; top: 4px; right: 4px; }
 dl.kv { display: grid; grid-template-columns: max-content 1fr; gap: 2px 12px; margin: 4px 0; } dl.kv dt { color: var(--muted); } dl.kv dd { margin: 0; word-break: break-word; }
 tr[hidden] { display: none; }
 .note { color: var(--muted); font-size: 12px; }
@@ -56,7 +66,24 @@ export const REPORT_JS = `
   }
   boxes.forEach(function (b) { b.addEventListener('change', apply); });
   if (level) level.addEventListener('change', apply);
+  function only(problems) {
+    boxes.forEach(function (b) { var o = b.getAttribute('data-filter-outcome'); b.checked = !problems || o === 'failed' || o === 'harnessError'; });
+    if (level) level.value = 'all';
+    apply();
+  }
+  var pb = document.getElementById('filter-problems');
+  var rb = document.getElementById('filter-reset');
+  if (pb) pb.addEventListener('click', function () { only(true); });
+  if (rb) rb.addEventListener('click', function () { only(false); });
+  // A deep link (report.html#IDEM-004) to a row the filters hide shows every row again.
+  function reveal() {
+    var id = decodeURIComponent(location.hash.slice(1));
+    var el = id ? document.getElementById(id) : null;
+    if (el && el.hidden) { only(false); el.scrollIntoView(); }
+  }
+  window.addEventListener('hashchange', reveal);
   apply();
+  reveal();
   function fallbackCopy(pre) {
     var range = document.createRange();
     range.selectNodeContents(pre);

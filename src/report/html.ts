@@ -1,8 +1,9 @@
 /**
  * report.html: one self-contained page (inline CSS and JS, no fonts, scripts or images from
- * anywhere, and a CSP that forbids the network). Verdict and coverage come first, then the
- * per-area table, then every clause with filters by outcome and level; failures expand to
- * their evidence with a copy button for the curl command.
+ * anywhere, and a CSP that forbids the network). Verdict and coverage come first (each tile a
+ * link to its section), then the failures, open (html-failures.ts), then the run facts, the
+ * per-area table, and every clause with filters by outcome and level; each clause row's id is
+ * the clause id, so `report.html#IDEM-004` deep-links to it.
  */
 import { OUTCOME_LABEL } from '../engine/outcome.ts';
 import { OUTCOME_DISPLAY_ORDER as OUTCOMES } from './verdict.ts';
@@ -11,6 +12,7 @@ import type { ClauseEntry, RunResult } from './model.ts';
 import { html, rawHtml, safeHref, type SafeHtml } from './escape.ts';
 import { REPORT_CSP, REPORT_CSS, REPORT_JS } from './html-assets.ts';
 import { clauseDetailsHtml } from './html-evidence.ts';
+import { FAILURE_ANCHORS, failuresHtml } from './html-failures.ts';
 
 const VERDICT_TITLE = { conformant: 'Conformant', 'not-conformant': 'Not conformant', inconclusive: 'Inconclusive' } as const;
 
@@ -25,14 +27,14 @@ function headerHtml(r: RunResult): SafeHtml {
 <h1>${VERDICT_TITLE[s.verdict]}${c.full ? ' (full certification)' : s.verdict === 'conformant' ? ' (partial coverage)' : ''}</h1>
 <p class="headline">${s.headline}</p>
 <p class="headline">Target ${meta.target.baseUrl} — ${meta.suite.name} ${meta.suite.version} — exit code ${s.exitCode}</p>
-<div class="coverage">
-<div><b>${c.verified} / ${c.total}</b>clauses verified (${pct(c.verified, c.total)} of the catalog)</div>
-<div><b>${c.verified} / ${c.observable}</b>observable clauses verified (${pct(c.verified, c.observable)})</div>
-<div><b>${c.mustVerified} / ${c.mustObservable}</b>observable MUST clauses verified</div>
-<div><b>${s.mustFailed.length}</b>MUST failed</div>
-<div><b>${s.warnings.length}</b>SHOULD warnings</div>
-<div><b>${s.harnessErrors.length + meta.runErrors.length}</b>harness errors</div>
-</div>
+<nav class="coverage">
+<a class="tile" href="#clauses"><b>${c.verified} / ${c.total}</b>clauses verified (${pct(c.verified, c.total)} of the catalog)</a>
+<a class="tile" href="#clauses"><b>${c.verified} / ${c.observable}</b>observable clauses verified (${pct(c.verified, c.observable)})</a>
+<a class="tile" href="#areas"><b>${c.mustVerified} / ${c.mustObservable}</b>observable MUST clauses verified</a>
+<a class="tile t-must" href="#${s.mustFailed.length ? FAILURE_ANCHORS.must : 'failures'}"><b>${s.mustFailed.length}</b>MUST failed</a>
+<a class="tile t-should" href="#${s.warnings.length ? FAILURE_ANCHORS.should : 'failures'}"><b>${s.warnings.length}</b>SHOULD warnings</a>
+<a class="tile t-harness" href="#${s.harnessErrors.length + meta.runErrors.length ? FAILURE_ANCHORS.harness : 'failures'}"><b>${s.harnessErrors.length + meta.runErrors.length}</b>harness errors</a>
+</nav>
 </header>`;
 }
 
@@ -76,7 +78,8 @@ function areasHtml(r: RunResult): SafeHtml {
 
 function clauseRow(c: ClauseEntry): SafeHtml {
   const id = c.seedLink ? html`<a href="${safeHref(c.seedLink)}" title="${c.ref}">${c.id}</a>` : html`<span title="${c.ref}">${c.id}</span>`;
-  return html`<tr id="clause-${c.id}" data-outcome="${c.outcome}" data-level="${c.level}">
+  // The row's id is the clause id itself, so a link can point at report.html#IDEM-004.
+  return html`<tr id="${c.id}" data-outcome="${c.outcome}" data-level="${c.level}">
 <td>${id}</td><td>${c.level}</td><td>${c.area}</td><td class="o o-${c.outcome}">${OUTCOME_LABEL[c.outcome]}</td>
 <td>${c.statement} <span class="note">(seed ${c.ref})</span>${clauseDetailsHtml(c)}</td></tr>`;
 }
@@ -86,6 +89,7 @@ function clausesHtml(r: RunResult): SafeHtml {
 <div class="filters"><span>Outcome:</span>
 ${OUTCOMES.map((o) => html`<label><input type="checkbox" data-filter-outcome="${o}" checked> ${OUTCOME_LABEL[o]} (${r.summary.counts[o]})</label>`)}
 <label>Level: <select id="filter-level"><option value="all">all</option>${LEVELS.map((l) => html`<option value="${l}">${l}</option>`)}</select></label>
+<button type="button" id="filter-problems">Only failures and harness errors</button> <button type="button" id="filter-reset">All</button>
 <span class="note">showing <span id="shown-count">${r.clauses.length}</span> of ${r.clauses.length}</span></div>
 <table id="clause-table"><thead><tr><th>Clause</th><th>Level</th><th>Area</th><th>Outcome</th><th>Statement and evidence</th></tr></thead>
 <tbody>${r.clauses.map(clauseRow)}</tbody></table></section>`;
@@ -102,6 +106,7 @@ export function renderHtml(r: RunResult): string {
 <style>${rawHtml(REPORT_CSS)}</style></head>
 <body>
 ${headerHtml(r)}
+${failuresHtml(r)}
 ${runHtml(r)}
 ${areasHtml(r)}
 ${clausesHtml(r)}

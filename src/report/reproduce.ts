@@ -14,6 +14,14 @@ import { secretEnvVar } from '../http/curl.ts';
 import { REDACTION_MARKER_RE } from '../http/redact.ts';
 import { scenarioSecretLabels } from './scenario.ts';
 
+/** The folder of the reproduction scripts in a report's output folder. */
+export const REPRODUCE_DIR = 'reproduce';
+
+/** The file name of a check's reproduction script: "auth/revoked-key" → "auth--revoked-key.sh". */
+export function reproductionFile(checkId: string): string {
+  return `${checkId.replace(/[^A-Za-z0-9_.-]+/g, '--')}.sh`;
+}
+
 /** Headers curl sets itself or that would mislead when replayed. */
 const SKIPPED_HEADERS = new Set(['content-length', 'host', 'connection', 'transfer-encoding']);
 

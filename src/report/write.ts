@@ -8,7 +8,9 @@ import { renderJson, renderReportSchema } from './json.ts';
 import { renderHtml } from './html.ts';
 import { renderJunit } from './junit.ts';
 import { renderMarkdown } from './markdown.ts';
-import { reproductionScript } from './reproduce.ts';
+import { REPRODUCE_DIR, reproductionFile, reproductionScript } from './reproduce.ts';
+
+export { reproductionFile } from './reproduce.ts';
 
 /** File names `writeReports` uses, relative to its output folder. */
 export const REPORT_FILES = {
@@ -18,13 +20,8 @@ export const REPORT_FILES = {
   junit: 'junit.xml',
   markdown: 'summary.md',
   /** Folder of the failures' reproduction scripts, one per failing check. */
-  reproduce: 'reproduce',
+  reproduce: REPRODUCE_DIR,
 } as const;
-
-/** The file name of a check's reproduction script: "auth/revoked-key" → "auth--revoked-key.sh". */
-export function reproductionFile(checkId: string): string {
-  return `${checkId.replace(/[^A-Za-z0-9_.-]+/g, '--')}.sh`;
-}
 
 /**
  * Writes report.json (checked against the model first), report.schema.json, report.html,

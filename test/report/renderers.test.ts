@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { buildRunResult } from '../../src/report/build.ts';
 import { renderHtml } from '../../src/report/html.ts';
 import { REPORT_CSS, REPORT_JS } from '../../src/report/html-assets.ts';
+import { prettyBody } from '../../src/report/html-evidence.ts';
 import { renderJunit } from '../../src/report/junit.ts';
 import { renderMarkdown } from '../../src/report/markdown.ts';
 import { renderProgress, renderTerminalSummary } from '../../src/report/terminal.ts';
@@ -29,16 +30,41 @@ function hostileRun(): RunResult {
 }
 
 describe('HTML', () => {
-  test('verdict and coverage come first; areas, filters, expandable failures and copy buttons follow', () => {
+  test('verdict and coverage come first, then the failures (MUST, SHOULD, harness errors), open; areas and filters follow', () => {
     const page = renderHtml(mixed());
     const body = page.slice(page.indexOf('<body>'));
-    expect(body.indexOf('Not conformant')).toBeLessThan(body.indexOf('id="areas"'));
-    expect(body.indexOf('clauses verified')).toBeLessThan(body.indexOf('id="areas"'));
+    expect(body.indexOf('Not conformant')).toBeLessThan(body.indexOf('id="failures"'));
+    expect(body.indexOf('clauses verified')).toBeLessThan(body.indexOf('id="failures"'));
+    expect(body.indexOf('id="failures"')).toBeLessThan(body.indexOf('id="run"'));
+    const must = body.indexOf('id="failures-must"');
+    const should = body.indexOf('id="failures-should"');
+    const harness = body.indexOf('id="failures-harness"');
+    expect(must).toBeGreaterThan(0);
+    expect(must).toBeLessThan(should);
+    expect(should).toBeLessThan(harness);
+    expect(harness).toBeLessThan(body.indexOf('id="areas"'));
+    for (const id of ['AUTH-001', 'ERR-001', 'DEF-001']) expect(body.indexOf(`id="failure-${id}"`)).toBeLessThan(should);
+    expect(body.indexOf('id="failure-AUTH-003"')).toBeGreaterThan(should);
+    expect(body.indexOf('id="failure-IDEM-002"')).toBeGreaterThan(harness);
+    // Every failure is open, and the tiles link to their sections.
+    expect(page.match(/<details class="evidence" open>/g)).toHaveLength(4);
+    expect(page).not.toMatch(/<details class="evidence">/);
+    expect(page).toContain('<a class="tile t-must" href="#failures-must"><b>3</b>MUST failed</a>');
+    expect(page).toContain('<a class="tile t-should" href="#failures-should">');
+    expect(page).toContain('<a class="tile t-harness" href="#failures-harness">');
     expect(page).toContain('data-filter-outcome="failed"');
     expect(page).toContain('<select id="filter-level">');
-    expect(page.match(/<details class="evidence">/g)).toHaveLength(4);
     expect(page).toContain('<button type="button" class="copy">Copy</button>');
-    expect(page).toMatch(/<tr id="clause-AUTH-001" data-outcome="failed" data-level="MUST">/);
+    // Clause rows are anchored by the clause id itself (report.html#AUTH-001).
+    expect(page).toMatch(/<tr id="AUTH-001" data-outcome="failed" data-level="MUST">/);
+    expect(page).toContain('wgc run --base-url https://api.example.test --seed 424242 --check auth/no-credential');
+  });
+
+  test('JSON bodies are pretty-printed; other bodies are shown as they came', () => {
+    const page = renderHtml(mixed());
+    expect(page).toContain('{\n  &quot;items&quot;: [],\n  &quot;next_cursor&quot;: null\n}'.replace(/\\n/g, '\n'));
+    expect(prettyBody('not json {')).toBe('not json {');
+    expect(prettyBody('[1,2]')).toBe('[\n  1,\n  2\n]');
   });
 
   test('one self-contained file: nothing loaded from anywhere, a CSP allowing only its own inline blocks', () => {
