@@ -1,6 +1,9 @@
 /**
  * junit.xml: one <testsuite> per area, one <testcase> per clause (name starts with the clause
- * id, classname is the area).
+ * id, classname is the area), valid against the Jenkins/Surefire junit-4.xsd (stored in
+ * test/report/schemas/): run facts are <properties> of each <testsuite> (the only place the
+ * schema allows them), a clause's seed reference, outcome and checks are its <system-out>, and
+ * its `time` is the time of the checks that spoke of it.
  *
  * - failed MUST clause   → <failure type="MUST">
  * - failed SHOULD clause → <failure type="warning"> (visible in every CI viewer, tagged as a
@@ -14,6 +17,7 @@ import { OUTCOME_LABEL } from '../engine/outcome.ts';
 import type { ClauseEntry, ReportEvidence, RunResult } from './model.ts';
 import { escapeXml as x, truncate } from './escape.ts';
 import { evidenceLine } from './evidence.ts';
+import { REPRODUCE_DIR, reproductionFile, rerunCommand } from './reproduce.ts';
 
 function evidenceText(e: ReportEvidence): string {
   const lines = [`${e.clause}: ${e.message}${e.occurrences > 1 ? ` (x${e.occurrences})` : ''} [check ${e.checkId}]`];
@@ -31,10 +35,29 @@ function evidenceText(e: ReportEvidence): string {
   return lines.join('\n');
 }
 
-function testcase(c: ClauseEntry): string {
+/** Seconds with millisecond precision, as JUnit writes them. */
+function seconds(ms: number): string {
+  return (ms / 1000).toFixed(3);
+}
+
+/** Milliseconds of the checks that spoke of each clause (a check verifying two clauses counts for both). */
+function clauseTimes(r: RunResult): Map<string, number> {
+  const times = new Map<string, number>();
+  for (const k of r.checks) for (const id of Object.keys(k.clauses)) times.set(id, (times.get(id) ?? 0) + k.durationMs);
+  return times;
+}
+
+function testcase(r: RunResult, c: ClauseEntry, ms: number): string {
   const name = `${c.id} [${c.level}] ${c.statement}`;
-  const open = `    <testcase name="${x(name)}" classname="${x(c.area)}" time="0">`;
-  const props = `\n      <properties><property name="clause" value="${x(c.id)}"/><property name="level" value="${x(c.level)}"/><property name="ref" value="${x(c.ref)}"/><property name="outcome" value="${x(c.outcome)}"/></properties>`;
+  const open = `    <testcase name="${x(name)}" classname="${x(c.area)}" time="${seconds(ms)}">`;
+  const checks = c.checks.map((k) => `${k.checkId} (${OUTCOME_LABEL[k.outcome]})`).join(', ');
+  const out = [`clause ${c.id} (${c.level}), seed ${c.ref}${c.seedLink ? ` <${c.seedLink}>` : ''}: ${OUTCOME_LABEL[c.outcome]}`, checks ? `checks: ${checks}` : ''];
+  if (c.evidence.length > 0) {
+    const ids = [...new Set(c.evidence.map((e) => e.checkId))];
+    const scripted = ids.filter((id) => r.checks.some((k) => k.checkId === id && k.scenario));
+    out.push(`replay: ${rerunCommand(r.meta, ids)}`, ...scripted.map((id) => `reproduction script: ${REPRODUCE_DIR}/${reproductionFile(id)}`));
+  }
+  const systemOut = `\n      <system-out>${x(out.filter(Boolean).join('\n'))}</system-out>`;
   let body = '';
   switch (c.outcome) {
     case 'failed': {
@@ -55,7 +78,7 @@ function testcase(c: ClauseEntry): string {
     case 'passed':
       break;
   }
-  return `${open}${props}${body}\n    </testcase>`;
+  return `${open}${body}${systemOut}\n    </testcase>`;
 }
 
 /** junit.xml text. */
@@ -74,19 +97,25 @@ export function renderJunit(r: RunResult): string {
     ['suite', `${m.suite.name} ${m.suite.version}`],
     ['target', m.target.baseUrl],
     ['seed', String(m.seed)],
+    ['rerun', rerunCommand(m)],
     ['specHash', m.specHash],
     ['catalogHash', m.catalogHash],
     ...m.runErrors.map((e, i): [string, string] => [`runError.${i + 1}`, e]),
   ];
   // Run facts go into each testsuite's <properties> (the place the JUnit schema allows them).
   const runProps = `    <properties>${props.map(([k, v]) => `<property name="${x(k)}" value="${x(v)}"/>`).join('')}</properties>`;
+  const times = clauseTimes(r);
   const suites = [...byArea.entries()].map(([area, list]) => {
-    const head = `  <testsuite name="${x(area)}" tests="${list.length}" failures="${count(list, failures)}" errors="${count(list, errors)}" skipped="${count(list, skipped)}" time="0" timestamp="${x(m.startedAt)}">`;
-    return [head, runProps, ...list.map(testcase), '  </testsuite>'].join('\n');
+    // The area's time: each check that spoke of its clauses, once.
+    const ids = new Set(list.map((c) => c.id));
+    const areaMs = r.checks.filter((k) => Object.keys(k.clauses).some((id) => ids.has(id))).reduce((n, k) => n + k.durationMs, 0);
+    const head = `  <testsuite name="${x(area)}" tests="${list.length}" failures="${count(list, failures)}" errors="${count(list, errors)}" skipped="${count(list, skipped)}" time="${seconds(areaMs)}" timestamp="${x(m.startedAt)}">`;
+    return [head, runProps, ...list.map((c) => testcase(r, c, times.get(c.id) ?? 0)), '  </testsuite>'].join('\n');
   });
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="${x(`wgc conformance: ${m.target.baseUrl}`)}" tests="${all.length}" failures="${count(all, failures)}" errors="${count(all, errors)}" skipped="${count(all, skipped)}" time="${(m.durationMs / 1000).toFixed(3)}">`,
+    // junit-4.xsd has no "skipped" on <testsuites>: the skipped counts are on each <testsuite>.
+    `<testsuites name="${x(`wgc conformance: ${m.target.baseUrl}`)}" tests="${all.length}" failures="${count(all, failures)}" errors="${count(all, errors)}" time="${seconds(m.durationMs)}">`,
     ...suites,
     '</testsuites>',
     '',

@@ -90,7 +90,9 @@ describe.skipIf(!browserPath && !process.env.CI)('report.html in headless Chromi
     const passedRow = result.clauses.find((c) => c.outcome === 'passed')!.id;
     expect(await page.locator(`tr[id="${passedRow}"]`).isVisible()).toBe(false);
     // Deep link to the hidden row: the filters give way and the row shows.
-    await page.evaluate((id) => (location.hash = id), passedRow);
+    await page.evaluate((id) => {
+      (globalThis as unknown as { location: { hash: string } }).location.hash = id;
+    }, passedRow);
     await expect.poll(() => page.locator(`tr[id="${passedRow}"]`).isVisible()).toBe(true);
     await page.close();
   });
