@@ -5,7 +5,7 @@ import { renderHtml } from '../../src/report/html.ts';
 import { REPORT_CSS, REPORT_JS } from '../../src/report/html-assets.ts';
 import { prettyBody } from '../../src/report/html-evidence.ts';
 import { renderJunit } from '../../src/report/junit.ts';
-import { renderMarkdown } from '../../src/report/markdown.ts';
+import { cutAtWord, inlineCode, renderMarkdown } from '../../src/report/markdown.ts';
 import { renderProgress, renderTerminalSummary } from '../../src/report/terminal.ts';
 import type { RunResult } from '../../src/report/model.ts';
 import { check, exchange, fixtureCatalog, fixtureMeta, mixedResults, passingResults } from './fixtures/results.ts';
@@ -142,26 +142,57 @@ describe('JUnit', () => {
 });
 
 describe('Markdown summary', () => {
-  test('verdict, coverage, failed clauses with their first evidence line; fits one screen', () => {
+  test('verdict with coverage beside it, the report link, failed clauses with their first finding in code, the rerun command; fits one screen', () => {
     const md = renderMarkdown(mixed());
-    expect(md.split('\n')[0]).toBe('## ❌ wgc: not-conformant');
+    expect(md.split('\n')[0]).toBe('## ❌ wgc: not-conformant — 3 of 12 clauses verified (3 of 11 observable; MUST 2 of 8)');
+    expect(md).toContain('· [full report](%WGC_REPORT_URL%)');
     expect(md).toContain('**Coverage:** 3 of 12 catalog clauses verified, 3 of 11 observable; MUST: 2 of 8 observable verified.');
-    expect(md).toContain('| AUTH-001 | MUST | A request without a credential is refused with 401 and the error envelope. | a request without a credential was answered 200 \\(GET https://api.example.test/api/v1/definitions → 200\\) |');
-    expect(md).toContain('| AUTH-003 | SHOULD (warning) |');
-    expect(md.split('\n').length).toBeLessThan(40);
+    expect(md).toContain('| [AUTH-001](%WGC_REPORT_URL%#AUTH-001) | MUST | A request without a credential is refused with 401 and the error envelope. | ` a request without a credential was answered 200 (GET https://api.example.test/api/v1/definitions → 200) ` |');
+    expect(md).toContain('| SHOULD (warning) |');
+    expect(md).toContain('wgc run --base-url https://api.example.test --seed 424242\n');
+    expect(md).toContain('wgc run --base-url https://api.example.test --seed 424242 --check auth/no-credential --check errors/envelope --check definitions/name-bounds --check auth/www-authenticate');
+    expect(md.split('\n').length).toBeLessThan(45);
+    expect(renderMarkdown(mixed(), { reportUrl: 'https://ci.example.test/r/report.html' })).toContain('[AUTH-001](https://ci.example.test/r/report.html#AUTH-001)');
+  });
+
+  test('a long finding is cut at a word boundary inside its code span, never mid-URL into a broken link', () => {
+    const url = 'https://api.example.test/api/v1/definitions?cursor=abcdefghijklmnopqrstuvwxyz0123456789';
+    const long = `the listing went on ${'and on '.repeat(40)}at ${url} with \`ticks\` and | pipes`;
+    const results = [check('auth/no-credential', { 'AUTH-001': 'failed' }, { findings: [{ clause: 'AUTH-001', message: long }] })];
+    const md = renderMarkdown(buildRunResult(results, catalog, fixtureMeta()));
+    const row = md.split('\n').find((l) => l.startsWith('| [AUTH-001]'))!;
+    const cell = row.split(' | ').at(-1)!;
+    expect(cell).toMatch(/^` the listing went on (and on )+and on …  ?` \|$|^` the listing went on (and on )*and …  ?` \|$|^` .* … ` \|$/);
+    expect(cell).not.toContain('https://');
+    expect(cutAtWord('one two three four', 12)).toBe('one two …');
+    expect(cutAtWord('short', 12)).toBe('short');
+    expect(inlineCode('a `b` | c')).toBe('`` a `b` \\| c ``');
+  });
+
+  test('a partial conformant run never gets the plain check mark', () => {
+    const partial = renderMarkdown(buildRunResult([check('auth/no-credential', { 'AUTH-001': 'passed' })], catalog, fixtureMeta()));
+    expect(partial.split('\n')[0]).toMatch(/^## 🟡 wgc: conformant on 1 of 12 clauses only — partial coverage/);
+    expect(partial).not.toContain('✅');
   });
 
   test('a clean run says so, with full certification', () => {
     const md = renderMarkdown(buildRunResult(passingResults(), catalog, fixtureMeta()));
-    expect(md.split('\n')[0]).toBe('## ✅ wgc: conformant (full certification)');
+    expect(md.split('\n')[0]).toMatch(/^## ✅ wgc: conformant \(full certification\) — /);
     expect(md).not.toContain('### Failed clauses');
   });
 
   test('hostile strings cannot add HTML, break the table or inject links', () => {
     const md = renderMarkdown(hostileRun());
-    expect(md).not.toMatch(/<script|<\/td>/i);
-    expect(md).not.toContain('](javascript:');
-    for (const row of md.split('\n').filter((l) => l.startsWith('| AUTH-'))) {
+    // Server text is either escaped or inside a code span (where Markdown renders nothing: no HTML, no links).
+    const spans = /(`+) [^\n]*? \1/g;
+    const fenced = /^(`{3,})sh\n[\s\S]*?\n\1$/m;
+    expect(md).toMatch(fenced);
+    const outside = md.replace(fenced, '').replace(spans, '');
+    expect(md.match(spans)!.length).toBeGreaterThanOrEqual(3);
+    expect(outside).not.toMatch(/<script|<\/td>/i);
+    expect(outside).not.toContain('](javascript:');
+    for (const span of md.match(spans)!) expect(span.replace(/\\\|/g, '')).not.toContain('|');
+    for (const row of md.split('\n').filter((l) => l.startsWith('| [AUTH-'))) {
       expect(row.replace(/\\\|/g, '').split('|')).toHaveLength(6);
     }
   });
