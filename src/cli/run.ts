@@ -269,6 +269,9 @@ export async function runCommand(argv: string[], env: NodeJS.ProcessEnv, io: Cli
       disabledClauses,
       ...(config.shard ? { shard: config.shard } : {}),
     };
+    // Clause links point at the seed's sections: the copy shipped beside the suite unless --seed-url.
+    const seedDoc = (await import('../report/seed-link.ts')).bundledSeedDocument(PACKAGE_ROOT, config.seedUrl);
+    if (seedDoc) meta.seedDoc = seedDoc;
     const built = buildRunResult(vt.results, catalog, meta);
     const result = { ...built, summary: requireCoverage(built.summary, config.requireCoverage) };
     const out = resolve(config.out);
@@ -279,6 +282,12 @@ export async function runCommand(argv: string[], env: NodeJS.ProcessEnv, io: Cli
     }
     const written = await writeReports(result, out);
     const listed = [...written];
+    if (config.allureResults) {
+      const dir = resolve(config.allureResults);
+      const { writeAllureResults } = await import('../../reporters/allure-results.ts');
+      await writeAllureResults(result, dir);
+      listed.push(dir);
+    }
     if (config.certify) {
       const bundle = join(out, 'certification');
       const { writeCertificationBundle } = await import('../report/certify.ts');

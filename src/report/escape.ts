@@ -98,12 +98,12 @@ export function truncate(text: string, max: number): string {
 }
 
 /**
- * A URL fit for an href: http(s) and relative URLs pass, anything else (javascript:, data:...)
- * becomes "#". The result still needs HTML escaping (the `html` template does it).
+ * A URL fit for an href: http(s), file (the seed document shipped beside the suite) and
+ * relative URLs pass, anything else (javascript:, data:...) becomes "#". The result still needs HTML escaping (the `html` template does it).
  */
 export function safeHref(url: string): string {
   // Browsers ignore tabs, newlines and leading controls in URLs ("java\nscript:"), so look without them.
   const scheme = /^([a-zA-Z][a-zA-Z0-9+.-]*):/.exec(url.replace(/[\u0000-\u0020]/g, ''));
-  if (scheme && !/^https?$/i.test(scheme[1]!)) return '#';
+  if (scheme && !/^(https?|file)$/i.test(scheme[1]!)) return '#';
   return url;
 }

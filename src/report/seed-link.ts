@@ -3,6 +3,9 @@
  * with the section number ("5 rule 4", "4.4 table: name"); the anchor is the GitHub-style
  * slug of that section's heading, read from the seed's own headings, never restated here.
  */
+import { readFileSync } from 'node:fs';
+import { resolve as resolvePath } from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 /** Where the seed lives, and optionally its Markdown text (to resolve section anchors). */
 export interface SeedDocument {
@@ -61,4 +64,27 @@ export function seedLinker(doc: SeedDocument | undefined): (ref: string) => stri
     }
     return doc.url;
   };
+}
+
+/** Where the seed document ships beside the suite (the API document the catalog encodes). */
+export const BUNDLED_SEED_RELATIVE = '../shared/seed/service-api-v1-beta.md';
+
+/**
+ * The seed document of a run: its Markdown (for section anchors) from the copy shipped beside
+ * the suite, linked at `seedUrl` when given (where the document is published), else at that
+ * copy's file: URL. Undefined when neither exists.
+ */
+export function bundledSeedDocument(packageRoot: string, seedUrl?: string, read: (path: string) => string | undefined = readIfPresent): SeedDocument | undefined {
+  const path = resolvePath(packageRoot, BUNDLED_SEED_RELATIVE);
+  const markdown = read(path);
+  if (seedUrl) return markdown === undefined ? { url: seedUrl } : { url: seedUrl, markdown };
+  return markdown === undefined ? undefined : { url: pathToFileURL(path).href, markdown };
+}
+
+function readIfPresent(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
 }
