@@ -93,7 +93,10 @@ describe('wgc run', () => {
       const me = report.clauses.find((x: { id: string }) => x.id === 'ME-001');
       expect(me.outcome).toBe('failed');
       expect(me.evidence[0].exchange.curl).toContain('${WGC_KEY_READER}');
-      for (const f of await readdir(out)) expect(await readFile(join(out, f), 'utf8')).not.toContain(ref.controlToken);
+      // Every file written, the reproduction scripts under reproduce/ included.
+      const files = (await readdir(out, { recursive: true, withFileTypes: true })).filter((d) => d.isFile()).map((d) => join(d.parentPath, d.name));
+      expect(files.some((f) => f.includes(`${join(out, 'reproduce')}`))).toBe(true);
+      for (const f of files) expect(await readFile(f, 'utf8')).not.toContain(ref.controlToken);
     } finally {
       await ref.close();
     }
