@@ -8,6 +8,7 @@
  * lag after the last 2xx answer). The result is each check's real charge next to the credits it
  * declares (exact, and its ceiling), and the list of requests to replay for the raw limit.
  */
+import { settleReads } from '../engine/ledger.ts';
 import type { CheckDef, SuiteDef } from '../engine/check.ts';
 import type { RunContext } from '../engine/context.ts';
 import { maxCredits, plannedCredits, planCredits } from '../engine/credits.ts';
@@ -115,12 +116,10 @@ class LedgerWatch {
       this.forget(ws);
       return;
     }
-    // A target may record a charge after answering: wait until two reads agree (bounded).
-    for (let wait = 10, spent = 0; settle && spent < 1_000; spent += wait, wait = Math.min(wait * 2, 80)) {
-      await new Promise((r) => setTimeout(r, wait));
-      const again = await this.control.usage(ws).catch(() => undefined);
-      if (!again || again.entries.length === usage.entries.length) break;
-      usage = again;
+    // A target may record a charge after answering: the engine's settle policy (bounded).
+    if (settle) {
+      const first = usage;
+      usage = await settleReads(async () => (await this.control.usage(ws).catch(() => undefined)) ?? first, (a, b) => a.entries.length === b.entries.length, 1_000);
     }
     const last = this.lastSeq.get(ws) ?? 0;
     const fresh = usage.entries.filter((e) => e.seq > last);

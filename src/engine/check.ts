@@ -74,19 +74,7 @@ export interface SuiteDef {
 }
 
 /** The usage ledger of the check's workspace (control protocol). */
-export interface Ledger {
-  /** Total credits charged so far in the workspace. */
-  charged(): Promise<number>;
-  entries(): Promise<LedgerEntry[]>;
-}
-export interface LedgerEntry {
-  seq: number;
-  method: string;
-  path: string;
-  status: number;
-  credits: number;
-  surface: string;
-}
+export type { Ledger, LedgerEntry, LedgerService } from './ledger.ts';
 
 /** Run-wide facts a check may read. */
 export interface RunInfo {
@@ -121,7 +109,7 @@ export interface CheckContext {
   readonly control: import('../control/types.ts').ControlApi;
   /** The suite's workspace id (from control, or from GET /me of the first key). */
   readonly workspaceId: string;
-  readonly ledger: Ledger;
+  readonly ledger: import('./ledger.ts').LedgerService;
   /** Registers teardown work (archive created records, delete extra members...). */
   cleanup(fn: () => Promise<void>): void;
   /**

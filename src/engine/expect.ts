@@ -3,7 +3,6 @@
  * received, exchange) when the target deviates; suites pass the clause ids, so the helpers
  * stay generic and no rule is restated in a suite file.
  */
-import type { CheckContext } from './check.ts';
 import { Disabled, Finding, NotObservable } from './finding.ts';
 import type { CapturedResponse, Exchange } from '../http/exchange.ts';
 
@@ -132,33 +131,6 @@ export function expectErrorEnvelope(ids: ErrorEnvelopeClauses, ex: Exchange, sta
     fail(ids.status ?? ids.envelope, `a ${res.status} error (a status outside the table) has defined ${String(env.defined)}`, 'defined false');
   }
   return env;
-}
-
-/**
- * The usage ledger's charged total grows by exactly `credits` around `action` (needs the
- * ledger: not observable without control). Returns what the action returned.
- */
-export async function expectCharged<T>(ctx: CheckContext, clause: string, credits: number, action: () => Promise<T>): Promise<T> {
-  const ledger = ctx.ledger;
-  const before = await ledger.charged();
-  const result = await action();
-  const after = await ledger.charged();
-  if (after - before !== credits) {
-    const ex = isExchange(result) ? result : undefined;
-    throw new Finding({
-      clause,
-      message: `the usage ledger changed by ${after - before} credits, expected ${credits}`,
-      expected: `${credits} credit${credits === 1 ? '' : 's'} charged`,
-      received: `${after - before} (charged ${before} → ${after})`,
-      ...(ex ? { exchange: ex } : {}),
-    });
-  }
-  return result;
-}
-
-/** Nothing is charged around `action` (e.g. a refused call, a free endpoint). */
-export function expectNotBilled<T>(ctx: CheckContext, clause: string, action: () => Promise<T>): Promise<T> {
-  return expectCharged(ctx, clause, 0, action);
 }
 
 /**

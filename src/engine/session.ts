@@ -4,7 +4,8 @@
  * vitest glue (vitest.ts) and the in-process runner (run.ts), so both give the same results.
  */
 import type { Dispatcher } from 'undici';
-import type { ApiClient, CheckContext, CheckDef, CheckResult, KeyHandle, Ledger, SuiteDef } from './check.ts';
+import type { ApiClient, CheckContext, CheckDef, CheckResult, KeyHandle, SuiteDef } from './check.ts';
+import { LedgerBook, type LedgerService } from './ledger.ts';
 import { conclude, harnessReason, uniform, type Conclusion } from './conclude.ts';
 import { AmbientEnvelope } from './ambient.ts';
 import { hasControl, type RunContext } from './context.ts';
@@ -13,7 +14,6 @@ import type { ScenarioStep } from './check.ts';
 import type { Exchange } from '../http/exchange.ts';
 import { Disabled, NotObservable, type Evidence } from './finding.ts';
 import { StopWatch } from './stop.ts';
-import { LEDGER_LAG_MS, waitBound } from './waits.ts';
 import { createHttpClient, createDispatcher, type HttpClient } from '../http/client.ts';
 import { SecretRegistry } from '../http/redact.ts';
 import { RetryBudget } from '../http/retry.ts';
@@ -135,6 +135,8 @@ export async function openSession(suite: SuiteDef, run: RunContext, deps: Sessio
     for (const k of introspected) if (k.ok && k.workspaceId && !setup.workspaceId) setup.workspaceId = k.workspaceId;
   }
   recording = undefined;
+  /** The usage ledger's book (with control): fed by every API call of the session's checks. */
+  const book = control && setup.workspaceId ? new LedgerBook({ ledger: { charged: async () => (await control.usage(setup.workspaceId!)).charged, entries: async () => (await control.usage(setup.workspaceId!)).entries }, run: { patience: run.patience ?? 1 } }) : undefined;
 
   const excluded = new Set(run.creditPlan?.excluded ?? (run.maxCredits !== undefined ? planCredits([suite], run).excluded : []));
   let queue: Promise<unknown> = Promise.resolve();
@@ -190,13 +192,15 @@ export async function openSession(suite: SuiteDef, run: RunContext, deps: Sessio
     const observed: ApiClient = {
       async send(req) {
         go();
+        const answered = book?.sent(req);
         const ex = await api!.send(req);
+        answered?.(ex);
         record('api', api!.baseUrl, ex);
         ambient.observe(ex);
         return ex;
       },
     };
-    const ctx = makeContext(run, observed, control && guarded(control, go), checkControl && guarded(checkControl, go), setup, cleanups, soft, secrets);
+    const ctx = makeContext(run, observed, book, checkControl && guarded(checkControl, go), setup, cleanups, soft, secrets, go);
     let thrown: unknown;
     try {
       await check.run(ctx);
@@ -242,7 +246,7 @@ export async function openSession(suite: SuiteDef, run: RunContext, deps: Sessio
       try {
         // Read before teardown: the ledger goes with the workspace.
         if (control && setup.teardown && setup.workspaceId) {
-          creditsCharged = await landedCharges(control, setup.workspaceId, passedCredits - created.charged, waitBound({ patience: run.patience ?? 1 }, LEDGER_LAG_MS));
+          creditsCharged = (await book?.landed(passedCredits - created.charged)) ?? null;
           // Workspaces a check created and left (its clean-up failed) are counted as they stand.
           for (const ws of created.live) created.charged += await control.usage(ws).then((u) => u.charged, () => 0);
           if (creditsCharged !== null) creditsCharged += created.charged;
@@ -256,22 +260,6 @@ export async function openSession(suite: SuiteDef, run: RunContext, deps: Sessio
       }
     },
   };
-}
-
-/**
- * The suite workspace's charged total for the report, once the charges of the checks that
- * passed have landed: read again (backoff 25-200 ms) while it shows less than `expected`, for up
- * to `boundMs`. A ledger that records at once, or a target charging at least the plan, costs one
- * read; a lagging one is not reported short. Null when the ledger cannot be read.
- */
-async function landedCharges(control: ControlApi, ws: string, expected: number, boundMs: number): Promise<number | null> {
-  const deadline = Date.now() + boundMs;
-  let charged = await control.usage(ws).then((u) => u.charged, () => null);
-  for (let wait = 25; charged !== null && charged < expected && Date.now() + wait <= deadline; wait = Math.min(wait * 2, 200)) {
-    await new Promise((r) => setTimeout(r, wait));
-    charged = await control.usage(ws).then((u) => u.charged, () => null);
-  }
-  return charged;
 }
 
 /** Workspaces the checks created and have not deleted, and what was charged in those they deleted. */
@@ -313,20 +301,15 @@ function guarded(control: ControlApi, go: () => void): ControlApi {
 function makeContext(
   run: RunContext,
   api: ApiClient,
-  ledgerControl: ControlApi | undefined,
+  book: LedgerBook | undefined,
   control: ControlApi | undefined,
   setup: Setup,
   cleanups: (() => Promise<void>)[],
   soft: Evidence[],
   secrets: SecretRegistry,
+  go: () => void,
 ): CheckContext {
-  const ledger: Ledger | undefined =
-    ledgerControl && setup.workspaceId
-      ? {
-          charged: async () => (await ledgerControl.usage(setup.workspaceId!)).charged,
-          entries: async () => (await ledgerControl.usage(setup.workspaceId!)).entries,
-        }
-      : undefined;
+  const ledger = book?.service((e) => soft.push(e), go);
   return {
     run: { prefix: run.prefix, seed: run.seed, numRuns: run.numRuns, readOnly: run.readOnly, hasControl: control !== undefined, sharedWorkspace: control === undefined, patience: run.patience ?? 1 },
     api,
@@ -345,7 +328,7 @@ function makeContext(
       if (!setup.workspaceId) throw new NotObservable('the workspace id is unknown: no supplied key could be introspected with GET /me');
       return setup.workspaceId;
     },
-    get ledger(): Ledger {
+    get ledger(): LedgerService {
       if (!ledger) throw new NotObservable(`needs the usage ledger: ${NO_CONTROL}`);
       return ledger;
     },

@@ -5,7 +5,8 @@
  * the run's --patience multiplies it, so a slow staging target can be given more time without
  * editing the suites, and every finding that follows a wait says which bound was waited.
  */
-import type { RunInfo } from './check.ts';
+/** What a wait needs of the run (RunInfo of check.ts has it; kept local so the ledger service can use the waits without a cycle). */
+type RunInfo = { patience: number };
 
 /**
  * How long after its answer a charge may still be recorded in the usage ledger: the suite's

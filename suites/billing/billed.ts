@@ -13,7 +13,8 @@ import type { Exchange } from '../../src/http/exchange.ts';
 import { loadSpec } from '../../src/spec/load.ts';
 import { is2xx, minimalCreateBody } from '../_shared/definitions.ts';
 import { isObject } from '../_shared/json.ts';
-import { billingContext, callOf, chargeEvidence, measureCharges, quietLedger, type Measured } from '../_shared/ledger-measure.ts';
+import { callOf, chargeEvidence, type Measured } from '../../src/engine/ledger.ts';
+import { usableResponses } from '../_shared/ops-usable.ts';
 import { applyUpdateBody, archiveIfCreated, idempotencyKey, makeAccount, pollReceipt, receiptPath, type AccountFixture } from '../_shared/ops-fixtures.ts';
 import { findResourceId } from '../_shared/receipts.ts';
 import { computePreviewShapes, computeRunShapes, decisionInputShapes, queryShapes, traceShapes, type Shape } from '../_shared/ops-shapes.ts';
@@ -109,7 +110,7 @@ export const billedCallsCostOne: CheckDef = {
   // part 8 rule 3 allows where the work is not shown, is not bounded by the document.)
   maxCredits: STEPS.length + 1,
   async run(ctx) {
-    ctx = billingContext(ctx, 'BILL-001');
+    ctx = usableResponses(ctx, 'BILL-001');
     const spec = await loadSpec();
     const billed = spec.operations.filter((o) => o.billing === 'billed').map((o) => o.operationId);
     const missing = billed.filter((id) => !STEPS.some((s) => s.operationId === id));
@@ -122,13 +123,13 @@ export const billedCallsCostOne: CheckDef = {
     // Judged once every step has run (the measurements deferred: each call's charge is
     // attributed to it whenever it is recorded, so the waits for a slow ledger overlap).
     const judged: { clause: 'BILL-001' | 'BILL-006'; step: Step; m: Measured<{ ex: Exchange }> }[] = [];
-    await quietLedger(ctx);
+    await ctx.ledger.quiet();
 
     for (const step of STEPS.filter((s) => billed.includes(s.operationId))) {
       const shapes = step.shapes(st);
       let accepted = false;
       for (const shape of shapes) {
-        const m = await measureCharges(ctx, () => sendAndPoll(ctx, owner, shape, step.polls === true), { priced: (r) => [r.ex], atLeast: (r) => (is2xx(r.ex) ? 1 : 0), defer: true });
+        const m = await ctx.ledger.measure(() => sendAndPoll(ctx, owner, shape, step.polls === true), { priced: (r) => [r.ex], atLeast: (r) => (is2xx(r.ex) ? 1 : 0), defer: true });
         const { ex } = m.result;
         if (is2xx(ex)) {
           judged.push({ clause: 'BILL-001', step, m });

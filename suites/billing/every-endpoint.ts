@@ -10,9 +10,10 @@ import type { CheckDef, KeyHandle } from '../../src/engine/check.ts';
 import { NotObservable } from '../../src/engine/finding.ts';
 import { loadSpec } from '../../src/spec/load.ts';
 import { BILLED_ENDPOINTS, everyEndpoint, STARTS_WORK } from '../_shared/every-endpoint.ts';
-import { billingContext, quietLedger } from '../_shared/ledger-measure.ts';
+import { usableResponses } from '../_shared/ops-usable.ts';
 import { archiveIfCreated } from '../_shared/ops-fixtures.ts';
-import { concludeAll, isRefusal, measureUnbilled, ownerKeyWith } from './support.ts';
+import { isRefusal, ownerKeyWith } from './support.ts';
+import type { PendingFree } from '../../src/engine/ledger.ts';
 
 /** The endpoints some refusal below reaches (the scope, id and body rules of the loop). */
 const REFUSED_ENDPOINTS = [
@@ -31,14 +32,14 @@ export const refusalsFreeEveryEndpoint: CheckDef = {
   // A target that lets them through charges each billed endpoint up to three times.
   maxCredits: 3 * BILLED_ENDPOINTS,
   async run(ctx) {
-    ctx = billingContext(ctx, 'BILL-006');
+    ctx = usableResponses(ctx, 'BILL-006');
     const owner = ctx.key('owner');
     const bare = await ownerKeyWith(ctx, [], 'no_scope');
     ctx.cleanup(() => ctx.control.revokeKey(bare.keyId!));
     const spec = await loadSpec();
-    await quietLedger(ctx);
+    await ctx.ledger.quiet();
     const seen: string[] = [];
-    const pending: (() => Promise<string | undefined>)[] = [];
+    const pending: PendingFree[] = [];
     for (const e of await everyEndpoint(ctx, { readOnly: ctx.run.readOnly })) {
       const op = spec.operation(e.operationId);
       const attempts: { why: string; key: KeyHandle; body?: unknown; query?: Record<string, string> }[] = [];
@@ -49,13 +50,13 @@ export const refusalsFreeEveryEndpoint: CheckDef = {
       if (op.operationId === 'readTraces') attempts.push({ why: 'naming no record', key: owner, query: {} });
       for (const a of attempts) {
         const req = { ...e.request, key: a.key, ...(a.body !== undefined ? { body: a.body } : {}), ...(a.query !== undefined ? { query: a.query } : {}) };
-        const r = await measureUnbilled(ctx, 'BILL-006', isRefusal, () => ctx.api.send(req), undefined, e.billed);
+        const r = await ctx.ledger.expectFree('BILL-006', () => ctx.api.send(req), { judged: isRefusal, billed: e.billed });
         archiveIfCreated(ctx, owner, r.ex);
         if (r.judged) seen.push(`${e.label} ${a.why}`);
-        pending.push(r.conclude);
+        pending.push(r);
       }
     }
-    await concludeAll(pending);
+    await ctx.ledger.concludeAll(pending);
     if (seen.length === 0) throw new NotObservable('the target refused none of the calls meant to be refused, so no refusal could be priced');
   },
 };

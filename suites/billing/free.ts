@@ -6,7 +6,8 @@ import type { CheckContext, CheckDef, KeyHandle } from '../../src/engine/check.t
 import { Finding, NotObservable } from '../../src/engine/finding.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 import { is2xx } from '../_shared/definitions.ts';
-import { billingContext, callOf, chargeEvidence, chargesLanded, measureCharges, quietLedger } from '../_shared/ledger-measure.ts';
+import { callOf, chargeEvidence } from '../../src/engine/ledger.ts';
+import { usableResponses } from '../_shared/ops-usable.ts';
 import { applyUpdateBody, makeAccount, pollReceipt, submitOperation } from '../_shared/ops-fixtures.ts';
 import { findResourceId, listedReceiptIds } from '../_shared/receipts.ts';
 import { computeRunShapes, statusesOf, tryShapes } from '../_shared/ops-shapes.ts';
@@ -18,7 +19,7 @@ import { computeRunShapes, statusesOf, tryShapes } from '../_shared/ops-shapes.t
  * than the suite waits.
  */
 async function measureFreeSuccess(ctx: CheckContext, clause: string, send: () => Promise<Exchange>): Promise<{ ex: Exchange; judge: () => Promise<void> }> {
-  const m = await measureCharges(ctx, send, { defer: true });
+  const m = await ctx.ledger.measure(send, { defer: true });
   if (!is2xx(m.result)) throw new NotObservable(`${callOf(m.result)}: only a successful call shows whether the endpoint is free`);
   const judge = async () => {
     const f = await m.final();
@@ -43,8 +44,8 @@ export const meFree: CheckDef = {
   needs: { ledger: true },
   credits: 0,
   async run(ctx) {
-    ctx = billingContext(ctx, 'BILL-002');
-    await quietLedger(ctx);
+    ctx = usableResponses(ctx, 'BILL-002');
+    await ctx.ledger.quiet();
     await expectFreeSuccess(ctx, 'BILL-002', () => ctx.api.send({ method: 'GET', path: '/me', key: ctx.key('owner') }));
   },
 };
@@ -57,8 +58,8 @@ export const capabilitiesFree: CheckDef = {
   needs: { ledger: true },
   credits: 0,
   async run(ctx) {
-    ctx = billingContext(ctx, 'BILL-003');
-    await quietLedger(ctx);
+    ctx = usableResponses(ctx, 'BILL-003');
+    await ctx.ledger.quiet();
     await expectFreeSuccess(ctx, 'BILL-003', () => ctx.api.send({ method: 'GET', path: '/capabilities', key: ctx.key('owner') }));
   },
 };
@@ -71,14 +72,14 @@ export const operationsPollingFree: CheckDef = {
   needs: { ledger: true, control: true, mutation: true },
   credits: 1,
   async run(ctx) {
-    ctx = billingContext(ctx, 'BILL-004');
+    ctx = usableResponses(ctx, 'BILL-004');
     const owner = ctx.key('owner');
     const fx = await makeAccount(ctx, 'bill-poll');
-    const base = await quietLedger(ctx);
+    const base = await ctx.ledger.quiet();
     const submitted = await submitOperation(ctx, owner, applyUpdateBody(fx));
     // Let the submission (and any asynchronous charge of its work) land before measuring.
     if (is2xx(submitted)) await pollReceipt(ctx, owner, submitted, { budgetMs: 1_000 });
-    await chargesLanded(ctx, base, [submitted]);
+    await ctx.ledger.chargesLanded(base, [submitted]);
     const list = await measureFreeSuccess(ctx, 'BILL-004', () => ctx.api.send({ method: 'GET', path: '/operations', key: owner }));
     const id = (is2xx(submitted) ? findResourceId(submitted) : undefined) ?? listedReceiptIds(list.ex)[0];
     if (id === undefined) {
@@ -110,13 +111,13 @@ export const computePollingFree: CheckDef = {
   needs: { ledger: true, control: true, mutation: true },
   credits: 1,
   async run(ctx) {
-    ctx = billingContext(ctx, 'BILL-005');
+    ctx = usableResponses(ctx, 'BILL-005');
     const owner = ctx.key('owner');
-    const base = await quietLedger(ctx);
+    const base = await ctx.ledger.quiet();
     const { id, started } = await startComputeRun(ctx, owner);
     // The run's own credit (refused candidate bodies cost nothing), possibly recorded late.
-    await chargesLanded(ctx, base, [started]);
-    const m = await measureCharges(ctx, () => ctx.api.send({ method: 'GET', path: `/compute/runs/${encodeURIComponent(id)}`, key: owner }));
+    await ctx.ledger.chargesLanded(base, [started]);
+    const m = await ctx.ledger.measure(() => ctx.api.send({ method: 'GET', path: `/compute/runs/${encodeURIComponent(id)}`, key: owner }));
     if (!is2xx(m.result)) throw new NotObservable(`${callOf(m.result)}: the run could not be polled, so the price of a successful poll is unknown`);
     if (m.delta !== 0) throw new Finding(chargeEvidence('BILL-005', m.result, m, [0], [started]));
     if (m.doubt) throw new NotObservable(`${callOf(m.result)} showed no charge, but ${m.doubt}`);

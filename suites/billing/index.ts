@@ -2,7 +2,7 @@
  * The billing suite (seed part 8, billing): what each kind of call costs, measured on the
  * usage ledger of the suite's own workspace (test-control protocol). Checks run one after
  * another in this order and share the workspace; each ledger entry is attributed to the call
- * it names (suites/_shared/ledger-measure.ts). The two checks whose set-up makes a billed call
+ * it names (src/engine/ledger.ts). The two checks whose set-up makes a billed call
  * come first: waiting for those charges shows whether the ledger lags, and by how much, before
  * the checks of free calls decide how long to watch for a wrong charge. The rate-limit check
  * comes last because it throttles the workspace.

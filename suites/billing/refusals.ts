@@ -10,8 +10,10 @@ import type { Exchange } from '../../src/http/exchange.ts';
 import { randomUUID } from 'node:crypto';
 import { is2xx, minimalCreateBody } from '../_shared/definitions.ts';
 import { isObject } from '../_shared/json.ts';
-import { billingContext, callOf, chargesLanded, quietLedger } from '../_shared/ledger-measure.ts';
-import { concludeAll, isRefusal, measureUnbilled, ownerKeyWith } from './support.ts';
+import { callOf } from '../../src/engine/ledger.ts';
+import { usableResponses } from '../_shared/ops-usable.ts';
+import { isRefusal, ownerKeyWith } from './support.ts';
+import type { PendingFree } from '../../src/engine/ledger.ts';
 import { BILLED_ENDPOINTS, everyEndpoint, STARTS_WORK } from '../_shared/every-endpoint.ts';
 import { archiveIfCreated, idempotencyKey } from '../_shared/ops-fixtures.ts';
 
@@ -25,17 +27,17 @@ export const refusalsFree: CheckDef = {
   // The definition whose Idempotency-Key is reused, and its clean-up archive.
   credits: 2,
   async run(ctx) {
-    ctx = billingContext(ctx, 'BILL-006');
+    ctx = usableResponses(ctx, 'BILL-006');
     const owner = ctx.key('owner');
     const reader = ctx.key('reader');
     const seen: string[] = [];
-    const pending: (() => Promise<string | undefined>)[] = [];
-    await quietLedger(ctx);
+    const pending: PendingFree[] = [];
+    await ctx.ledger.quiet();
     const probe = async (send: () => Promise<Exchange>, context?: Exchange[]) => {
-      const r = await measureUnbilled(ctx, 'BILL-006', isRefusal, send, context);
+      const r = await ctx.ledger.expectFree('BILL-006', send, { judged: isRefusal, context });
       archiveIfCreated(ctx, owner, r.ex);
       if (r.judged) seen.push(callOf(r.ex));
-      pending.push(r.conclude);
+      pending.push(r);
     };
     // 400: required fields missing.
     await probe(() => ctx.api.send({ method: 'POST', path: '/definitions', key: owner, body: { reason: 'conformance check: incomplete body' } }));
@@ -48,13 +50,13 @@ export const refusalsFree: CheckDef = {
     await probe(() => ctx.api.send({ method: 'POST', path: '/operations', key: owner, idempotencyKey: idempotencyKey(ctx), body: { operation: 'wgc.no_such_operation', arguments: {}, reason: 'conformance check' } }));
     // 409: an Idempotency-Key reused with different input.
     const idem = idempotencyKey(ctx);
-    const base = await quietLedger(ctx);
+    const base = await ctx.ledger.quiet();
     const first = await ctx.api.send({ method: 'POST', path: '/definitions', key: owner, idempotencyKey: idem, body: minimalCreateBody(ctx) });
     archiveIfCreated(ctx, owner, first);
     // The first create's credit, possibly recorded late, must not be taken for the 409's.
-    await chargesLanded(ctx, base, [first]);
+    await ctx.ledger.chargesLanded(base, [first]);
     if (is2xx(first)) await probe(() => ctx.api.send({ method: 'POST', path: '/definitions', key: owner, idempotencyKey: idem, body: minimalCreateBody(ctx) }), [first]);
-    await concludeAll(pending);
+    await ctx.ledger.concludeAll(pending);
     if (seen.length === 0) throw new NotObservable('the target refused none of the calls meant to be refused, so no refusal could be priced');
   },
 };
@@ -69,10 +71,10 @@ export const unauthorizedFree: CheckDef = {
   // A target that lets a dead key through charges its billed calls (two keys).
   maxCredits: 2 * BILLED_ENDPOINTS,
   async run(ctx) {
-    ctx = billingContext(ctx, 'BILL-007');
-    await quietLedger(ctx);
+    ctx = usableResponses(ctx, 'BILL-007');
+    await ctx.ledger.quiet();
     let judged = 0;
-    const pending: (() => Promise<string | undefined>)[] = [];
+    const pending: PendingFree[] = [];
     for (const action of ['revoke', 'disable'] as const) {
       // Every scope, so the key's standing is the only reason to refuse it anywhere.
       const key = await ownerKeyWith(ctx, SCOPES, `${action}d`);
@@ -81,12 +83,12 @@ export const unauthorizedFree: CheckDef = {
       // call must be rejected (401), and rejected calls are free: whatever the answer, the
       // workspace of a key that can no longer call must not pay for the call.
       for (const e of await everyEndpoint(ctx, { readOnly: ctx.run.readOnly })) {
-        const r = await measureUnbilled(ctx, 'BILL-007', () => true, () => ctx.api.send({ ...e.request, key, auth: action === 'revoke' ? 'bearer' : 'x-api-key' }), undefined, e.billed);
+        const r = await ctx.ledger.expectFree('BILL-007', () => ctx.api.send({ ...e.request, key, auth: action === 'revoke' ? 'bearer' : 'x-api-key' }), { judged: () => true, billed: e.billed });
         if (r.ex.response) judged++;
-        pending.push(r.conclude);
+        pending.push(r);
       }
     }
-    await concludeAll(pending);
+    await ctx.ledger.concludeAll(pending);
     if (judged === 0) throw new NotObservable('neither the revoked nor the disabled key got an answer, so nothing could be priced');
   },
 };
@@ -106,17 +108,17 @@ async function capabilitySwitches(ctx: CheckContext, key: KeyHandle): Promise<Re
  * measured: an answer `judged` passes must cost nothing. Returns the pending conclusions and
  * how many answers were judged.
  */
-async function sweepUnbilled(ctx: CheckContext, clause: string, key: KeyHandle, judged: (status: number) => boolean, context: Exchange[] = []): Promise<{ pending: (() => Promise<string | undefined>)[]; judged: number; sent: Exchange[] }> {
-  const pending: (() => Promise<string | undefined>)[] = [];
+async function sweepUnbilled(ctx: CheckContext, clause: string, key: KeyHandle, judged: (status: number) => boolean, context: Exchange[] = []): Promise<{ pending: PendingFree[]; judged: number; sent: Exchange[] }> {
+  const pending: PendingFree[] = [];
   const sent: Exchange[] = [];
   let count = 0;
   for (const e of await everyEndpoint(ctx, { readOnly: ctx.run.readOnly })) {
     if (STARTS_WORK.includes(e.operationId)) continue;
-    const r = await measureUnbilled(ctx, clause, judged, () => ctx.api.send({ ...e.request, key, retry429: false }), context, e.billed);
+    const r = await ctx.ledger.expectFree(clause, () => ctx.api.send({ ...e.request, key, retry429: false }), { judged, context, billed: e.billed });
     archiveIfCreated(ctx, key, r.ex);
     sent.push(r.ex);
     if (r.judged) count++;
-    pending.push(r.conclude);
+    pending.push(r);
   }
   return { pending, judged: count, sent };
 }
@@ -133,7 +135,7 @@ export const unavailableFree: CheckDef = {
   // A target whose switches do not cover an endpoint lets it through.
   maxCredits: BILLED_ENDPOINTS,
   async run(ctx) {
-    ctx = billingContext(ctx, 'BILL-009');
+    ctx = usableResponses(ctx, 'BILL-009');
     const owner = ctx.key('owner');
     const was = await capabilitySwitches(ctx, owner);
     const on = Object.keys(was).filter((k) => was[k]);
@@ -141,10 +143,10 @@ export const unavailableFree: CheckDef = {
     const restore = () => ctx.control.setCapabilities(ctx.workspaceId, Object.fromEntries(on.map((k) => [k, true])));
     ctx.cleanup(restore);
     await ctx.control.setCapabilities(ctx.workspaceId, Object.fromEntries(on.map((k) => [k, false])));
-    await quietLedger(ctx);
+    await ctx.ledger.quiet();
     try {
       const sweep = await sweepUnbilled(ctx, 'BILL-009', owner, (s) => s >= 500);
-      await concludeAll(sweep.pending);
+      await ctx.ledger.concludeAll(sweep.pending);
       if (sweep.judged === 0) throw new NotObservable(`with ${on.join(', ')} switched off, no endpoint answered 5xx (${sweep.sent.map(callOf).join('; ')}): no 5xx to price`);
     } finally {
       await restore();
@@ -165,26 +167,26 @@ export const rateLimitedFree: CheckDef = {
   // failure) at most the six calls before the sweep, and the sweep's billed endpoints.
   maxCredits: 6 + BILLED_ENDPOINTS,
   async run(ctx) {
-    ctx = billingContext(ctx, 'BILL-008');
+    ctx = usableResponses(ctx, 'BILL-008');
     const owner = ctx.key('owner');
     const restore = () => ctx.control.setRateLimit(ctx.workspaceId, null);
     ctx.cleanup(restore);
-    await quietLedger(ctx);
+    await ctx.ledger.quiet();
     await ctx.control.setRateLimit(ctx.workspaceId, 1);
     try {
       const sent: Exchange[] = [];
-      const pending: (() => Promise<string | undefined>)[] = [];
+      const pending: PendingFree[] = [];
       // Bounded: with one call a minute allowed, the second call at the latest is over the limit.
       for (let i = 0; i < 6; i++) {
-        const r = await measureUnbilled(ctx, 'BILL-008', (s) => s === 429, () => ctx.api.send({ method: 'GET', path: '/definitions', key: owner, query: { limit: 1 }, retry429: false }), [...sent]);
-        pending.push(r.conclude);
+        const r = await ctx.ledger.expectFree('BILL-008', () => ctx.api.send({ method: 'GET', path: '/definitions', key: owner, query: { limit: 1 }, retry429: false }), { judged: (s) => s === 429, context: [...sent] });
+        pending.push(r);
         sent.push(r.ex);
         if (!r.judged) continue;
         // Over the limit now: every endpoint, whose 429s must be free as well.
         const sweep = await sweepUnbilled(ctx, 'BILL-008', owner, (s) => s === 429, [...sent]);
-        return await concludeAll([...pending, ...sweep.pending]);
+        return await ctx.ledger.concludeAll([...pending, ...sweep.pending]);
       }
-      await concludeAll(pending);
+      await ctx.ledger.concludeAll(pending);
       throw new NotObservable(`with a limit of 1 call a minute, ${sent.length} calls got no 429 (${sent.map(callOf).join('; ')}), so no 429 could be priced`);
     } finally {
       await restore();

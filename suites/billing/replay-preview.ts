@@ -6,7 +6,8 @@ import type { CheckDef } from '../../src/engine/check.ts';
 import { Finding, NotObservable } from '../../src/engine/finding.ts';
 import { is2xx, minimalCreateBody } from '../_shared/definitions.ts';
 import { describeBound } from '../../src/engine/waits.ts';
-import { billingContext, callOf, chargeEvidence, measureCharges, quietLedger } from '../_shared/ledger-measure.ts';
+import { callOf, chargeEvidence } from '../../src/engine/ledger.ts';
+import { usableResponses } from '../_shared/ops-usable.ts';
 import { AGENT_CALL_CREDITS, AGENT_CALL_MAX_CREDITS, applyUpdateBody, archiveIfCreated, idempotencyKey, makeAccount, previewAndQuote, QUOTE_BOUND_MS, QUOTE_PATIENCE_MS, type AccountFixture } from '../_shared/ops-fixtures.ts';
 import { isObject } from '../_shared/json.ts';
 import type { Shape } from '../_shared/ops-shapes.ts';
@@ -40,12 +41,12 @@ export const replayFree: CheckDef = {
   // A target may accept archiving it again.
   maxCredits: REPLAYED.length + 1,
   async run(ctx) {
-    ctx = billingContext(ctx, 'BILL-010');
+    ctx = usableResponses(ctx, 'BILL-010');
     const owner = ctx.key('owner');
     const st: { definitionId?: string; slugs?: [string, string]; fx?: AccountFixture } = { fx: await makeAccount(ctx, 'bill-replay') };
     const createBody = minimalCreateBody(ctx, { enumValues: [{ label: 'Alpha' }, { label: 'Beta' }] });
     const refused: string[] = [];
-    await quietLedger(ctx);
+    await ctx.ledger.quiet();
     const pending: (() => Promise<void>)[] = [];
     const doubts: string[] = [];
     for (const step of REPLAYED) {
@@ -57,7 +58,7 @@ export const replayFree: CheckDef = {
       const idem = idempotencyKey(ctx);
       // The original is measured too (owed its credit), so that its charge, however late it
       // is recorded, is attributed to it and never to the replay; the waits of all overlap.
-      const first = await measureCharges(ctx, () => ctx.api.send({ ...shape, key: owner, idempotencyKey: idem }), { atLeast: (ex) => (is2xx(ex) ? 1 : 0), defer: true });
+      const first = await ctx.ledger.measure(() => ctx.api.send({ ...shape, key: owner, idempotencyKey: idem }), { atLeast: (ex) => (is2xx(ex) ? 1 : 0), defer: true });
       const original = first.result;
       archiveIfCreated(ctx, owner, original);
       if (!is2xx(original)) {
@@ -70,7 +71,7 @@ export const replayFree: CheckDef = {
         const slugs = isObject(body) && Array.isArray(body.enum_values) ? body.enum_values.map((v) => (isObject(v) ? v.slug : undefined)) : [];
         if (typeof slugs[0] === 'string' && typeof slugs[1] === 'string') st.slugs = [slugs[0], slugs[1]];
       }
-      const m = await measureCharges(ctx, () => ctx.api.send({ ...shape, key: owner, idempotencyKey: idem }), { defer: true });
+      const m = await ctx.ledger.measure(() => ctx.api.send({ ...shape, key: owner, idempotencyKey: idem }), { defer: true });
       pending.push(async () => {
         await first.final();
         const f = await m.final();
@@ -94,13 +95,13 @@ export const previewFee: CheckDef = {
   // A fee charged on top of the call.
   maxCredits: AGENT_CALL_MAX_CREDITS,
   async run(ctx) {
-    ctx = billingContext(ctx, 'BILL-011');
+    ctx = usableResponses(ctx, 'BILL-011');
     const owner = ctx.key('owner');
     const fx = await makeAccount(ctx, 'bill-preview');
-    await quietLedger(ctx);
+    await ctx.ledger.quiet();
     // The receipt is polled inside the measurement: the fee may be charged when the preview
     // runs. The polls' own charges are left out (their price is BILL-004's).
-    const m = await measureCharges(ctx, () => previewAndQuote(ctx, owner, [fx.accountId], { patienceMs: QUOTE_PATIENCE_MS }), {
+    const m = await ctx.ledger.measure(() => previewAndQuote(ctx, owner, [fx.accountId], { patienceMs: QUOTE_PATIENCE_MS }), {
       priced: (r) => [r.submitted],
       atLeast: (r) => (is2xx(r.submitted) && typeof r.quote.apiPreviewCredits === 'number' ? r.quote.apiPreviewCredits : 0),
     });

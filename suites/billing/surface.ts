@@ -7,7 +7,8 @@ import { NotObservable } from '../../src/engine/finding.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 import { is2xx, minimalCreateBody } from '../_shared/definitions.ts';
 import { isObject } from '../_shared/json.ts';
-import { billingContext, callOf, measureCharges, quietLedger, type Measured } from '../_shared/ledger-measure.ts';
+import { callOf, type Measured } from '../../src/engine/ledger.ts';
+import { usableResponses } from '../_shared/ops-usable.ts';
 
 export const usageSurface: CheckDef = {
   id: 'billing/usage-surface',
@@ -18,12 +19,12 @@ export const usageSurface: CheckDef = {
   // A create, a listing page and the archive of the created definition.
   credits: 3,
   async run(ctx) {
-    ctx = billingContext(ctx, 'BILL-014');
+    ctx = usableResponses(ctx, 'BILL-014');
     const owner = ctx.key('owner');
-    await quietLedger(ctx);
+    await ctx.ledger.quiet();
     const measured: Measured<Exchange>[] = [];
     const measure = async (send: () => Promise<Exchange>) => {
-      const m = await measureCharges(ctx, send, { atLeast: (ex) => (is2xx(ex) ? 1 : 0), defer: true });
+      const m = await ctx.ledger.measure(send, { atLeast: (ex) => (is2xx(ex) ? 1 : 0), defer: true });
       measured.push(m);
       return m.result;
     };

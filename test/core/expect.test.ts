@@ -1,7 +1,7 @@
 /** The shared expectation helpers: findings name the caller's clause ids and carry evidence. */
 import { describe, expect, test } from 'vitest';
 import type { CheckContext } from '../../src/engine/check.ts';
-import { expectCharged, expectErrorEnvelope, expectJson, expectNoChange, expectResponse, expectStatus } from '../../src/engine/expect.ts';
+import { expectErrorEnvelope, expectJson, expectNoChange, expectResponse, expectStatus } from '../../src/engine/expect.ts';
 import { Disabled, Finding } from '../../src/engine/finding.ts';
 import type { Exchange, TransportError } from '../../src/http/exchange.ts';
 
@@ -69,22 +69,7 @@ describe('expectErrorEnvelope', () => {
   });
 });
 
-describe('ledger and no-change expectations', () => {
-  function ledgerCtx(deltas: number[]): CheckContext {
-    let charged = 0;
-    let i = 0;
-    return { ledger: { charged: async () => charged, entries: async () => [] }, bump: () => (charged += deltas[i++] ?? 0) } as unknown as CheckContext;
-  }
-
-  test('expectCharged compares the ledger delta around the action', async () => {
-    const ctx = ledgerCtx([1, 2]);
-    const bump = (ctx as unknown as { bump(): void }).bump;
-    await expect(expectCharged(ctx, 'BILL-001', 1, async () => (bump(), ex(200, {})))).resolves.toMatchObject({ id: 't-1' });
-    await expect(expectCharged(ctx, 'BILL-001', 1, async () => (bump(), ex(200, {})))).rejects.toMatchObject({
-      evidence: { clause: 'BILL-001', message: 'the usage ledger changed by 2 credits, expected 1', received: '2 (charged 1 → 3)', exchange: { id: 't-1' } },
-    });
-  });
-
+describe('no-change expectations', () => {
   test('expectNoChange compares what the probe sees before and after', async () => {
     let state = { a: 1 };
     await expect(expectNoChange('SVC-005', async () => state, async () => 'ok', 'the definition list')).resolves.toBe('ok');

@@ -1,32 +1,53 @@
 /**
- * Ledger measurements for the billing suite: what a call was charged, read from the usage
- * ledger of the suite's workspace (test-control protocol).
+ * The usage ledger as a service of the engine (`ctx.ledger`): what a call was charged, read
+ * from the usage ledger of the suite's workspace (test-control protocol). One book per suite
+ * session, fed by the session's own HTTP client (every API call a check or its clean-up sends
+ * is logged), and one policy for waiting on a ledger that records late.
  *
  * The seed sets no time for a charge to show in the ledger, and a target may record usage
  * through a queue. So a measurement does not take the growth of the ledger's total around a
  * call as the call's price: a charge of an earlier call recorded late would then be blamed on
  * the next call (a free call read as billed), and would hide that call's own missing charge.
- * Instead every call a billing check sends is logged ({@link billingContext}), and each ledger
- * entry (method, path, status, seq: control protocol) is attributed to the call it names (a
- * call of that method and path, and status where one matches): the earliest such call still
- * owed a charge; else, ledgers recording a charge per call, the earliest still being measured
- * and not yet charged; else the latest. A call's price is the credits of the entries attributed
- * to it. Entries no logged call explains are counted in the measurement during which they
- * appear (as a total would be).
- * Where the ledger's entries do not add up to its total, measurements fall back to totals.
+ * Instead each ledger entry (method, path, status, seq: control protocol) is attributed to the
+ * call it names (a call of that method and path, and status where one matches): the earliest
+ * such call still owed a charge; else, ledgers recording a charge per call, the earliest still
+ * being measured and not yet charged; else the latest. A call's price is the credits of the
+ * entries attributed to it. Entries no logged call explains are counted in the measurement
+ * during which they appear (as a total would be). Where the ledger's entries do not add up to
+ * its total, measurements fall back to totals.
  *
- * Waits: for a charge a call is expected to incur, up to LATE_CHARGE_MS after its answer; for a
- * free call, once the ledger has been seen to lag, one and a half times the lag seen (at least
- * QUIET_MS) so a wrong charge has time to show; both at most the bound, which the run's
- * --patience multiplies. A free call seen uncharged on a ledger that has recorded a charge later
- * than the bound is not vouched for (Measured.doubt). Measurements of several calls may be
- * deferred and concluded together, so that their waits overlap.
+ * Waits (the one settle policy of the tree: {@link pollUntil} and {@link settleReads}): for a
+ * charge a call is expected to incur, up to LATE_CHARGE_MS after its answer; for a free call,
+ * once the ledger has been seen to lag, one and a half times the lag seen (at least QUIET_MS)
+ * so a wrong charge has time to show; both at most the bound, which the run's --patience
+ * multiplies. A free call seen uncharged on a ledger that has recorded a charge later than the
+ * bound is not vouched for (Measured.doubt). Measurements of several calls may be deferred and
+ * concluded together, so that their waits overlap.
+ *
+ * Checks use `ctx.ledger.expectCharged(clause, n, call)`, `ctx.ledger.expectFree(clause, call)`
+ * (deferred, concluded with `ctx.ledger.concludeAll`), or `ctx.ledger.measure` for anything
+ * finer. Comparing two reads of the total around a call is the mistake this module exists to
+ * avoid; no helper does it.
  */
-import type { CheckContext, LedgerEntry } from '../../src/engine/check.ts';
-import { describeResponse } from '../../src/engine/expect.ts';
-import { describeBound, LEDGER_LAG_MS, waitBound } from '../../src/engine/waits.ts';
-import type { Exchange } from '../../src/http/exchange.ts';
-import { usableResponses } from './ops-usable.ts';
+import { Finding, NotObservable, type Evidence } from './finding.ts';
+import { describeResponse } from './expect.ts';
+import { describeBound, LEDGER_LAG_MS, waitBound } from './waits.ts';
+import type { Exchange } from '../http/exchange.ts';
+
+/** The raw reads of a workspace's usage ledger (control protocol). */
+export interface Ledger {
+  /** Total credits charged so far in the workspace. */
+  charged(): Promise<number>;
+  entries(): Promise<LedgerEntry[]>;
+}
+export interface LedgerEntry {
+  seq: number;
+  method: string;
+  path: string;
+  status: number;
+  credits: number;
+  surface: string;
+}
 
 /**
  * How long after its answer a charge may still be recorded (LEDGER_LAG_MS, src/engine/waits.ts).
@@ -44,7 +65,48 @@ export const SETTLE_MS = 600;
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
+// ------------------------------------------------------------------ the one settle policy
+
+/**
+ * Reads until `enough(value)` holds or `until` (epoch ms) passes, backing off from 25 ms to
+ * 200 ms. Returns the last value read and whether it held.
+ */
+export async function pollUntil<T>(read: () => Promise<T>, enough: (value: T) => boolean, until: number): Promise<{ value: T; held: boolean }> {
+  let value = await read();
+  for (let wait = 25; !enough(value); wait = Math.min(wait * 2, 200)) {
+    if (Date.now() + wait > until) return { value, held: false };
+    await sleep(wait);
+    value = await read();
+  }
+  return { value, held: true };
+}
+
+/**
+ * Reads until two reads (10 ms, then up to 80 ms apart) agree by `same` and, with `quietMs`,
+ * nothing has changed for that long; or `boundMs` (at least twice `quietMs`) is spent.
+ * Returns the last value read.
+ */
+export async function settleReads<T>(read: () => Promise<T>, same: (a: T, b: T) => boolean, boundMs: number, quietMs = 0): Promise<T> {
+  const deadline = Date.now() + Math.max(boundMs, 2 * quietMs);
+  let last = await read();
+  let since = Date.now();
+  for (let wait = 10; ; wait = Math.min(wait * 2, 80)) {
+    await sleep(wait);
+    const next = await read();
+    const unchanged = same(last, next);
+    if ((unchanged && Date.now() - since >= quietMs) || Date.now() + wait > deadline) return next;
+    if (!unchanged) since = Date.now();
+    last = next;
+  }
+}
+
 // ------------------------------------------------------------------ the book of calls and entries
+
+/** What the book reads: the raw ledger and the run's --patience. */
+interface Source {
+  ledger: Ledger;
+  run: { patience: number };
+}
 
 /** One API call a billing check sent in the workspace. */
 interface Call {
@@ -70,7 +132,7 @@ interface SeenEntry {
   call?: Call;
 }
 
-/** What the suite knows of its workspace's ledger. Module state on purpose: a suite's checks share the workspace and run one after another. */
+/** What the session knows of its workspace's ledger (a suite's checks share the workspace and run one after another). */
 interface Book {
   calls: Call[];
   seen: Map<number, SeenEntry>;
@@ -85,17 +147,6 @@ interface Book {
   lagMs?: number;
   /** The longest delay a charge certainly took after its call's answer (the ledger was read in between without it). */
   lateAtLeastMs: number;
-}
-
-const books = new Map<string, Book>();
-
-function bookOf(ctx: CheckContext): Book {
-  let book = books.get(ctx.workspaceId);
-  if (!book) {
-    book = { calls: [], seen: new Map(), lastReadStart: 0, total: 0, unexplained: 0, lateAtLeastMs: 0 };
-    books.set(ctx.workspaceId, book);
-  }
-  return book;
 }
 
 /** The path of a request or ledger entry as segments, query left out. */
@@ -140,7 +191,7 @@ function isEntry(e: unknown): e is LedgerEntry {
 }
 
 /** Reads the ledger's entries once and attributes the new ones. */
-async function read(ctx: CheckContext, book: Book): Promise<void> {
+async function read(ctx: Source, book: Book): Promise<void> {
   const start = Date.now();
   const raw = await ctx.ledger.entries();
   const end = Date.now();
@@ -167,7 +218,7 @@ async function read(ctx: CheckContext, book: Book): Promise<void> {
 }
 
 /** Whether the entries add up to the ledger's total (checked once per workspace; retried while charges land). */
-async function checkConsistent(ctx: CheckContext, book: Book): Promise<boolean> {
+async function checkConsistent(ctx: Source, book: Book): Promise<boolean> {
   if (book.consistent !== undefined) return book.consistent;
   for (let i = 0; i < 3 && book.consistent === undefined; i++) {
     const before = await ctx.ledger.charged();
@@ -180,68 +231,24 @@ async function checkConsistent(ctx: CheckContext, book: Book): Promise<boolean> 
   return book.consistent;
 }
 
-/**
- * `ctx` for a billing check: every API call it sends (clean-up included) is logged, so that
- * ledger entries can be attributed to calls, and its calls get usable responses
- * ({@link usableResponses}) with `clause` as the check's main clause.
- */
-export function billingContext(ctx: CheckContext, clause: string): CheckContext {
-  const inner = ctx.api;
-  const logged = Object.create(ctx, {
-    api: {
-      enumerable: true,
-      value: {
-        async send(req: Parameters<typeof inner.send>[0]) {
-          const call: Call = { method: req.method.toUpperCase(), path: req.path, sentAt: Date.now(), owed: 0, claimed: 0, open: false };
-          // The workspace id may need the control protocol; without it there is no ledger to attribute.
-          let book: Book | undefined;
-          try {
-            book = bookOf(ctx);
-          } catch {
-            book = undefined;
-          }
-          book?.calls.push(call);
-          const ex = await inner.send(req);
-          call.ex = ex;
-          call.answeredAt = Date.now();
-          if (ex.response) call.status = ex.response.status;
-          return ex;
-        },
-      },
-    },
-  }) as CheckContext;
-  return usableResponses(logged, clause);
-}
-
 const callsOf = (book: Book, exs: readonly Exchange[]): Call[] => book.calls.filter((c) => c.ex !== undefined && exs.includes(c.ex));
 const is2xx = (ex: Exchange): boolean => !!ex.response && ex.response.status >= 200 && ex.response.status < 300;
 
 // ------------------------------------------------------------------ waiting
 
-/** The total once two reads `wait` apart agree (wait doubling from 10 ms to 80 ms) and, with `quietMs`, it has not moved for that long; or the time is spent. */
-async function settle(ctx: CheckContext, book: Book, quietMs = 0): Promise<void> {
-  const deadline = Date.now() + Math.max(waitBound(ctx.run, SETTLE_MS), 2 * quietMs);
-  await read(ctx, book);
-  let last = book.seen.size;
-  let since = Date.now();
-  for (let wait = 10; ; wait = Math.min(wait * 2, 80)) {
-    await sleep(wait);
-    await read(ctx, book);
-    if ((book.seen.size === last && Date.now() - since >= quietMs) || Date.now() + wait > deadline) return;
-    if (book.seen.size !== last) since = Date.now();
-    last = book.seen.size;
-  }
+/** Reads until the entries stop changing (see settleReads) and, with `quietMs`, have not moved for that long. */
+async function settle(ctx: Source, book: Book, quietMs = 0): Promise<void> {
+  await settleReads(
+    async () => (await read(ctx, book), book.seen.size),
+    (a, b) => a === b,
+    waitBound(ctx.run, SETTLE_MS),
+    quietMs,
+  );
 }
 
-/** Reads until `enough()` holds or `until` (epoch ms) passes, backing off from 25 ms to 200 ms. Returns whether it held. */
-async function watch(ctx: CheckContext, book: Book, until: number, enough: () => boolean): Promise<boolean> {
-  await read(ctx, book);
-  for (let wait = 25; !enough(); wait = Math.min(wait * 2, 200)) {
-    if (Date.now() + wait > until) return false;
-    await sleep(wait);
-    await read(ctx, book);
-  }
-  return true;
+/** Reads until `enough()` holds or `until` (epoch ms) passes (see pollUntil). Returns whether it held. */
+async function watch(ctx: Source, book: Book, until: number, enough: () => boolean): Promise<boolean> {
+  return (await pollUntil(() => read(ctx, book), () => enough(), until)).held;
 }
 
 /**
@@ -249,7 +256,7 @@ async function watch(ctx: CheckContext, book: Book, until: number, enough: () =>
  * half times the longest lag seen, plus 200 ms (at least QUIET_MS), within the bound; 0 while
  * the ledger has never been seen to lag.
  */
-function freeWindow(ctx: CheckContext, book: Book): number {
+function freeWindow(ctx: Source, book: Book): number {
   return book.lagMs === undefined ? 0 : Math.min(waitBound(ctx.run, LATE_CHARGE_MS), Math.max(QUIET_MS, 1.5 * book.lagMs + 200));
 }
 
@@ -257,7 +264,7 @@ function freeWindow(ctx: CheckContext, book: Book): number {
  * Why a measurement that saw no charge cannot vouch for it: the ledger has recorded a charge
  * later than the bound after its call (so this call's could still come). Undefined otherwise.
  */
-function doubt(ctx: CheckContext, book: Book): string | undefined {
+function doubt(ctx: Source, book: Book): string | undefined {
   const bound = waitBound(ctx.run, LATE_CHARGE_MS);
   if (book.lateAtLeastMs <= bound) return undefined;
   return `the usage ledger has recorded a charge more than ${(book.lateAtLeastMs / 1000).toFixed(1)} s after its call's answer, beyond the wait for a charge (${describeBound(ctx.run, LATE_CHARGE_MS)}), so a charge of this call could still come`;
@@ -271,8 +278,7 @@ function doubt(ctx: CheckContext, book: Book): string | undefined {
  * stand still for twice the lag seen (at least QUIET_MS, within the bound) so that late charges
  * of earlier work are in. Returns the charged total. Call at the start of a check that measures.
  */
-export async function quietLedger(ctx: CheckContext): Promise<number> {
-  const book = bookOf(ctx);
+async function quietLedger(ctx: Source, book: Book): Promise<number> {
   const attributed = (await checkConsistent(ctx, book)) && book.unexplained === 0;
   await settle(ctx, book, attributed ? 0 : freeWindow(ctx, book));
   return book.total;
@@ -284,8 +290,7 @@ export async function quietLedger(ctx: CheckContext): Promise<number> {
  * ledger settle. With a ledger whose entries cannot be attributed, waits instead until the
  * total has grown by one credit per 2xx call over `base`. Returns the settled total.
  */
-export async function chargesLanded(ctx: CheckContext, base: number, made: readonly Exchange[]): Promise<number> {
-  const book = bookOf(ctx);
+async function chargesLanded(ctx: Source, book: Book, base: number, made: readonly Exchange[]): Promise<number> {
   const billed = made.filter(is2xx);
   const calls = callsOf(book, billed);
   for (const c of calls) c.owed = Math.max(c.owed, 1);
@@ -342,8 +347,7 @@ export interface MeasureOptions<T> {
 }
 
 /** Runs `action` and measures what its priced call(s) were charged (see the module comment). */
-export async function measureCharges<T>(ctx: CheckContext, action: () => Promise<T>, opts: MeasureOptions<T> = {}): Promise<Measured<T>> {
-  const book = bookOf(ctx);
+async function measureCharges<T>(ctx: Source, book: Book, action: () => Promise<T>, opts: MeasureOptions<T> = {}): Promise<Measured<T>> {
   const attributable = await checkConsistent(ctx, book);
   await read(ctx, book);
   const before = book.total;
@@ -457,4 +461,115 @@ export function chargeEvidence(
     exchange: ex,
     ...(context && context.length > 0 ? { context } : {}),
   };
+}
+
+// ------------------------------------------------------------------ the service
+
+/** A deferred "must cost nothing" measurement ({@link LedgerService.expectFree}). */
+export interface PendingFree {
+  /** The call's exchange. */
+  ex: Exchange;
+  /** Its answer is one the clause judges (else it is only measured, so its charge is not blamed on a later call). */
+  judged: boolean;
+  /** Waits, judges (a charge is a soft finding) and returns why a "free" is in doubt, if it is. */
+  conclude: () => Promise<string | undefined>;
+}
+
+/** The usage ledger of the suite's workspace as a check sees it (`ctx.ledger`). */
+export interface LedgerService extends Ledger {
+  /** The ledger once late charges of earlier work are in; returns the charged total. Call at the start of a check that measures. */
+  quiet(): Promise<number>;
+  /** Waits until each 2xx call of `made` (billed set-up calls) has been charged, then lets the ledger settle; returns the total. */
+  chargesLanded(base: number, made: readonly Exchange[]): Promise<number>;
+  /** Runs `action` and measures what its priced call(s) were charged (see the module comment). */
+  measure<T>(action: () => Promise<T>, opts?: MeasureOptions<T>): Promise<Measured<T>>;
+  /** `call` costs exactly `credits` (one of them, given several), else a Finding on `clause` with the ledger's evidence. Returns the exchange. */
+  expectCharged(clause: string, credits: number | readonly number[], call: () => Promise<Exchange>, context?: Exchange[]): Promise<Exchange>;
+  /**
+   * Measures `call` (deferred) that must cost nothing when its status passes `judged` (default:
+   * any): a charge is a soft finding on `clause`. A 2xx of a billed endpoint (`billed`, default
+   * true) is expected to cost its credit. Conclude the measurements of a check together, with
+   * {@link concludeAll}: their waits then overlap.
+   */
+  expectFree(clause: string, call: () => Promise<Exchange>, opts?: { judged?: (status: number) => boolean; billed?: boolean; context?: Exchange[] }): Promise<PendingFree>;
+  /** Concludes deferred measurements in order; not observable when any "free" is in doubt. */
+  concludeAll(pending: readonly PendingFree[]): Promise<void>;
+}
+
+const is2xxStatus = (ex: Exchange): boolean => !!ex.response && ex.response.status >= 200 && ex.response.status < 300;
+
+/** One suite session's book of its workspace's ledger (see the module comment). */
+export class LedgerBook {
+  private readonly book: Book = { calls: [], seen: new Map(), lastReadStart: 0, total: 0, unexplained: 0, lateAtLeastMs: 0 };
+
+  constructor(private readonly src: Source) {}
+
+  /** Logs one API call as it is sent; the returned function records its answer. The session's client calls it for every request. */
+  sent(req: { method: string; path: string }): (ex: Exchange) => void {
+    const call: Call = { method: req.method.toUpperCase(), path: req.path, sentAt: Date.now(), owed: 0, claimed: 0, open: false };
+    this.book.calls.push(call);
+    return (ex) => {
+      call.ex = ex;
+      call.answeredAt = Date.now();
+      if (ex.response) call.status = ex.response.status;
+    };
+  }
+
+  /** The charged total once `expected` credits show, or the wait for a late charge is spent; null when the ledger cannot be read. */
+  async landed(expected: number): Promise<number | null> {
+    try {
+      return (await pollUntil(() => this.src.ledger.charged(), (c) => c >= expected, Date.now() + waitBound(this.src.run, LATE_CHARGE_MS))).value;
+    } catch {
+      return null;
+    }
+  }
+
+  /** The service a check sees; `softFail` records the check's soft findings. */
+  service(softFail: (e: Evidence) => void, gate: () => void = () => {}): LedgerService {
+    const { book } = this;
+    // The check's reads pass its gate first (a run that stops refuses them, as it does its API calls).
+    const src: Source = {
+      ledger: {
+        charged: async () => (gate(), this.src.ledger.charged()),
+        entries: async () => (gate(), this.src.ledger.entries()),
+      },
+      run: this.src.run,
+    };
+    const measure = <T>(action: () => Promise<T>, opts?: MeasureOptions<T>) => measureCharges(src, book, action, opts);
+    const service: LedgerService = {
+      charged: () => src.ledger.charged(),
+      entries: () => src.ledger.entries(),
+      quiet: () => quietLedger(src, book),
+      chargesLanded: (base, made) => chargesLanded(src, book, base, made),
+      measure,
+      async expectCharged(clause, credits, call, context) {
+        const want = typeof credits === 'number' ? [credits] : [...credits];
+        const m = await (await measure(call, { atLeast: (ex) => (is2xxStatus(ex) ? Math.min(...want) : 0) })).final();
+        if (!want.includes(m.delta)) throw new Finding(chargeEvidence(clause, m.result, m, want, context));
+        if (m.delta === 0 && m.doubt) throw new NotObservable(`${callOf(m.result)} showed no charge, but ${m.doubt}`);
+        return m.result;
+      },
+      async expectFree(clause, call, opts = {}) {
+        const billed = opts.billed ?? true;
+        const m = await measure(call, { atLeast: (ex) => (billed && is2xxStatus(ex) ? 1 : 0), defer: true });
+        const status = m.result.response?.status;
+        if (status === undefined || !(opts.judged ?? (() => true))(status)) return { ex: m.result, judged: false, conclude: async () => void (await m.final()) };
+        const conclude = async (): Promise<string | undefined> => {
+          const f = await m.final();
+          if (f.delta !== 0) softFail(chargeEvidence(clause, f.result, f, [0], opts.context));
+          return f.delta === 0 && f.doubt ? `${callOf(f.result)} showed no charge, but ${f.doubt}` : undefined;
+        };
+        return { ex: m.result, judged: true, conclude };
+      },
+      async concludeAll(pending) {
+        const doubts: string[] = [];
+        for (const p of pending) {
+          const d = await p.conclude();
+          if (d) doubts.push(d);
+        }
+        if (doubts.length > 0) throw new NotObservable(doubts.join('; '));
+      },
+    };
+    return service;
+  }
 }

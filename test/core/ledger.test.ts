@@ -1,0 +1,109 @@
+/**
+ * The engine's ledger service (src/engine/ledger.ts) against an in-memory usage ledger that can
+ * record charges late: a call's price is the entries attributed to it, never the growth of the
+ * total around it, so a late charge of an earlier call is not blamed on the next one.
+ */
+import { describe, expect, test } from 'vitest';
+import { LedgerBook, pollUntil, settleReads, type Ledger, type LedgerEntry } from '../../src/engine/ledger.ts';
+import type { Evidence } from '../../src/engine/finding.ts';
+import type { Exchange } from '../../src/http/exchange.ts';
+
+/** A workspace ledger whose charges are recorded `lagMs` after the call's answer. */
+function fakeLedger() {
+  const entries: LedgerEntry[] = [];
+  const ledger: Ledger = {
+    charged: async () => entries.reduce((t, e) => t + e.credits, 0),
+    entries: async () => entries.map((e) => ({ ...e })),
+  };
+  const charge = (method: string, path: string, status: number, credits: number, lagMs: number): void => {
+    const add = () => entries.push({ seq: entries.length + 1, method, path, status, credits, surface: 'api' });
+    if (lagMs === 0) add();
+    else setTimeout(add, lagMs);
+  };
+  return { ledger, charge, entries };
+}
+
+let n = 0;
+function exchange(method: string, path: string, status: number): Exchange {
+  return {
+    id: `t-${++n}`,
+    request: { method, url: `http://127.0.0.1/api/v1${path}`, headers: {} },
+    response: { status, headers: {}, text: '{}', json: {}, isJson: true, bytes: 2, truncated: false },
+    startedAt: '2026-01-01T00:00:00.000Z',
+    durationMs: 1,
+    retries: 0,
+  };
+}
+
+/** A book, its service, and a `send` that logs the call as the session's client does and charges it. */
+function setup() {
+  const fake = fakeLedger();
+  const book = new LedgerBook({ ledger: fake.ledger, run: { patience: 1 } });
+  const soft: Evidence[] = [];
+  const service = book.service((e) => soft.push(e));
+  const send = async (method: string, path: string, status: number, credits: number, lagMs = 0): Promise<Exchange> => {
+    const answered = book.sent({ method, path });
+    const ex = exchange(method, path, status);
+    answered(ex);
+    if (credits > 0) fake.charge(method, path, status, credits, lagMs);
+    return ex;
+  };
+  return { fake, book, service, soft, send };
+}
+
+describe('expectCharged', () => {
+  test('a charge recorded late is still the call\'s; a wrong price is a finding with the ledger\'s entries', async () => {
+    const { service, send } = setup();
+    await service.quiet();
+    await expect(service.expectCharged('BILL-001', 1, () => send('POST', '/definitions', 201, 1, 150))).resolves.toMatchObject({ request: { method: 'POST' } });
+    await expect(service.expectCharged('BILL-001', 1, () => send('POST', '/definitions', 201, 2))).rejects.toMatchObject({
+      evidence: { clause: 'BILL-001', expected: '1 credit charged', message: expect.stringMatching(/^POST \/definitions → 201 was charged 2 by the usage ledger's entries for it, expected 1 credit$/) },
+    });
+  });
+
+  test('a billed call that shows no charge within the wait is a finding naming the wait', async () => {
+    const { service, send } = setup();
+    await service.quiet();
+    await expect(service.expectCharged('BILL-001', 1, () => send('POST', '/definitions', 201, 0))).rejects.toMatchObject({ evidence: { clause: 'BILL-001', message: expect.stringContaining('waited') } });
+  }, 20_000);
+});
+
+describe('expectFree', () => {
+  test('the late charge of an earlier billed call is not blamed on the free call after it', async () => {
+    const { service, soft, send } = setup();
+    await service.quiet();
+    // The billed call's charge lands 300 ms after its answer, while the free call is measured.
+    const billed = await service.measure(() => send('POST', '/definitions', 201, 1, 300), { atLeast: () => 1, defer: true });
+    const free = await service.expectFree('BILL-002', () => send('GET', '/me', 200, 0));
+    await service.concludeAll([free]);
+    expect(soft).toEqual([]);
+    expect((await billed.final()).delta).toBe(1);
+  });
+
+  test('a charged refusal is a soft finding on its clause; an unjudged answer is only measured', async () => {
+    const { service, soft, send } = setup();
+    await service.quiet();
+    const refused = await service.expectFree('BILL-006', () => send('POST', '/definitions', 400, 1), { judged: (s) => s >= 400 });
+    const ok = await service.expectFree('BILL-006', () => send('GET', '/definitions', 200, 0), { judged: (s) => s >= 400, billed: false });
+    expect([refused.judged, ok.judged]).toEqual([true, false]);
+    await service.concludeAll([refused, ok]);
+    expect(soft).toHaveLength(1);
+    expect(soft[0]).toMatchObject({ clause: 'BILL-006', expected: '0 credits charged' });
+  });
+});
+
+describe('the settle policy', () => {
+  test('pollUntil reads until the predicate holds, or reports that it did not by the deadline', async () => {
+    let v = 0;
+    await expect(pollUntil(async () => ++v, (x) => x >= 3, Date.now() + 5_000)).resolves.toEqual({ value: 3, held: true });
+    const r = await pollUntil(async () => 0, (x) => x > 0, Date.now() + 100);
+    expect(r.held).toBe(false);
+  });
+
+  test('settleReads returns once two reads agree, and follows a value that is still moving', async () => {
+    const values = [1, 2, 3, 3, 3];
+    let i = 0;
+    await expect(settleReads(async () => values[Math.min(i++, values.length - 1)]!, (a, b) => a === b, 5_000)).resolves.toBe(3);
+    expect(i).toBe(4);
+  });
+});
