@@ -10,15 +10,18 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { processIo, type CliIo } from '../report/io.ts';
 
-export const BENCH_USAGE = `usage: wgc bench [--iterations N] [--json FILE] [wgc run options]
+export const BENCH_USAGE = `usage: wgc bench [--iterations N] [--json FILE] [--latency MS[,MS...]] [wgc run options]
 
 Benchmarks full conformance runs against the embedded reference target: N timed runs of
 wgc run (default 3) and as many raw replays of the same requests, then prints medians: wall
 time, requests, requests/s, peak RSS, CPU, credits charged, where the time goes, the same per
 suite, the suite/raw ratio, and the credit plan against the ledgers per check.
 
-  --iterations N   timed runs (default 3)
+  --iterations N   timed runs (default 3; per latency with --latency)
   --json FILE      also write every figure as JSON
+  --latency MS,... instead: full runs against a reference behind a proxy holding every request
+                   and every response MS ms (a round trip of 2 x MS; 0: loopback, no proxy);
+                   prints per latency the median wall time, requests, credits and verdict
   --seed N         property seed of every run (default 1, so iterations are comparable)
   other options go to wgc run (e.g. --suite auth, --concurrency 3, --runs 10); the target
   (--base-url, --control-url, --target) and --out, --shard, --certify are the benchmark's own.
@@ -30,10 +33,21 @@ const REFUSED = ['--base-url', '--control-url', '--target', '--out', '--shard', 
 interface BenchArgs {
   iterations: number;
   json?: string;
+  /** One-way delays in ms (--latency). */
+  latencies?: number[];
   runArgs: string[];
 }
 
-function parseArgs(argv: readonly string[]): BenchArgs | string {
+/** The value of --latency: one-way delays in ms, 0 to 10000, comma-separated. */
+export function parseLatencies(v: string | undefined): number[] | string {
+  const parts = (v ?? '').split(',').map((p) => p.trim());
+  if (parts.length === 0 || parts.some((p) => !/^\d{1,5}$/.test(p) || Number(p) > 10_000)) {
+    return `--latency takes one-way delays in ms from 0 to 10000, comma-separated (e.g. 0,25,100), got ${JSON.stringify(v ?? '')}`;
+  }
+  return parts.map(Number);
+}
+
+export function parseArgs(argv: readonly string[]): BenchArgs | string {
   const args: BenchArgs = { iterations: 3, runArgs: [] };
   let seed = '1';
   for (let i = 0; i < argv.length; i++) {
@@ -49,6 +63,10 @@ function parseArgs(argv: readonly string[]): BenchArgs | string {
       const v = value();
       if (!v) return '--json needs a file name';
       args.json = v;
+    } else if (name === '--latency') {
+      const l = parseLatencies(value());
+      if (typeof l === 'string') return l;
+      args.latencies = l;
     } else if (name === '--seed') {
       const v = value();
       if (v === undefined) return '--seed needs a value';
@@ -83,6 +101,7 @@ export async function benchCommand(argv: string[], io: CliIo = processIo): Promi
     io.err(`wgc bench: ${args}\n${BENCH_USAGE}`);
     return 2;
   }
+  if (args.latencies) return latencyBench(args, args.latencies, io);
   const { resolveConfig, ConfigError } = await import('../config/index.ts');
   let config;
   try {
@@ -111,6 +130,24 @@ export async function benchCommand(argv: string[], io: CliIo = processIo): Promi
     return 2;
   }
   io.out(renderBench(result));
+  if (args.json) {
+    writeFileSync(resolve(args.json), `${JSON.stringify(result, null, 2)}\n`);
+    io.out(`figures written to ${resolve(args.json)}\n`);
+  }
+  return 0;
+}
+
+/** `wgc bench --latency`: the runs' own config errors end them with exit 2, reported as a missing report. */
+async function latencyBench(args: BenchArgs, latencies: number[], io: CliIo): Promise<number> {
+  const { runLatencyBench, renderLatencyBench } = await import('../bench/latency.ts');
+  let result;
+  try {
+    result = await runLatencyBench({ latencies, iterations: args.iterations, runArgs: args.runArgs, progress: (line) => io.err(`${line}\n`) });
+  } catch (e) {
+    io.err(`wgc bench: ${(e as Error).message}\n`);
+    return 2;
+  }
+  io.out(renderLatencyBench(result));
   if (args.json) {
     writeFileSync(resolve(args.json), `${JSON.stringify(result, null, 2)}\n`);
     io.out(`figures written to ${resolve(args.json)}\n`);

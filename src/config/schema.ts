@@ -53,6 +53,8 @@ export const ConfigSchema = z
     /** No progress output. */
     quiet: z.boolean(),
     concurrency: z.number().int().positive(),
+    /** Requests in flight to the target at once, run-wide. */
+    maxInFlight: z.number().int().positive(),
     allowInsecureHttp: z.boolean(),
     shard: ShardSchema.refine((s) => s.index <= s.count, 'index ≤ count').optional(),
     certify: z.boolean(),
@@ -81,6 +83,7 @@ export const DEFAULTS = {
   graceMs: 5_000,
   quiet: false,
   concurrency: 2,
+  maxInFlight: 8,
   allowInsecureHttp: false,
   certify: false,
   maxResponseBytes: 8 * 1024 * 1024,

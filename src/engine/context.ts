@@ -7,6 +7,7 @@
 import type { IntrospectedKey, SuppliedKey } from '../target/introspect.ts';
 import type { Retry429Options } from '../http/retry.ts';
 import type { Config } from '../config/index.ts';
+import { limitTarget } from '../http/limit.ts';
 
 export interface RunContext {
   /** Target origin plus optional path prefix; the API is at baseUrl + "/api/v1". */
@@ -52,6 +53,8 @@ export interface RunContext {
      * across its sessions; `wgc run` gives each vitest session an equal share of the run's budget.
      */
     retry429: { maxRetries: number; maxWaitMs: number; budget: number };
+    /** Requests in flight to the target at once over the whole run (--max-in-flight; see src/http/limit.ts); absent: unbounded. */
+    maxInFlight?: number;
   };
   /** Usage balance of each provisioned workspace; default: the control protocol's default. */
   workspaceCredits?: number;
@@ -59,6 +62,15 @@ export interface RunContext {
 
 /** Retry bounds used when the caller has no opinion. */
 export const DEFAULT_RUN_RETRY: RunContext['http']['retry429'] = { maxRetries: 2, maxWaitMs: 5_000, budget: 20 } satisfies Retry429Options;
+
+/**
+ * Bounds the requests in flight to the run's target (base and control URL origins) in this
+ * process, when the run sets --max-in-flight; called where the run's sessions start.
+ */
+export function limitRunTarget(run: RunContext): void {
+  if (run.http.maxInFlight === undefined) return;
+  for (const url of [run.baseUrl, run.controlUrl]) if (url) limitTarget(url, run.http.maxInFlight);
+}
 
 /** True when the run can use the test-control protocol. */
 export function hasControl(run: RunContext): boolean {
@@ -115,7 +127,7 @@ export function runContextFor(config: Config, target: { baseUrl: string; control
     patience: config.patience,
     suites: config.suites,
     ...(config.checks.length > 0 ? { checks: config.checks } : {}),
-    http: { timeoutMs: config.timeoutMs, maxResponseBytes: config.maxResponseBytes, allowInsecureHttp: config.allowInsecureHttp, retry429: DEFAULT_RUN_RETRY },
+    http: { timeoutMs: config.timeoutMs, maxResponseBytes: config.maxResponseBytes, allowInsecureHttp: config.allowInsecureHttp, retry429: DEFAULT_RUN_RETRY, maxInFlight: config.maxInFlight },
     ...(target.controlUrl ? { controlUrl: target.controlUrl, controlToken: target.controlToken! } : {}),
     ...(config.fixtures ? { fixtures: config.fixtures } : {}),
     ...(config.maxCredits !== undefined ? { maxCredits: config.maxCredits } : {}),

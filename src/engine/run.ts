@@ -6,7 +6,7 @@
 import type { Dispatcher } from 'undici';
 import type { CheckResult, SuiteDef } from './check.ts';
 import { uniform } from './conclude.ts';
-import { hasControl, type RunContext } from './context.ts';
+import { hasControl, limitRunTarget, type RunContext } from './context.ts';
 import { planCredits, plannedCredits, type CreditPlan } from './credits.ts';
 import { openSession } from './session.ts';
 import { createDispatcher, createHttpClient } from '../http/client.ts';
@@ -55,6 +55,7 @@ export interface InProcessRun {
 /** Runs the suites in-process, at most `concurrency` suites at a time. */
 export async function runSuitesInProcess(suites: readonly SuiteDef[], runContext: RunContext, opts: { concurrency: number }): Promise<InProcessRun> {
   const started = Date.now();
+  limitRunTarget(runContext);
   const dispatcher = createDispatcher({ connectTimeoutMs: runContext.http.timeoutMs });
   const retryBudget = new RetryBudget(runContext.http.retry429.budget);
   const runErrors: string[] = [];

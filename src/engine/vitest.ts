@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, inject, test } from 'vitest';
 import type { CheckResult, SuiteDef } from './check.ts';
-import type { RunContext } from './context.ts';
+import { limitRunTarget, type RunContext } from './context.ts';
 import { openSession, type SessionSummary, type SuiteSession } from './session.ts';
 
 declare module 'vitest' {
@@ -49,6 +49,8 @@ export function defineSuite(suite: SuiteDef): void {
     });
     return;
   }
+  // Every suite of the run shares one bound on the requests in flight to the target (--max-in-flight).
+  limitRunTarget(run);
   // Concurrent with the other suites' describes (suites.entry.ts); its own checks run in order:
   // they share the suite's workspace.
   describe(`${suite.name}: ${suite.title}`, { concurrent: true }, () => {

@@ -9,6 +9,7 @@
 import type { ApiRequest, CheckContext, CheckDef } from '../../src/engine/check.ts';
 import { NotObservable } from '../../src/engine/finding.ts';
 import { everyEndpoint } from '../_shared/every-endpoint.ts';
+import { CHECK_PARALLEL, inParallel } from '../_shared/parallel.ts';
 import { availableKeys, forged, learnPrefix, nearMiss, softStatus, unknownKey, wrongPrefix } from './lib.ts';
 
 /** Every endpoint of the OpenAPI document, path parameters filled with fresh uuids, answers 401 without a key. */
@@ -21,10 +22,9 @@ export const missingKey: CheckDef = {
   async run(ctx) {
     // --read-only: a keyless write changes nothing on a conformant server, but a broken
     // one might act on it, so only reads are sent.
-    for (const e of await everyEndpoint(ctx, { readOnly: ctx.run.readOnly })) {
-      const ex = await ctx.api.send({ ...e.request, key: null });
-      softStatus(ctx, 'AUTH-004', ex, [401, ...e.alsoAccepted], `${e.label} without a key`);
-    }
+    const endpoints = await everyEndpoint(ctx, { readOnly: ctx.run.readOnly });
+    const answers = await inParallel(endpoints, CHECK_PARALLEL, (e) => ctx.api.send({ ...e.request, key: null }));
+    for (const [i, e] of endpoints.entries()) softStatus(ctx, 'AUTH-004', answers[i]!, [401, ...e.alsoAccepted], `${e.label} without a key`);
   },
 };
 
@@ -60,11 +60,12 @@ export const unknownKeyRejected: CheckDef = {
     // The random key on every endpoint, in both header forms: a route that skips the key
     // lookup is a rule forgotten on one endpoint.
     const random = candidates[0]![1];
+    // Sent together, judged in order.
+    const sends: { request: ApiRequest; allowed: number | number[]; what: string }[] = [];
     if (!secrets.includes(random)) {
       for (const e of await everyEndpoint(ctx, { readOnly: ctx.run.readOnly })) {
         for (const auth of ['bearer', 'x-api-key'] as const) {
-          const ex = await ctx.api.send({ ...e.request, key: forged(random), auth });
-          softStatus(ctx, 'AUTH-005', ex, [401, ...e.alsoAccepted], `${candidates[0]![0]} (${auth === 'bearer' ? 'Bearer' : 'X-Api-Key'}) on ${e.label}`);
+          sends.push({ request: { ...e.request, key: forged(random), auth }, allowed: [401, ...e.alsoAccepted], what: `${candidates[0]![0]} (${auth === 'bearer' ? 'Bearer' : 'X-Api-Key'}) on ${e.label}` });
         }
       }
     }
@@ -73,11 +74,12 @@ export const unknownKeyRejected: CheckDef = {
       for (const path of PROBES) {
         for (const auth of ['bearer', 'x-api-key'] as const) {
           // Through the key field: a near-miss is almost a real secret and must be redacted too.
-          const ex = await ctx.api.send({ method: 'GET', path, key: forged(key), auth });
-          softStatus(ctx, 'AUTH-005', ex, 401, `${label} (${auth === 'bearer' ? 'Bearer' : 'X-Api-Key'}) on GET ${path}`);
+          sends.push({ request: { method: 'GET', path, key: forged(key), auth }, allowed: 401, what: `${label} (${auth === 'bearer' ? 'Bearer' : 'X-Api-Key'}) on GET ${path}` });
         }
       }
     }
+    const answers = await inParallel(sends, CHECK_PARALLEL, (s) => ctx.api.send(s.request));
+    for (const [i, s] of sends.entries()) softStatus(ctx, 'AUTH-005', answers[i]!, s.allowed, s.what);
   },
 };
 
@@ -123,20 +125,20 @@ export const malformedKeyRejected: CheckDef = {
   async run(ctx) {
     const { prefix, sample } = prefixAndSecrets(ctx);
     const cases = malformedCases(prefix, sample);
+    // Sent together, judged in order.
+    const sends: { request: ApiRequest; allowed: number | number[]; what: string }[] = [];
     for (const [label, credential] of cases) {
-      for (const path of PROBES) {
-        const ex = await ctx.api.send({ method: 'GET', path, ...credential });
-        softStatus(ctx, 'AUTH-006', ex, 401, `${label} on GET ${path}`);
-      }
+      for (const path of PROBES) sends.push({ request: { method: 'GET', path, ...credential }, allowed: 401, what: `${label} on GET ${path}` });
     }
     // Every endpoint, two forms each, in rotation (so every form reaches several endpoints): a
     // route that parses credentials its own way is a rule forgotten on one endpoint.
     const endpoints = await everyEndpoint(ctx, { readOnly: ctx.run.readOnly });
     for (const [i, e] of endpoints.entries()) {
       for (const [label, credential] of [cases[(2 * i) % cases.length]!, cases[(2 * i + 1) % cases.length]!]) {
-        const ex = await ctx.api.send({ ...e.request, ...credential });
-        softStatus(ctx, 'AUTH-006', ex, [401, ...e.alsoAccepted], `${label} on ${e.label}`);
+        sends.push({ request: { ...e.request, ...credential }, allowed: [401, ...e.alsoAccepted], what: `${label} on ${e.label}` });
       }
     }
+    const answers = await inParallel(sends, CHECK_PARALLEL, (s) => ctx.api.send(s.request));
+    for (const [i, s] of sends.entries()) softStatus(ctx, 'AUTH-006', answers[i]!, s.allowed, s.what);
   },
 };

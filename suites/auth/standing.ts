@@ -8,6 +8,7 @@ import { SCOPES as EVERY_SCOPE, type CheckContext, type CheckDef, type KeyHandle
 import { describeResponse } from '../../src/engine/expect.ts';
 import { NotObservable } from '../../src/engine/finding.ts';
 import { BILLED_ENDPOINTS, everyEndpoint } from '../_shared/every-endpoint.ts';
+import { CHECK_PARALLEL, inParallel } from '../_shared/parallel.ts';
 import { ok2xx, otherWorkspace, provisionKey, softStatus } from './lib.ts';
 
 /** The key answers GET /me with 2xx now; otherwise the loss of access cannot be shown. */
@@ -27,11 +28,11 @@ async function provenWorking(ctx: CheckContext, key: KeyHandle): Promise<void> {
 async function expectLostAccess(ctx: CheckContext, clause: string, key: KeyHandle, allowed: readonly number[], what: string): Promise<void> {
   const next = await ctx.api.send({ method: 'GET', path: '/me', key, auth: 'bearer' });
   softStatus(ctx, clause, next, allowed, `${what}: the next call (GET /me)`);
-  for (const e of await everyEndpoint(ctx, { readOnly: ctx.run.readOnly })) {
-    for (const auth of ['x-api-key', 'bearer'] as const) {
-      const ex = await ctx.api.send({ ...e.request, key, auth });
-      softStatus(ctx, clause, ex, [...allowed, ...e.alsoAccepted], `${what}: a later call (${e.label}, ${auth === 'bearer' ? 'Bearer' : 'X-Api-Key'})`);
-    }
+  // The later calls are sent together (after the next call) and judged in order.
+  const later = (await everyEndpoint(ctx, { readOnly: ctx.run.readOnly })).flatMap((e) => (['x-api-key', 'bearer'] as const).map((auth) => ({ e, auth })));
+  const answers = await inParallel(later, CHECK_PARALLEL, ({ e, auth }) => ctx.api.send({ ...e.request, key, auth }));
+  for (const [i, { e, auth }] of later.entries()) {
+    softStatus(ctx, clause, answers[i]!, [...allowed, ...e.alsoAccepted], `${what}: a later call (${e.label}, ${auth === 'bearer' ? 'Bearer' : 'X-Api-Key'})`);
   }
 }
 

@@ -19,6 +19,7 @@ import { is2xx, minimalCreateBody } from '../_shared/definitions.ts';
 import { isObject } from '../_shared/json.ts';
 import { listQuery, MAX_LIMIT, walkOrNotObservable, type ListQuery } from '../_shared/paging-walk.ts';
 import { archivedIncluded, seed, WRITER } from './support.ts';
+import { CHECK_PARALLEL, inParallel } from '../_shared/parallel.ts';
 
 /** More visible items than the largest limit. */
 const NEEDED = MAX_LIMIT + 1;
@@ -95,7 +96,8 @@ export const fullPages: CheckDef = {
   async run(ctx) {
     const key = ctx.key(WRITER);
     const q = await moreThanAPage(ctx, key);
-    for (const limit of EDGE_LIMITS) await expectFullPage(ctx, key, q, limit, 'PAGE-011', '');
+    // The edge pages are asked together; the first short one in order is the finding.
+    await inParallel(EDGE_LIMITS, CHECK_PARALLEL, (limit) => expectFullPage(ctx, key, q, limit, 'PAGE-011', ''));
     await checkProperty(ctx, { clause: 'PAGE-011', arbitrary: interior, predicate: (limit) => expectFullPage(ctx, key, q, limit, 'PAGE-011', '') });
   },
 };
@@ -121,7 +123,8 @@ export const workspaceFilterBeforeLimit: CheckDef = {
     // Limits whose page is already short before another workspace has anything are PAGE-011's
     // finding: only those full now are judged once the other workspace's records exist.
     const full: number[] = [];
-    for (const limit of EDGE_LIMITS) if (((await pageSize(ctx, key, q, limit)).size ?? 0) >= limit) full.push(limit);
+    const sizes = await inParallel(EDGE_LIMITS, CHECK_PARALLEL, (limit) => pageSize(ctx, key, q, limit));
+    for (const [i, limit] of EDGE_LIMITS.entries()) if ((sizes[i]!.size ?? 0) >= limit) full.push(limit);
     if (full.length === 0) throw new NotObservable('no page was full before the other workspace had records (see PAGE-011), so the workspace filter cannot be told apart');
     const control = ctx.control;
     const { workspaceId } = await control.createWorkspace();
@@ -129,12 +132,11 @@ export const workspaceFilterBeforeLimit: CheckDef = {
     const { userId } = await control.addMember(workspaceId, 'owner');
     const made = await control.createKey(workspaceId, userId, ['admin', 'graph:read']);
     const theirs: KeyHandle = { name: 'other_workspace', secret: made.secret, role: 'owner', scopes: ['admin', 'graph:read'], keyId: made.keyId, userId, workspaceId };
-    const created: Exchange[] = [];
-    for (let i = 0; i < FOREIGN; i++) {
+    const created = await inParallel(Array.from({ length: FOREIGN }, (_, i) => i), CHECK_PARALLEL, async () => {
       const ex = await ctx.api.send({ method: 'POST', path: '/definitions', key: theirs, body: minimalCreateBody(ctx) });
       if (!is2xx(ex)) throw new NotObservable(`the second workspace could not create its definitions (${ex.response?.status ?? ex.error?.kind})`);
-      created.push(ex);
-    }
-    for (const limit of full) await expectFullPage(ctx, key, q, limit, 'PAGE-012', ` and ${FOREIGN} of another workspace interleave with them by id`, created.slice(0, 3));
+      return ex;
+    });
+    await inParallel(full, CHECK_PARALLEL, (limit) => expectFullPage(ctx, key, q, limit, 'PAGE-012', ` and ${FOREIGN} of another workspace interleave with them by id`, created.slice(0, 3)));
   },
 };

@@ -1,0 +1,101 @@
+/**
+ * The run-wide bound on requests in flight (src/http/limit.ts, --max-in-flight) and the helper
+ * checks pipeline independent requests with (suites/_shared/parallel.ts): a real loopback server
+ * counts what is open at once; results and failures come back in input order.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { createHttpClient } from '../../src/http/client.ts';
+import { InFlightLimiter, limitTarget, targetLimiter } from '../../src/http/limit.ts';
+import { SecretRegistry } from '../../src/http/redact.ts';
+import { inParallel } from '../../suites/_shared/parallel.ts';
+
+let server: Server;
+let origin: string;
+let open = 0;
+let peak = 0;
+const release: (() => void)[] = [];
+
+beforeAll(async () => {
+  // Holds every request until the test releases it, so "at once" does not depend on timing.
+  server = createServer((req, res) => {
+    open++;
+    peak = Math.max(peak, open);
+    release.push(() => {
+      open--;
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{"ok":true}');
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise<void>((r) => server.close(() => r()));
+});
+
+/** Waits until the server holds `n` requests (or fails after 5 s). */
+async function held(n: number): Promise<void> {
+  for (let i = 0; i < 500 && release.length < n; i++) await new Promise((r) => setTimeout(r, 10));
+  expect(release.length).toBe(n);
+}
+
+describe('--max-in-flight', () => {
+  test('every client of the process sending to the target shares the bound; the rest wait and are all answered', async () => {
+    const limiter = limitTarget(origin, 3);
+    expect(targetLimiter(origin)).toBe(limiter);
+    const clients = [1, 2].map(() => createHttpClient({ baseUrl: origin, timeoutMs: 10_000, secrets: new SecretRegistry() }));
+    const sent = Array.from({ length: 10 }, (_, i) => clients[i % 2]!.send({ method: 'GET', path: `/x/${i}` }));
+    await held(3);
+    // Nothing beyond the bound reaches the server while the first three are held.
+    await new Promise((r) => setTimeout(r, 100));
+    expect(release.length).toBe(3);
+    for (let answered = 0; answered < 10; answered++) {
+      await held(Math.min(10, answered + 3));
+      release[answered]!();
+    }
+    const exchanges = await Promise.all(sent);
+    expect(exchanges.map((e) => e.response?.status)).toEqual(Array(10).fill(200));
+    expect(peak).toBe(3);
+    expect(limiter.peak).toBe(3);
+    expect(limiter.inFlight).toBe(0);
+    for (const c of clients) await c.close();
+  });
+
+  test('a limiter refuses a bound below 1', () => {
+    expect(() => new InFlightLimiter(0)).toThrow(RangeError);
+  });
+});
+
+describe('inParallel', () => {
+  test('keeps input order and never runs more than n at once', async () => {
+    let running = 0;
+    let most = 0;
+    const out = await inParallel([50, 10, 30, 0, 20, 40], 3, async (ms, i) => {
+      running++;
+      most = Math.max(most, running);
+      await new Promise((r) => setTimeout(r, ms));
+      running--;
+      return i * 10;
+    });
+    expect(out).toEqual([0, 10, 20, 30, 40, 50]);
+    expect(most).toBe(3);
+  });
+
+  test('throws the first failure in input order, starts nothing after it, finishes everything before it', async () => {
+    const started: number[] = [];
+    const finished: number[] = [];
+    const run = inParallel([0, 1, 2, 3, 4, 5, 6, 7], 3, async (i) => {
+      started.push(i);
+      // Item 4 fails at once, item 2 later: item 2's error is the one thrown.
+      await new Promise((r) => setTimeout(r, i === 2 ? 40 : 5));
+      if (i === 2 || i === 4) throw new Error(`item ${i}`);
+      finished.push(i);
+    });
+    await expect(run).rejects.toThrow('item 2');
+    expect(Math.max(...started)).toBeLessThan(6);
+    expect(finished).toEqual(expect.arrayContaining([0, 1, 3]));
+  });
+});
