@@ -36,9 +36,11 @@ export interface CheckDef {
    * seed as the reference target does, with the workspace the suite provisioned (test-control
    * protocol) and mutations allowed. The run's credit plan is their sum, and `npm test`
    * (test/reference/credit-plan.test.ts) holds it to what the ledgers charge. A function
-   * receives the run's property-run count.
+   * receives the run's property-run count. Leave it out to plan the check from the measured
+   * plan (specs/credit-plan.json, `npm run credit-plan`; src/engine/measured-credits.ts)
+   * instead of adding up its billed calls by hand.
    */
-  credits: CreditCount;
+  credits?: CreditCount;
   /**
    * The most the check may be charged on any conformant target, where its spending can
    * legitimately vary: another allowed behaviour (a refused write the reference accepts, a

@@ -9,6 +9,7 @@
  */
 import type { CheckDef, CreditCount, SuiteDef } from './check.ts';
 import { hasControl, type RunContext } from './context.ts';
+import { measuredCredits } from './measured-credits.ts';
 
 export interface CreditPlanEntry {
   checkId: string;
@@ -39,9 +40,9 @@ function count(c: CreditCount | undefined, numRuns: number): number {
   return n !== undefined && Number.isFinite(n) && n > 0 ? n : 0;
 }
 
-/** The exact credits of one check for the run's property-run count. */
+/** The exact credits of one check for the run's property-run count: declared, or measured (specs/credit-plan.json). */
 export function plannedCredits(check: CheckDef, numRuns: number): number {
-  return count(check.credits, numRuns);
+  return check.credits === undefined ? measuredCredits(check.id, numRuns) : count(check.credits, numRuns);
 }
 
 /** The ceiling of one check for the run's property-run count (its credits when it declares none, never less). */

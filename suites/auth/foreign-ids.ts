@@ -43,10 +43,10 @@ export const foreignIds: CheckDef = {
   clauses: ['AUTH-012', 'AUTH-014'],
   endpoints: ['updateDefinition', 'mergeDefinitionValue', 'archiveDefinition', 'listDefinitions', 'getAccount', 'getPerson', 'listRelationships', 'listIcps'],
   needs: { control: true, mutation: true },
-  // Other workspace: the create, three listings of its one definition (one page each) and its
-  // own reads of the account and both person ids. Own: a listing (one page) and two data lists.
-  credits: 1 + 3 + 3 + 1 + 2,
-  // Listings ending on an empty page: two pages each (the own one over a workspace holding more, too).
+  // credits: measured on the reference (specs/credit-plan.json). The ceiling: the other
+  // workspace's create, three listings of its one definition and its own reads of the account and
+  // both person ids; our listing and two data lists; every listing of two pages (ending on an
+  // empty page, the own one over a workspace holding more, too).
   maxCredits: 1 + 3 * 2 + 3 + 2 + 2,
   async run(ctx) {
     const [admin] = availableKeys(ctx, ['admin']);

@@ -56,12 +56,10 @@ export const workspaceFromKey: CheckDef = {
   title: "A workspace named in headers, query or body is never used: the request is answered in the key's workspace, or refused",
   clauses: [CLAUSE],
   needs: { control: true, mutation: true },
-  // Other workspace: its create and one listing. Own: three listings before the creates, three
-  // creates and their clean-up archives, one listing after. Every listing is one page (the
-  // suite's workspace holds few definitions); the reference ignores a workspace named in the
-  // query or the body, so no request is refused.
-  credits: 2 + 3 + 2 * 3 + 1,
-  // Listings of up to two pages (a workspace holding more, or walks ending on an empty page).
+  // credits: measured on the reference (specs/credit-plan.json). The ceiling: the other
+  // workspace's create and listing, three listings before the creates, three creates and their
+  // clean-up archives, one listing after, each listing of up to two pages (a workspace holding
+  // more, or walks ending on an empty page).
   maxCredits: 1 + 2 + 3 * 2 + 2 * 3 + 2,
   async run(ctx) {
     const [key] = availableKeys(ctx, ['owner']);

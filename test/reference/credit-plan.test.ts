@@ -1,5 +1,6 @@
 /**
- * The credit plan is exact (issue #8). Every suite runs in-process against a fresh embedded
+ * The credit plan is exact (issue #8), whether a check declares its credits or is planned from
+ * the measured plan (specs/credit-plan.json), which must be fresh. Every suite runs in-process against a fresh embedded
  * reference target, one check at a time, with the ledgers read between checks (the benchmark's
  * recording pass, src/bench/attribute.ts): each check must be charged exactly the credits it
  * declares, and the run exactly the plan, as the sessions report it ("credits charged") and
@@ -27,6 +28,7 @@ import { attributeCharges, type AttributedRun } from '../../src/bench/attribute.
 import type { SuiteDef } from '../../src/engine/check.ts';
 import { controlledRunContext } from '../../src/engine/context.ts';
 import { planCredits, type CreditPlan } from '../../src/engine/credits.ts';
+import { measuredPlan } from '../../src/engine/measured-credits.ts';
 import { discoverSuites, loadSuiteDefs } from '../../src/engine/discover.ts';
 import { DEFAULTS } from '../../src/config/index.ts';
 import { startReference, type VariantName } from '../../src/reference/index.ts';
@@ -79,6 +81,13 @@ describe('the credit plan against the ledgers', () => {
     const off = def.run.checks.filter((c) => c.charged !== c.planned).map((c) => `${c.checkId}: declares ${c.planned}, charged ${c.charged} (${c.outcome})`);
     expect(off, table(def)).toEqual([]);
     expect(def.run.checks).toHaveLength(def.plan.entries.length);
+  });
+
+  it('holds the measured plan (specs/credit-plan.json, npm run credit-plan) to the ledgers: every check in it, none stale, each formula what the check is charged', () => {
+    const measured = measuredPlan().checks;
+    expect(Object.keys(measured).sort(), 'checks measured vs checks in the suites: run npm run credit-plan').toEqual(def.run.checks.map((c) => c.checkId).sort());
+    const off = def.run.checks.filter((c) => measured[c.checkId]!.fixed + measured[c.checkId]!.perRun * NUM_RUNS !== c.charged).map((c) => `${c.checkId}: measured ${measured[c.checkId]!.fixed} + ${measured[c.checkId]!.perRun} × ${NUM_RUNS}, charged ${c.charged}`);
+    expect(off, 'specs/credit-plan.json is stale: run npm run credit-plan').toEqual([]);
   });
 
   it('charges the run exactly the plan, in every workspace and as the sessions report it, and nothing outside the checks', () => {
