@@ -6,8 +6,10 @@
  */
 import type { ApiClient } from '../http/api.ts';
 import type { CastMember, KeyHandle } from '../vocabulary.ts';
-import type { Outcome } from './outcome.ts';
-import type { Evidence } from './finding.ts';
+import { z } from 'zod';
+import { ExchangeSchema } from '../http/exchange.ts';
+import { OutcomeSchema } from './outcome.ts';
+import { EvidenceSchema } from './finding.ts';
 
 export { ROLES, SCOPES, type CastMember, type KeyHandle, type Role, type Scope } from '../vocabulary.ts';
 export type { ApiClient, ApiRequest } from '../http/api.ts';
@@ -131,36 +133,38 @@ export interface CheckContext {
   registerSecret(secret: string, label: string): void;
 }
 
-/** What one check concluded, per clause. Serialisable (sent from vitest workers through task meta). */
-export interface CheckResult {
-  checkId: string;
-  suite: string;
-  title: string;
-  outcome: Outcome;
-  /** Outcome per clause of the check. */
-  clauses: Record<string, Outcome>;
-  /** Why: for notObservable, disabled and harnessError (and "not reached" notes). */
-  reason?: string;
-  findings: Evidence[];
-  /** Requests this check sent, and credits it was planned to spend. */
-  requests: number;
-  plannedCredits: number;
-  durationMs: number;
-  seed: number;
-  /**
-   * Every request of the check's scenario, in order, when it reported a finding: the suite's
-   * set-up (provisioning through the test-control protocol), the check's own API and control
-   * requests, and its clean-up. Redacted like every exchange; the report turns it into a
-   * runnable reproduction script.
-   */
-  scenario?: ScenarioStep[];
-}
+/** One request of a check's scenario: through which client, in which phase, against which base URL (the target's base URL, or the control URL) the request URL starts with. */
+export const ScenarioStepSchema = z.object({
+  via: z.enum(['api', 'control']),
+  phase: z.enum(['setup', 'check', 'cleanup']),
+  base: z.string(),
+  exchange: ExchangeSchema,
+});
+export type ScenarioStep = z.infer<typeof ScenarioStepSchema>;
 
-/** One request of a check's scenario: through which client, in which phase, against which base URL. */
-export interface ScenarioStep {
-  via: 'api' | 'control';
-  phase: 'setup' | 'check' | 'cleanup';
-  /** The client's base (the target's base URL, or the control URL) the request URL starts with. */
-  base: string;
-  exchange: import('../http/exchange.ts').Exchange;
-}
+/**
+ * What one check concluded, per clause. Serialisable (sent from vitest workers through task
+ * meta, and in shard partials, where it is parsed with this schema). `clauses`: the outcome per
+ * clause of the check; `reason`: why, for notObservable, disabled and harnessError (and "not
+ * reached" notes); `requests`: requests the check sent; `plannedCredits`: what it was planned
+ * to spend; `scenario`: every request of the check's scenario, in order, when it reported a
+ * finding (the suite's set-up through the test-control protocol, the check's own API and
+ * control requests, its clean-up), redacted like every exchange; the report turns it into a
+ * runnable reproduction script. The one declaration of the shape: the report's per-check view
+ * (src/report/model.ts CheckSummarySchema) is derived from it.
+ */
+export const CheckResultSchema = z.object({
+  checkId: z.string().min(1),
+  suite: z.string(),
+  title: z.string(),
+  outcome: OutcomeSchema,
+  clauses: z.record(z.string(), OutcomeSchema),
+  reason: z.string().optional(),
+  findings: z.array(EvidenceSchema),
+  requests: z.number().int().nonnegative(),
+  plannedCredits: z.number().nonnegative(),
+  durationMs: z.number().nonnegative(),
+  seed: z.number(),
+  scenario: z.array(ScenarioStepSchema).optional(),
+});
+export type CheckResult = z.infer<typeof CheckResultSchema>;

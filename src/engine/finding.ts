@@ -3,27 +3,30 @@
  * NotObservable and Disabled explain why nothing could be concluded. Any other throw from a
  * check is a harness error, never a target failure.
  */
-import type { Exchange } from '../http/exchange.ts';
+import { z } from 'zod';
+import { ExchangeSchema } from '../http/exchange.ts';
 
-/** Everything needed to understand and reproduce one deviation from the report alone. */
-export interface Evidence {
-  /** The clause the target violated. */
-  clause: string;
-  /** One sentence: what was wrong. */
-  message: string;
-  expected?: string;
-  received?: string;
-  /** The exchange that showed it (already redacted). */
-  exchange?: Exchange;
-  /** Other exchanges that set the scene (e.g. the create before the replay). */
-  context?: Exchange[];
-  /** Property-based runs: the seed and path that replay the counterexample. */
-  seed?: number;
-  path?: string;
-  /** Generator scenario, e.g. "name longer than maxLength 80", and the JSON path it touched. */
-  scenario?: string;
-  counterexample?: string;
-}
+/**
+ * Everything needed to understand and reproduce one deviation from the report alone: the clause
+ * the target violated, one sentence of what was wrong, expected and received, the exchange that
+ * showed it (already redacted) and others that set the scene (e.g. the create before the
+ * replay); for property-based runs the seed and path that replay the counterexample, the
+ * generator's scenario (e.g. "name longer than maxLength 80", and the JSON path it touched).
+ * The one declaration of the shape: the report's view (src/report/model.ts) is derived from it.
+ */
+export const EvidenceSchema = z.object({
+  clause: z.string(),
+  message: z.string(),
+  expected: z.string().optional(),
+  received: z.string().optional(),
+  exchange: ExchangeSchema.optional(),
+  context: z.array(ExchangeSchema).optional(),
+  seed: z.number().optional(),
+  path: z.string().optional(),
+  scenario: z.string().optional(),
+  counterexample: z.string().optional(),
+});
+export type Evidence = z.infer<typeof EvidenceSchema>;
 
 export class Finding extends Error {
   readonly evidence: Evidence;

@@ -4,8 +4,11 @@
  * a failure outweighs everything, a harness error outweighs a pass (the pass is not trusted
  * while the harness broke), a pass outweighs "not observable", which outweighs "disabled".
  */
+import { z } from 'zod';
+
 export const OUTCOMES = ['disabled', 'notObservable', 'passed', 'harnessError', 'failed'] as const;
-export type Outcome = (typeof OUTCOMES)[number];
+export const OutcomeSchema = z.enum(OUTCOMES);
+export type Outcome = z.infer<typeof OutcomeSchema>;
 
 /** The outcome of higher precedence. */
 export function worst(a: Outcome, b: Outcome): Outcome {

@@ -2,55 +2,61 @@
  * One captured HTTP exchange, already redacted: secrets are replaced at capture time,
  * so nothing downstream (findings, reports, logs) can leak them.
  */
-export interface CapturedRequest {
-  method: string;
-  /** Absolute URL, query included. */
-  url: string;
-  /** Header names lower-cased; secret values replaced by "[REDACTED:<name>]". */
-  headers: Record<string, string>;
-  /** Request body as sent (text), redacted; absent when there was none. */
-  body?: string;
-}
+import { z } from 'zod';
 
-export interface CapturedResponse {
-  status: number;
-  headers: Record<string, string>;
-  /** Body text, redacted and truncated to the capture limit. */
-  text: string;
-  /** Parsed JSON when the body parsed as JSON; undefined otherwise. */
-  json?: unknown;
-  /** True when the body parsed as JSON (json may legitimately be null). */
-  isJson: boolean;
-  /** Size in bytes of the (decoded) body actually read. */
-  bytes: number;
-  /** The body was cut at the response size cap (the rest was not read). */
-  truncated: boolean;
-}
+const Headers = z.record(z.string(), z.string());
+
+/**
+ * The request as sent. `url`: absolute, query included. `headers`: names lower-cased, secret
+ * values replaced by "[REDACTED:<name>]". `body`: as sent (text), redacted; absent when none.
+ */
+export const CapturedRequestSchema = z.object({ method: z.string(), url: z.string(), headers: Headers, body: z.string().optional() });
+export type CapturedRequest = z.infer<typeof CapturedRequestSchema>;
+
+/**
+ * The answer. `text`: body text, redacted and cut at the capture limit; `json`: parsed when the
+ * body parsed as JSON (`isJson`; json may legitimately be null); `bytes`: size of the (decoded)
+ * body read; `truncated`: the body was cut at the response size cap (the rest was not read).
+ */
+export const CapturedResponseSchema = z.object({
+  status: z.number().int(),
+  headers: Headers,
+  text: z.string(),
+  json: z.unknown().optional(),
+  isJson: z.boolean(),
+  bytes: z.number().int().nonnegative(),
+  truncated: z.boolean(),
+});
+export type CapturedResponse = z.infer<typeof CapturedResponseSchema>;
 
 /** Why no (complete) response was obtained. */
-export type TransportErrorKind =
-  | 'timeout' // no complete response within the per-request timeout
-  | 'connection' // refused, reset, DNS, TLS...
-  | 'too-large' // body over the size cap (response kept, truncated)
-  | 'decompression' // bad or over-expanding content-encoding
-  | 'redirect-refused' // 3xx to another origin; never followed with credentials
-  | 'insecure-refused' // plain http to a non-loopback host without --allow-insecure-http
-  | 'budget' // request or retry budget of the run exhausted
-  | 'other';
+export const TRANSPORT_ERROR_KINDS = [
+  'timeout', // no complete response within the per-request timeout
+  'connection', // refused, reset, DNS, TLS...
+  'too-large', // body over the size cap (response kept, truncated)
+  'decompression', // bad or over-expanding content-encoding
+  'redirect-refused', // 3xx to another origin; never followed with credentials
+  'insecure-refused', // plain http to a non-loopback host without --allow-insecure-http
+  'budget', // request or retry budget of the run exhausted
+  'other',
+] as const;
+export type TransportErrorKind = (typeof TRANSPORT_ERROR_KINDS)[number];
 
-export interface TransportError {
-  kind: TransportErrorKind;
-  message: string;
-}
+export const TransportErrorSchema = z.object({ kind: z.enum(TRANSPORT_ERROR_KINDS), message: z.string() });
+export type TransportError = z.infer<typeof TransportErrorSchema>;
 
-export interface Exchange {
-  /** Sequence number within the run (unique per worker process, prefixed by a worker id). */
-  id: string;
-  request: CapturedRequest;
-  response?: CapturedResponse;
-  error?: TransportError;
-  startedAt: string;
-  durationMs: number;
-  /** How many 429 retries were spent on this exchange. */
-  retries: number;
-}
+/**
+ * One exchange. `id`: sequence number within the run (unique per worker process, prefixed by a
+ * worker id); `retries`: how many 429 retries were spent on it. The one declaration of the
+ * shape: the report's view (src/report/model.ts) is derived from it.
+ */
+export const ExchangeSchema = z.object({
+  id: z.string(),
+  request: CapturedRequestSchema,
+  response: CapturedResponseSchema.optional(),
+  error: TransportErrorSchema.optional(),
+  startedAt: z.string(),
+  durationMs: z.number().nonnegative(),
+  retries: z.number().int().nonnegative(),
+});
+export type Exchange = z.infer<typeof ExchangeSchema>;

@@ -6,14 +6,17 @@
  * Bump FORMAT_VERSION on any change that an older reader would misread.
  */
 import { z } from 'zod';
-import { OUTCOMES } from '../engine/outcome.ts';
+import { OutcomeSchema } from '../engine/outcome.ts';
+import { CheckResultSchema } from '../engine/check.ts';
+import { EvidenceSchema } from '../engine/finding.ts';
+import { CapturedRequestSchema, CapturedResponseSchema, ExchangeSchema, TransportErrorSchema } from '../http/exchange.ts';
 import { LEVELS } from '../catalog/types.ts';
 
 /** Version of the report format; readers refuse other versions. */
 export const FORMAT_VERSION = 1;
 
 /** The outcome scale of src/engine/outcome.ts. */
-export const OutcomeSchema = z.enum(OUTCOMES);
+export { OutcomeSchema };
 /** MUST or SHOULD. */
 export const LevelSchema = z.enum(LEVELS);
 
@@ -25,51 +28,31 @@ export type Verdict = z.infer<typeof VerdictSchema>;
 const Sha256Schema = z.string().regex(/^[0-9a-f]{64}$/, 'a lower-case hex sha256');
 const Headers = z.record(z.string(), z.string());
 
-/** A captured exchange as the report shows it (already redacted at capture), with its curl command. */
-export const ReportExchangeSchema = z
-  .object({
-    id: z.string(),
-    request: z.object({ method: z.string(), url: z.string(), headers: Headers, body: z.string().optional() }).strict(),
-    response: z
-      .object({
-        status: z.number().int(),
-        headers: Headers,
-        text: z.string(),
-        isJson: z.boolean(),
-        bytes: z.number().int().nonnegative(),
-        truncated: z.boolean(),
-      })
-      .strict()
-      .optional(),
-    error: z.object({ kind: z.string(), message: z.string() }).strict().optional(),
-    startedAt: z.string(),
-    durationMs: z.number().nonnegative(),
-    retries: z.number().int().nonnegative(),
-    /** "Reproduce with": the request as a curl command line (secrets stay redacted). */
-    curl: z.string(),
-  })
-  .strict();
+/**
+ * A captured exchange as the report shows it (already redacted at capture), with its curl
+ * command ("Reproduce with": secrets stay redacted). Derived from the engine's one declaration
+ * (src/http/exchange.ts ExchangeSchema): the parsed JSON body is left out (its text is there).
+ */
+export const ReportExchangeSchema = ExchangeSchema.extend({
+  request: CapturedRequestSchema.strict(),
+  response: CapturedResponseSchema.omit({ json: true }).strict().optional(),
+  error: TransportErrorSchema.strict().optional(),
+  curl: z.string(),
+}).strict();
 export type ReportExchange = z.infer<typeof ReportExchangeSchema>;
 
-/** One deviation of the target, reproducible from the report alone. */
-export const ReportEvidenceSchema = z
-  .object({
-    clause: z.string(),
-    /** The check that found it. */
-    checkId: z.string(),
-    message: z.string(),
-    expected: z.string().optional(),
-    received: z.string().optional(),
-    exchange: ReportExchangeSchema.optional(),
-    context: z.array(ReportExchangeSchema).optional(),
-    seed: z.number().optional(),
-    path: z.string().optional(),
-    scenario: z.string().optional(),
-    counterexample: z.string().optional(),
-    /** How many identical findings (same clause, message and request line) were folded into this one. */
-    occurrences: z.number().int().positive(),
-  })
-  .strict();
+/**
+ * One deviation of the target, reproducible from the report alone: the engine's Evidence
+ * (src/engine/finding.ts EvidenceSchema) with the check that found it, its exchanges as the
+ * report shows them, and how many identical findings (same clause, message and request line)
+ * were folded into this one.
+ */
+export const ReportEvidenceSchema = EvidenceSchema.extend({
+  checkId: z.string(),
+  exchange: ReportExchangeSchema.optional(),
+  context: z.array(ReportExchangeSchema).optional(),
+  occurrences: z.number().int().positive(),
+}).strict();
 export type ReportEvidence = z.infer<typeof ReportEvidenceSchema>;
 
 /** What one check said about one clause. */
@@ -202,24 +185,16 @@ export const ReportScenarioSchema = z
   .strict();
 export type ReportScenario = z.infer<typeof ReportScenarioSchema>;
 
-/** One executed check, as the report lists it. */
-export const CheckSummarySchema = z
-  .object({
-    checkId: z.string(),
-    suite: z.string(),
-    title: z.string(),
-    outcome: OutcomeSchema,
-    clauses: z.record(z.string(), OutcomeSchema),
-    reason: z.string().optional(),
-    findings: z.number().int().nonnegative(),
-    requests: z.number().int().nonnegative(),
-    plannedCredits: z.number().nonnegative(),
-    durationMs: z.number().nonnegative(),
-    seed: z.number(),
-    /** A failing check's scenario, for its reproduction (absent for checks without findings). */
-    scenario: ReportScenarioSchema.optional(),
-  })
-  .strict();
+/**
+ * One executed check, as the report lists it: the engine's CheckResult (src/engine/check.ts
+ * CheckResultSchema) with its findings counted (they are listed under their clauses) and a
+ * failing check's scenario as a replay needs it (absent for checks without findings).
+ */
+export const CheckSummarySchema = CheckResultSchema.extend({
+  checkId: z.string(),
+  findings: z.number().int().nonnegative(),
+  scenario: ReportScenarioSchema.optional(),
+}).strict();
 export type CheckSummary = z.infer<typeof CheckSummarySchema>;
 
 /** Shard `index` (1-based) of `count`. */

@@ -27,15 +27,8 @@ export const PartialSchema = z
   })
   .strict();
 
-/** A shard partial as read back (results typed as the engine's CheckResult). */
-export interface ShardPartial {
-  formatVersion: typeof FORMAT_VERSION;
-  kind: typeof PARTIAL_KIND;
-  shard: Shard;
-  catalogHash: string;
-  meta: RunMetaInput;
-  results: CheckResult[];
-}
+/** A shard partial as read back (results typed as the engine's CheckResult: one declaration). */
+export type ShardPartial = z.infer<typeof PartialSchema>;
 
 /** File name of a shard's partial, e.g. "partial-2-of-4.json". */
 export function partialFileName(shard: Shard): string {
@@ -83,5 +76,5 @@ export async function readPartialFile(file: string): Promise<ShardPartial> {
     const i = parsed.error.issues[0]!;
     throw new ReportReadError(file, `not a valid wgc shard partial: ${i.path.join('.') || '(root)'}: ${i.message}`);
   }
-  return parsed.data as unknown as ShardPartial;
+  return parsed.data;
 }
