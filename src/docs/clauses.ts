@@ -10,6 +10,7 @@ import type { CheckDef, SuiteDef } from '../engine/check.ts';
 import { AMBIENT_ENVELOPE } from '../engine/ambient.ts';
 import { headingSlug } from '../report/seed-link.ts';
 import { cell, code, generatedBanner, inline, table } from './markdown.ts';
+import type { FaultDef } from '../reference/faults.ts';
 
 /** What each area prefix covers, with its parts of the seed. A test keeps it complete. */
 export const AREA_TITLES: Record<Area, string> = {
@@ -62,15 +63,49 @@ export function needsText(c: Clause): string {
 
 const areaHeading = (a: Area): string => `${a}: ${AREA_TITLES[a]}`;
 
-function clauseSection(c: Clause, checks: readonly NamedCheck[]): string[] {
+/** Check id → where it is defined ("suites/auth/basics.ts:42"), read from the suite sources. */
+export async function checkLocations(src: { list(dir: string): Promise<string[]>; read(path: string): Promise<string> }): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  for (const file of (await src.list('suites')).filter((f) => f.endsWith('.ts'))) {
+    (await src.read(file)).split('\n').forEach((line, i) => {
+      const m = /^\s*id: '([a-z0-9-]+\/[a-z0-9.-]+)',/.exec(line);
+      if (m && !out.has(m[1]!)) out.set(m[1]!, `${file}:${i + 1}`);
+    });
+  }
+  return out;
+}
+
+/** Faults (hand-written and generated, see `wgc selftest`) by the clause they break. */
+function faultsByClause(faults: readonly FaultDef[]): Map<string, FaultDef[]> {
+  const map = new Map<string, FaultDef[]>();
+  for (const f of faults) for (const id of f.clauses) map.set(id, [...(map.get(id) ?? []), f]);
+  return map;
+}
+
+/** "`fault-a`, `fault-b`; generated: 12 bounds, 3 rule-cells (2 not observable by any client)". */
+function faultsText(faults: readonly FaultDef[]): string {
+  const named = faults.filter((f) => !f.family).map((f) => code(f.name));
+  const families = new Map<string, number>();
+  for (const f of faults) if (f.family) families.set(f.family, (families.get(f.family) ?? 0) + 1);
+  const unobservable = faults.filter((f) => f.unobservable).length;
+  const generated = [...families].map(([fam, n]) => `${n} ${fam}`).join(', ');
+  return [named.join(', '), generated ? `generated: ${generated}${unobservable ? ` (${unobservable} not observable by any client)` : ''}` : ''].filter(Boolean).join('; ');
+}
+
+function clauseSection(c: Clause, checks: readonly NamedCheck[], where: ReadonlyMap<string, string>, faults: readonly FaultDef[]): string[] {
   const out = [`### ${c.id}`, '', `**${c.level}** · seed ${inline(c.ref)}`, '', inline(c.statement), ''];
   if (c.unobservable) {
     out.push(`- **Not observable by any client:** ${inline(c.unobservable)}`);
   } else {
-    const how = checks.map((n) => `${code(n.check.id)} (${inline(n.check.title)})`);
+    const how = checks.map((n) => {
+      const at = where.get(n.check.id);
+      const [file, line] = at ? at.split(':') : [];
+      return `${code(n.check.id)}${at ? ` ([${at}](../${file}#L${line}))` : ''} (${inline(n.check.title)})`;
+    });
     if (AMBIENT_IDS.includes(c.id)) how.push('every error answer of every other check (ambient, `src/engine/ambient.ts`)');
     out.push(how.length > 0 ? `- **Checked by:** ${how.join('; ')}` : '- **Checked by:** no check names this clause yet; runs report it not observable ("no check ran for this clause")');
     out.push(`- **Observing it needs:** ${inline(needsText(c))}`);
+    out.push(faults.length > 0 ? `- **Faults that break it** (\`wgc selftest\`, the reference's switches): ${faultsText(faults)}` : '- **Faults that break it:** none yet');
   }
   for (const a of ambiguitiesOf(c)) {
     out.push(`- **Where the seed leaves room:** ${inline(a.question)} Accepted: ${a.accepted.map(inline).join('; ')}.${a.note ? ` ${inline(a.note)}` : ''}`);
@@ -80,8 +115,9 @@ function clauseSection(c: Clause, checks: readonly NamedCheck[]): string[] {
 }
 
 /** The clause catalog page. `seedVersion` is the API version the catalog encodes (openapi info.version). */
-export function renderClausesPage(catalog: Catalog, suites: readonly SuiteDef[], seedVersion: string): string {
+export function renderClausesPage(catalog: Catalog, suites: readonly SuiteDef[], seedVersion: string, where: ReadonlyMap<string, string> = new Map(), faults: readonly FaultDef[] = []): string {
   const byClause = checksByClause(suites);
+  const breaking = faultsByClause(faults);
   const clauses = catalog.clauses;
   const must = clauses.filter((c) => c.level === 'MUST').length;
   const observable = clauses.filter((c) => !c.unobservable);
@@ -141,7 +177,7 @@ export function renderClausesPage(catalog: Catalog, suites: readonly SuiteDef[],
   }
   for (const a of areas) {
     out.push(`## ${areaHeading(a)}`, '');
-    for (const c of clauses.filter((x) => areaOf(x.id) === a)) out.push(...clauseSection(c, byClause.get(c.id) ?? []));
+    for (const c of clauses.filter((x) => areaOf(x.id) === a)) out.push(...clauseSection(c, byClause.get(c.id) ?? [], where, breaking.get(c.id) ?? []));
   }
   return out.join('\n');
 }

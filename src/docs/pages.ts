@@ -4,14 +4,16 @@
  * pages (README.md's catalog summary). `wgc docs` writes them; `wgc docs --check` and
  * test/docs/generated.test.ts fail when a committed file differs from what this produces.
  */
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { parse } from 'yaml';
 import { loadCatalog, type Catalog } from '../catalog/load.ts';
 import { AREAS, areaOf } from '../catalog/types.ts';
 import type { SuiteDef } from '../engine/check.ts';
 import { discoverSuites, loadSuiteDefs } from '../engine/discover.ts';
-import { AREA_TITLES, renderClausesPage } from './clauses.ts';
+import { AREA_TITLES, checkLocations, renderClausesPage } from './clauses.ts';
+import { FAULTS } from '../reference/faults.ts';
+import { familyFaults } from '../selftest/families.ts';
 import { EXAMPLE_PROFILE, renderConfigurationPage, renderSuppliedKeysProfile, SUPPLIED_KEYS_PROFILE } from './configuration.ts';
 import { renderControlClauses } from './control-clauses.ts';
 import { renderCoveragePage } from './coverage.ts';
@@ -27,6 +29,8 @@ export interface DocSources {
   seedVersion: string;
   /** Reads a file of the package (relative path) as UTF-8. */
   read(path: string): Promise<string>;
+  /** The files under a folder of the package (relative paths, recursively). */
+  list(dir: string): Promise<string[]>;
 }
 
 /** One generated file: its path (relative to the package root) and its full expected text. */
@@ -45,7 +49,7 @@ interface Region {
 /** Whole generated files. */
 const PAGES: readonly { path: string; render(src: DocSources): Promise<string> | string }[] = [
   { path: 'docs/configuration.md', render: async (s) => renderConfigurationPage(s.suites, await s.read(EXAMPLE_PROFILE)) },
-  { path: 'docs/clauses.md', render: (s) => renderClausesPage(s.catalog, s.suites, s.seedVersion) },
+  { path: 'docs/clauses.md', render: async (s) => renderClausesPage(s.catalog, s.suites, s.seedVersion, await checkLocations(s), await familyFaults(FAULTS)) },
   { path: SUPPLIED_KEYS_PROFILE, render: (s) => renderSuppliedKeysProfile(s.suites) },
   { path: 'docs/coverage.md', render: async (s) => renderCoveragePage(await loadSpec(), s.suites) },
 ];
@@ -86,7 +90,13 @@ export async function loadDocSources(root: string): Promise<DocSources> {
   const suites = await loadSuiteDefs(await discoverSuites(join(root, 'suites')), root);
   const openapi = parse(await readFile(join(root, 'specs', 'openapi.yaml'), 'utf8')) as { info?: { version?: unknown } };
   const seedVersion = typeof openapi.info?.version === 'string' ? openapi.info.version : 'unknown version';
-  return { catalog, suites, seedVersion, read: (p) => readFile(join(root, p), 'utf8') };
+  return {
+    catalog,
+    suites,
+    seedVersion,
+    read: (p) => readFile(join(root, p), 'utf8'),
+    list: async (dir) => (await readdir(join(root, dir), { recursive: true })).map((f) => `${dir}/${f.split('\\').join('/')}`).sort(),
+  };
 }
 
 /** A hand-written page lacks the markers of its generated region. */
