@@ -6,13 +6,13 @@ import type { ApiRequest, CheckContext, CheckDef, KeyHandle } from '../../src/en
 import { describeResponse, expectResponse } from '../../src/engine/expect.ts';
 import { Finding, NotObservable } from '../../src/engine/finding.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
-import { soft } from '../_shared/auth-soft.ts';
+import { soft } from './soft.ts';
 import { definitionOf, minimalCreateBody } from '../_shared/definitions.ts';
 import { isObject } from '../_shared/json.ts';
-import { listingDisagreement } from '../_shared/listing-agreement.ts';
+import { listingDisagreement } from './listing-agreement.ts';
 import { BILLED_ENDPOINTS, everyEndpoint, STARTS_WORK } from '../_shared/every-endpoint.ts';
 import { archiveIfCreated } from '../_shared/ops-fixtures.ts';
-import { availableKeys, canonical, freshId, ok2xx } from './lib.ts';
+import { availableKeys, canonical, freshId, ok2xx } from './support.ts';
 
 /** The same answer: equal status and equal body (JSON by content, otherwise text). */
 function sameAnswer(a: Exchange, b: Exchange): boolean {

@@ -5,9 +5,9 @@
 import type { CheckDef } from '../../src/engine/check.ts';
 import { describeResponse, expectResponse } from '../../src/engine/expect.ts';
 import { Finding, NotObservable } from '../../src/engine/finding.ts';
-import { soft } from '../_shared/auth-soft.ts';
+import { soft } from './soft.ts';
 import { isObject } from '../_shared/json.ts';
-import { availableKeys, learnPrefix } from './lib.ts';
+import { availableKeys, learnPrefix } from './support.ts';
 
 /** Every cast key, sent as Authorization: Bearer to GET /me under /api/v1, gets 2xx with a JSON object. */
 export const bearerAccepted: CheckDef = {

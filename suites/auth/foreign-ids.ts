@@ -7,10 +7,10 @@
 import type { CheckContext, CheckDef, KeyHandle } from '../../src/engine/check.ts';
 import { Finding, NotObservable } from '../../src/engine/finding.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
-import { soft } from '../_shared/auth-soft.ts';
+import { soft } from './soft.ts';
 import { brief, containsString, isObject } from '../_shared/json.ts';
 import { comparableRenderings, enumValueSlugs, minimalCreateBody, type DefinitionView } from '../_shared/definitions.ts';
-import { availableKeys, listAll, ok2xx, otherWorkspace, softStatus } from './lib.ts';
+import { availableKeys, listAll, ok2xx, otherWorkspace, softStatus } from './support.ts';
 
 /** How another workspace's id may be answered: as unknown (404) or as forbidden (403). */
 const REFUSED = [404, 403] as const;

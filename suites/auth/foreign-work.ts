@@ -10,13 +10,13 @@ import { randomUUID } from 'node:crypto';
 import { SCOPES, type CheckContext, type CheckDef, type KeyHandle } from '../../src/engine/check.ts';
 import { Finding, NotObservable } from '../../src/engine/finding.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
-import { soft } from '../_shared/auth-soft.ts';
+import { soft } from './soft.ts';
 import { minimalCreateBody } from '../_shared/definitions.ts';
 import { brief, containsString, isObject } from '../_shared/json.ts';
 import { applyUpdateBody, idempotencyKey, pollReceipt, type AccountFixture } from '../_shared/ops-fixtures.ts';
 import { computeRunShapes, decisionInputShapes, traceQueries, tryShapes, type Shape } from '../_shared/ops-shapes.ts';
 import { findResourceId, receiptListPages, receiptProgress } from '../_shared/receipts.ts';
-import { availableKeys, ok2xx, otherWorkspace, softStatus } from './lib.ts';
+import { availableKeys, ok2xx, otherWorkspace, softStatus } from './support.ts';
 
 /** How another workspace's id may be answered: as unknown (404) or as forbidden (403). */
 const REFUSED = [404, 403] as const;

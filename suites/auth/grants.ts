@@ -9,7 +9,7 @@ import { Finding, NotObservable, type Evidence } from '../../src/engine/finding.
 import type { Exchange } from '../../src/http/exchange.ts';
 import { minimalCreateBody } from '../_shared/definitions.ts';
 import { brief, isObject } from '../_shared/json.ts';
-import { availableKeys, listAll, ok2xx, provisionKey } from './lib.ts';
+import { availableKeys, listAll, ok2xx, provisionKey } from './support.ts';
 
 const shown = (ex: Exchange): string => (ex.response ? describeResponse(ex.response) : `no response (${ex.error?.kind})`);
 

@@ -9,9 +9,9 @@ import { Finding, NotObservable } from '../../src/engine/finding.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 import { loadSpec } from '../../src/spec/load.ts';
 import { validateSchema, type ValidationIssue } from '../../src/spec/validate.ts';
-import { soft } from '../_shared/auth-soft.ts';
+import { soft } from './soft.ts';
 import { isObject } from '../_shared/json.ts';
-import { availableKeys, provisionKey } from './lib.ts';
+import { availableKeys, provisionKey } from './support.ts';
 
 /** Which ME clause an issue of the Me schema belongs to, by its JSON pointer. */
 function clauseOf(issue: ValidationIssue): string {

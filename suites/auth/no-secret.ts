@@ -10,8 +10,8 @@ import { Finding, NotObservable } from '../../src/engine/finding.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 import { REDACTION_MARKER_RE } from '../../src/http/redact.ts';
 import { loadSpec } from '../../src/spec/load.ts';
-import { soft } from '../_shared/auth-soft.ts';
-import { availableKeys, FORGED_LABEL, freshId, provisionKey } from './lib.ts';
+import { soft } from './soft.ts';
+import { availableKeys, FORGED_LABEL, freshId, provisionKey } from './support.ts';
 
 /**
  * Markers that are not a key the server issued: the control token (the harness's) and the

@@ -10,7 +10,7 @@ import type { ApiRequest, CheckContext, CheckDef } from '../../src/engine/check.
 import { NotObservable } from '../../src/engine/finding.ts';
 import { everyEndpoint } from '../_shared/every-endpoint.ts';
 import { CHECK_PARALLEL, inParallel } from '../_shared/parallel.ts';
-import { availableKeys, forged, learnPrefix, nearMiss, softStatus, unknownKey, wrongPrefix } from './lib.ts';
+import { availableKeys, forged, learnPrefix, nearMiss, softStatus, unknownKey, wrongPrefix } from './support.ts';
 
 /** Every endpoint of the OpenAPI document, path parameters filled with fresh uuids, answers 401 without a key. */
 export const missingKey: CheckDef = {

@@ -9,7 +9,7 @@ import { describeResponse } from '../../src/engine/expect.ts';
 import { NotObservable } from '../../src/engine/finding.ts';
 import { BILLED_ENDPOINTS, everyEndpoint } from '../_shared/every-endpoint.ts';
 import { CHECK_PARALLEL, inParallel } from '../_shared/parallel.ts';
-import { ok2xx, otherWorkspace, provisionKey, softStatus } from './lib.ts';
+import { ok2xx, otherWorkspace, provisionKey, softStatus } from './support.ts';
 
 /** The key answers GET /me with 2xx now; otherwise the loss of access cannot be shown. */
 async function provenWorking(ctx: CheckContext, key: KeyHandle): Promise<void> {

@@ -10,10 +10,10 @@ import type { ApiRequest, CheckContext, CheckDef, KeyHandle } from '../../src/en
 import { describeResponse, expectResponse, INVALID_STATUSES } from '../../src/engine/expect.ts';
 import { Finding, NotObservable } from '../../src/engine/finding.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
-import { soft, softAsync } from '../_shared/auth-soft.ts';
+import { soft, softAsync } from './soft.ts';
 import { brief, isObject } from '../_shared/json.ts';
 import { minimalCreateBody } from '../_shared/definitions.ts';
-import { availableKeys, idsOf, listAll, ok2xx, otherWorkspace } from './lib.ts';
+import { availableKeys, idsOf, listAll, ok2xx, otherWorkspace } from './support.ts';
 
 const CLAUSE = 'AUTH-011';
 

@@ -6,7 +6,7 @@
 import type { CheckDef, KeyHandle } from '../../src/engine/check.ts';
 import { is2xx, minimalCreateBody } from '../_shared/definitions.ts';
 import { judgeSweep, sweep } from '../_shared/access-judge.ts';
-import { listedNames } from '../_shared/access-readback.ts';
+import { listedNames } from './readback.ts';
 import { isObject } from '../_shared/json.ts';
 import { byScopes, castHolding, endpointScopes, fullKey, split } from './matrix.ts';
 import { NO_TRACE } from './untouched.ts';

@@ -7,7 +7,7 @@ import type { CheckContext, CheckDef, KeyHandle } from '../../src/engine/check.t
 import { NotObservable } from '../../src/engine/finding.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 import { judgeSweep, sweep, type Attempt } from '../_shared/access-judge.ts';
-import { readDefinition } from '../_shared/access-readback.ts';
+import { readDefinition } from './readback.ts';
 import { enumValueSlugs, is2xx } from '../_shared/definitions.ts';
 import { byScopes, castHolding, endpointScopes, fullKey, split } from './matrix.ts';
 import { expectUntouched, markerFor, readVictim, setupDefinition } from './untouched.ts';

@@ -7,7 +7,7 @@
  */
 import type { CheckContext, CheckDef, KeyHandle, Scope } from '../../src/engine/check.ts';
 import { judgeSweep, sweep, type Attempt, type Expectation } from '../_shared/access-judge.ts';
-import { receiptIds } from '../_shared/access-readback.ts';
+import { receiptIds } from './readback.ts';
 import { applyUpdateOf, establish, previewOf, runOf, type Send } from '../_shared/access-shapes.ts';
 import { holdsAll } from '../_shared/access-cast.ts';
 import { is2xx } from '../_shared/definitions.ts';

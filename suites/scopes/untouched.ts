@@ -12,7 +12,7 @@ import type { Exchange } from '../../src/http/exchange.ts';
 import { brief } from '../_shared/json.ts';
 import { createDefinition, uniqueName, type DefinitionView } from '../_shared/definitions.ts';
 import type { Attempt } from '../_shared/access-judge.ts';
-import { readDefinition, writable } from '../_shared/access-readback.ts';
+import { readDefinition, writable } from './readback.ts';
 
 const isFinding = (e: unknown): e is Finding => e instanceof Finding || (e instanceof Error && e.name === 'Finding' && 'evidence' in e);
 

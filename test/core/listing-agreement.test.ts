@@ -1,6 +1,6 @@
-/** The rules by which a listing answer agrees with the same request's answers around it (suites/_shared/listing-agreement.ts). */
+/** The rules by which a listing answer agrees with the same request's answers around it (suites/auth/listing-agreement.ts). */
 import { describe, expect, it } from 'vitest';
-import { listingDisagreement } from '../../suites/_shared/listing-agreement.ts';
+import { listingDisagreement } from '../../suites/auth/listing-agreement.ts';
 
 const id = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 const item = (n: number, extra: Record<string, unknown> = {}) => ({ id: id(n), name: `d${n}`, ...extra });

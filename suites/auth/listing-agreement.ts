@@ -12,7 +12,7 @@
  * Used where a check compares two ways of asking the same thing (AUTH-002: X-Api-Key against
  * Bearer), never to judge the listing itself.
  */
-import { canonical, compareIds, isObject } from './json.ts';
+import { canonical, compareIds, isObject } from '../_shared/json.ts';
 
 interface Envelope {
   items: Record<string, unknown>[];

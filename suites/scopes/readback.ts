@@ -6,11 +6,11 @@
 import type { CheckContext, KeyHandle } from '../../src/engine/check.ts';
 import { Finding, NotObservable } from '../../src/engine/finding.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
-import type { DefinitionView } from './definitions.ts';
-import { is2xx } from './definitions.ts';
-import { isObject } from './json.ts';
-import { walkCollection } from './paging.ts';
-import { RECEIPT_ID_FIELDS } from './receipts.ts';
+import type { DefinitionView } from '../_shared/definitions.ts';
+import { is2xx } from '../_shared/definitions.ts';
+import { isObject } from '../_shared/json.ts';
+import { walkCollection } from '../_shared/paging.ts';
+import { RECEIPT_ID_FIELDS } from '../_shared/receipts.ts';
 
 const isFinding = (e: unknown): e is Finding => e instanceof Finding || (e instanceof Error && e.name === 'Finding' && 'evidence' in e);
 

@@ -9,7 +9,7 @@ import type { ApiRequest, CheckContext, KeyHandle, Role, Scope } from '../../src
 import { expectStatus } from '../../src/engine/expect.ts';
 import { Finding } from '../../src/engine/finding.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
-import { soft } from '../_shared/auth-soft.ts';
+import { soft } from './soft.ts';
 import { isObject } from '../_shared/json.ts';
 
 /** The cast names of the auth suite, in the order checks prefer them. */
