@@ -75,25 +75,30 @@ export const createProperty: CheckDef = {
     const created: (string | undefined)[] = [];
     // What each create answered, by id: the listed copy must be the same.
     const answers = new Map<string, Record<string, unknown>>();
-    const judge = async (body: Record<string, unknown>, at: Replay): Promise<void> => {
+    const judge = async (body: Record<string, unknown>, at: Replay, ctx: CheckContext): Promise<{ id: string | undefined; answer?: Record<string, unknown> }> => {
       const ex = await sendCreate(ctx, body);
       const id = is2xx(ex) ? judgeCreated(ctx, spec, body, ex, at) : refusedCreate(ctx, ex, at);
-      if (id !== undefined && isObject(ex.response?.json)) answers.set(id, ex.response.json);
-      created.push(id);
+      return id !== undefined && isObject(ex.response?.json) ? { id, answer: ex.response.json } : { id };
+    };
+    // Gathered in the order the creates are listed here (the generated ones in run order).
+    const gather = (made: { id: string | undefined; answer?: Record<string, unknown> }): void => {
+      if (made.id !== undefined && made.answer) answers.set(made.id, made.answer);
+      created.push(made.id);
     };
     // Generated bodies rarely leave an optional field out: these two always judge every default
     // (required fields only) and enum values sent without an archived flag.
     for (const fixed of [minimalCreateBody(ctx), minimalCreateBody(ctx, { ...TWO_VALUES })]) {
-      await judge(fixed, { counterexample: JSON.stringify(fixed) });
+      gather(await judge(fixed, { counterexample: JSON.stringify(fixed) }, ctx));
     }
     const defaults = thresholdDefaults(spec.operation('createDefinition').requestBodySchema ?? {});
-    await forEachGenerated(ctx, 'DEF-012', bodyArbitraries(spec, 'createDefinition').valid, async (generated, path) => {
+    const generated = await forEachGenerated(ctx, 'DEF-012', bodyArbitraries(spec, 'createDefinition').valid, async (generated, path, ctx) => {
       // Thresholds ordered as the defaults are (auto-apply ≥ review): a server may refuse them inverted.
       const body = orderedCreate(withoutTrace(distinctEnumValues(generated as Record<string, unknown>, 'enumValues')), defaults);
       // The run prefix names every record the run creates.
       body.name = uniqueName(ctx, 'prop');
-      await judge(body, replay(ctx, body, path));
+      return judge(body, replay(ctx, body, path), ctx);
     });
+    for (const made of generated) gather(made);
     // "Returned by list" as well: the listed copies of the created definitions have the same
     // shape. They are live: the default listing shows them (and not the archived definitions of
     // the checks before, which would make the walk's length depend on them).

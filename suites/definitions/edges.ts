@@ -15,11 +15,12 @@
 import fc from 'fast-check';
 import type { CheckContext, CheckDef, KeyHandle } from '../../src/engine/check.ts';
 import { INVALID_STATUSES } from '../../src/engine/expect.ts';
-import { NotObservable } from '../../src/engine/finding.ts';
+import { NotObservable, type Evidence } from '../../src/engine/finding.ts';
 import { bundleEdges, edges, type Edge } from '../../src/generators/edges.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 import type { LoadedSpec } from '../../src/spec/load.ts';
 import { is2xx, uniqueName } from '../_shared/definitions.ts';
+import { CHECK_PARALLEL, inParallel } from '../_shared/parallel.ts';
 import { judgeCreated } from './create.ts';
 import { shapeEvidence } from './shape.ts';
 import { ADMIN, TWO_VALUES, apiSpec, refusalEvidence, setupDefinition, shown, slugsOf, type Created } from './support.ts';
@@ -150,39 +151,51 @@ function targetWith(ctx: CheckContext, key: KeyHandle, values: number, opposite:
  */
 async function runValidEdges(ctx: CheckContext, spec: LoadedSpec, write: Write, all: readonly Edge[]): Promise<void> {
   const bundles = validBundles(write, all);
-  const unsent: string[] = [];
-  let sentAny = false;
-  const trySend = async (value: Record<string, unknown>, carried: readonly Edge[]): Promise<Sent | undefined> => {
-    try {
-      const sent = await sendValid(ctx, spec, write, named(ctx, spec, write, value, carried));
-      sentAny = true;
-      return sent;
-    } catch (e) {
-      if (!(e instanceof NotObservable)) throw e;
-      unsent.push(e.reason);
-      return undefined;
-    }
-  };
-  for (const bundle of bundles) {
-    const sent = await trySend(bundle.value, bundle.edges);
-    // Refused, or its set-up could not be made as a whole: each edge alone.
-    if (sent !== undefined && sent.kind !== 'refused') continue;
-    if (sent === undefined && bundle.edges.length === 1) continue;
-    for (const edge of bundle.edges) {
-      const alone = bundle.edges.length === 1 ? sent : await trySend(edge.value as Record<string, unknown>, [edge]);
-      if (alone?.kind !== 'refused') continue;
-      ctx.softFail({
-        clause: clauseOf(write, edge),
-        message: `${edge.scenario}: a value just inside the bound was refused`,
-        expected: '2xx: the value is valid',
-        received: shown(alone.exchange),
-        exchange: alone.exchange,
-        scenario: `${edge.scenario} at ${edge.path}`,
-        counterexample: JSON.stringify(edge.value).slice(0, 4000),
-      });
-    }
+  // The bundles are independent (each has definitions of its own): they go together, and what
+  // each found is reported in bundle order, as if they had gone one after another.
+  const perBundle = await inParallel(bundles, CHECK_PARALLEL, async (bundle) => {
+    const found: Evidence[] = [];
+    const unsent: string[] = [];
+    let sentAny = false;
+    const bctx = Object.create(ctx, { softFail: { value: (e: Evidence) => void found.push(e) } }) as CheckContext;
+    const trySend = async (value: Record<string, unknown>, carried: readonly Edge[]): Promise<Sent | undefined> => {
+      try {
+        const sent = await sendValid(bctx, spec, write, named(bctx, spec, write, value, carried));
+        sentAny = true;
+        return sent;
+      } catch (e) {
+        if (!(e instanceof NotObservable)) throw e;
+        unsent.push(e.reason);
+        return undefined;
+      }
+    };
+    await validBundle(bctx, write, bundle, trySend);
+    return { found, unsent, sentAny };
+  });
+  for (const b of perBundle) for (const e of b.found) ctx.softFail(e);
+  const unsent = perBundle.flatMap((b) => b.unsent);
+  if (unsent.length > 0 && !perBundle.some((b) => b.sentAny)) throw new NotObservable(`no valid edge could be sent: ${unsent[0]}`);
+}
+
+/** One bundle sent; refused (or its set-up not made as a whole), each of its edges alone. */
+async function validBundle(ctx: CheckContext, write: Write, bundle: { value: Record<string, unknown>; edges: readonly Edge[] }, trySend: (value: Record<string, unknown>, carried: readonly Edge[]) => Promise<Sent | undefined>): Promise<void> {
+  const sent = await trySend(bundle.value, bundle.edges);
+  // Refused, or its set-up could not be made as a whole: each edge alone.
+  if (sent !== undefined && sent.kind !== 'refused') return;
+  if (sent === undefined && bundle.edges.length === 1) return;
+  for (const edge of bundle.edges) {
+    const alone = bundle.edges.length === 1 ? sent : await trySend(edge.value as Record<string, unknown>, [edge]);
+    if (alone?.kind !== 'refused') continue;
+    ctx.softFail({
+      clause: clauseOf(write, edge),
+      message: `${edge.scenario}: a value just inside the bound was refused`,
+      expected: '2xx: the value is valid',
+      received: shown(alone.exchange),
+      exchange: alone.exchange,
+      scenario: `${edge.scenario} at ${edge.path}`,
+      counterexample: JSON.stringify(edge.value).slice(0, 4000),
+    });
   }
-  if (unsent.length > 0 && !sentAny) throw new NotObservable(`no valid edge could be sent: ${unsent[0]}`);
 }
 
 /**

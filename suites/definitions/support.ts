@@ -13,6 +13,7 @@ import type { Exchange } from '../../src/http/exchange.ts';
 import { loadSpec, type LoadedSpec } from '../../src/spec/load.ts';
 import { enumValueSlugs, is2xx, minimalCreateBody, type DefinitionView } from '../_shared/definitions.ts';
 import { brief, isObject } from '../_shared/json.ts';
+import { CHECK_PARALLEL, inParallel } from '../_shared/parallel.ts';
 
 /** Cast name of the owner's key with admin and graph:read. */
 export const ADMIN = 'admin';
@@ -131,18 +132,39 @@ export function refusalEvidence(clause: string, ex: Exchange, statuses: number |
  * Runs `fn` on `numRuns` generated values (the run's seed) through checkProperty, without
  * stopping at the first deviation: `fn` records evidence for each clause it judges, so every
  * clause of the check is judged over every run. `path` replays the value (fast-check path).
+ *
+ * The runs are independent, so they go CHECK_PARALLEL at a time: the values are drawn first
+ * (the same values, in the same order, as one at a time), then `fn` runs on each with a context
+ * of its own (`runCtx`: its evidence is kept and reported in run order) and returns what the
+ * caller gathers, in run order. When a run throws, what the runs before it found is reported,
+ * the runs after it are dropped, and the failing run is replayed alone through checkProperty
+ * (its path), which shrinks a Finding as before.
  */
-export async function forEachGenerated<T>(ctx: CheckContext, clause: string, arbitrary: fc.Arbitrary<T>, fn: (value: T, path: string) => Promise<void>): Promise<void> {
-  let index = 0;
-  await checkProperty(ctx, {
-    clause,
-    arbitrary,
-    predicate: async (value) => {
-      const path = String(index++);
-      await fn(value, path);
-      return true;
-    },
+export async function forEachGenerated<T, R = void>(ctx: CheckContext, clause: string, arbitrary: fc.Arbitrary<T>, fn: (value: T, path: string, runCtx: CheckContext) => Promise<R>): Promise<R[]> {
+  const values: T[] = [];
+  await checkProperty(ctx, { clause, arbitrary, predicate: async (value) => void values.push(value) });
+  const runs = await inParallel(values, CHECK_PARALLEL, async (value, i) => {
+    const found: Evidence[] = [];
+    const runCtx = Object.create(ctx, { softFail: { value: (e: Evidence) => void found.push(e) } }) as CheckContext;
+    try {
+      return { found, result: await fn(value, String(i), runCtx) };
+    } catch (error) {
+      return { found, error: error ?? new Error('a generated run threw undefined') };
+    }
   });
+  const out: R[] = [];
+  for (const [i, run] of runs.entries()) {
+    if (!('error' in run)) {
+      for (const e of run.found) ctx.softFail(e);
+      out.push(run.result);
+      continue;
+    }
+    // Replays the failing value alone (fast-check path), reporting what it finds again, so a
+    // Finding is shrunk and carries its replay data.
+    await checkProperty(ctx, { clause, arbitrary, path: String(i), predicate: async (value) => void (await fn(value, String(i), ctx)) });
+    throw run.error;
+  }
+  return out;
 }
 
 /** Replay data for evidence about one generated value. */

@@ -99,7 +99,7 @@ export const validTraces: CheckDef = {
     // One generated trace per run, sent on all four writes (generating large traces is the
     // costly part of this check; what varies between writes is the endpoint, not the trace).
     const same = trace.map((t) => [t, t, t, t] as const);
-    await forEachGenerated(ctx, 'TRACE-001', same, async (traces, path) => {
+    await forEachGenerated(ctx, 'TRACE-001', same, async (traces, path, ctx) => {
       for (const r of await writeSequence(ctx, traces)) {
         const i = ['create', 'update', 'merge-value', 'archive'].indexOf(r.write);
         ctx.softFail({ clause: 'TRACE-001', message: `a valid decision trace on ${r.write} was refused`, expected: '2xx', received: shown(r.exchange), exchange: r.exchange, ...replay(ctx, traces[i], path) });

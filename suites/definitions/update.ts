@@ -136,11 +136,15 @@ export const patchProperty: CheckDef = {
     // What each PATCH answered, by id: the listed copy must be the same (DEF-029).
     const answers = new Map<string, Record<string, unknown>>();
     await judgePatch(ctx, full, frame, (sent) => ({ counterexample: JSON.stringify(sent) }), answers);
-    await forEachGenerated(ctx, 'DEF-017', bodyArbitraries(spec, 'updateDefinition').valid, async (generated, path) => {
+    // Each run's answer is gathered in run order (the listing comparison reports in that order).
+    const perRun = await forEachGenerated(ctx, 'DEF-017', bodyArbitraries(spec, 'updateDefinition').valid, async (generated, path, ctx) => {
       const patch = orderedPatch(withoutTrace(distinctEnumValues(generated as Record<string, unknown>, 'addEnumValues')));
       if (patch.name !== undefined) patch.name = uniqueName(ctx, 'patched');
-      await judgePatch(ctx, patch, frame, (sent) => replay(ctx, sent, path), answers);
+      const mine = new Map<string, Record<string, unknown>>();
+      await judgePatch(ctx, patch, frame, (sent) => replay(ctx, sent, path), mine);
+      return mine;
     });
+    for (const mine of perRun) for (const [id, answer] of mine) answers.set(id, answer);
     if (answers.size > 0) expectListedAsAnswered(ctx, 'DEF-029', answers, await listDefinitions(ctx, ctx.key(ADMIN), 'absent', { ids: [...answers.keys()] }), 'PATCH');
   },
 };

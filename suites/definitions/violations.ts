@@ -6,12 +6,13 @@
  * and must store or change nothing (DEF-011).
  */
 import fc from 'fast-check';
-import type { CheckContext, CheckDef } from '../../src/engine/check.ts';
+import type { CheckContext, CheckDef, KeyHandle } from '../../src/engine/check.ts';
 import { INVALID_STATUSES } from '../../src/engine/expect.ts';
 import { counterexampleJson } from '../../src/engine/property.ts';
 import { bodyArbitraries, type Violation } from '../../src/generators/index.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 import { is2xx, uniqueName } from '../_shared/definitions.ts';
+import { CHECK_PARALLEL, inParallel } from '../_shared/parallel.ts';
 import { isObject } from '../_shared/json.ts';
 import { SMALL_WALK_CREDITS, WALK_MAX_CREDITS, listDefinitions, walkMaxCredits } from './listing.ts';
 import { ADMIN, TWO_VALUES, apiSpec, archive, canonical, distinctEnumValues, refusalEvidence, setupDefinition, slugsOf, withoutTrace, type Created } from './support.ts';
@@ -94,30 +95,51 @@ export async function runViolations(ctx: CheckContext, write: Write, declared: r
   // A create target first also proves a valid create goes through, so the refusals below mean something.
   let target = await newTarget(ctx, write);
   const refusedCreates = new Map<string, Exchange>();
-  for (const { violation: v, index: i, clause } of scenarios ?? scenariosFor(write, bodyArbitraries(spec, WRITES[write].operationId).violations)) {
-    if (!declared.includes(clause)) throw new Error(`violation "${v.scenario}" maps to ${clause}, which ${write} violations do not declare`);
-    const seed = (ctx.run.seed + i) | 0;
-    const [sample] = fc.sample(v.value, { seed, numRuns: 1 });
-    const { body, name } = fit(write, v, sample, ctx, target.slugs);
-    const ex = await send(ctx, write, target.created.definition.id, body);
-    const evidence = refusalEvidence(clause, ex, INVALID_STATUSES);
-    if (evidence) {
-      ctx.softFail({ ...evidence, message: `${v.scenario}: ${evidence.message}`, scenario: `${v.scenario} at ${v.path || '(body)'}`, seed: ctx.run.seed, counterexample: counterexampleJson(body) });
-    } else if (name !== undefined) {
-      refusedCreates.set(name, ex);
-    }
-    if (is2xx(ex)) {
-      // Accepted by mistake (already a finding): keep the record clean-up-able, and judge
-      // DEF-011 on a fresh target that only refused writes touched.
-      const made = ex.response?.json;
-      if (write === 'create' && isObject(made) && typeof made.id === 'string') {
-        const id = made.id;
-        ctx.cleanup(async () => void (await archive(ctx, key, id, 'conformance run clean-up')));
+  const all = scenarios ?? scenariosFor(write, bodyArbitraries(spec, WRITES[write].operationId).violations);
+  for (const { violation: v, clause } of all) if (!declared.includes(clause)) throw new Error(`violation "${v.scenario}" maps to ${clause}, which ${write} violations do not declare`);
+  // Sent CHECK_PARALLEL at a time against the current target and judged in order. A write to an
+  // existing definition accepted by mistake changes its target: the scenarios after it in the
+  // batch are sent again against a fresh one (only a faulty target costs those requests), so
+  // each scenario meets the target it would have met one at a time.
+  for (let pos = 0; pos < all.length; ) {
+    const t = target;
+    const batch = all.slice(pos, pos + CHECK_PARALLEL).map(({ violation: v, index: i, clause }) => {
+      const [sample] = fc.sample(v.value, { seed: (ctx.run.seed + i) | 0, numRuns: 1 });
+      return { v, clause, ...fit(write, v, sample, ctx, t.slugs) };
+    });
+    const answers = await inParallel(batch, CHECK_PARALLEL, (b) => send(ctx, write, t.created.definition.id, b.body));
+    for (const [j, { v, clause, body, name }] of batch.entries()) {
+      pos++;
+      const ex = answers[j]!;
+      if (judgeViolation(ctx, write, key, { v, clause, body, name }, ex, refusedCreates)) {
+        target = await newTarget(ctx, write);
+        break;
       }
-      if (write !== 'create') target = await newTarget(ctx, write);
     }
   }
   await verifyNothingStored(ctx, write, target, refusedCreates);
+}
+
+/** Judges one violation's answer; true when it changed the target (a fresh one is needed). */
+function judgeViolation(ctx: CheckContext, write: Write, key: KeyHandle, s: { v: Violation; clause: string; body: unknown; name?: string | undefined }, ex: Exchange, refusedCreates: Map<string, Exchange>): boolean {
+  const { v, clause, body, name } = s;
+  const evidence = refusalEvidence(clause, ex, INVALID_STATUSES);
+  if (evidence) {
+    ctx.softFail({ ...evidence, message: `${v.scenario}: ${evidence.message}`, scenario: `${v.scenario} at ${v.path || '(body)'}`, seed: ctx.run.seed, counterexample: counterexampleJson(body) });
+  } else if (name !== undefined) {
+    refusedCreates.set(name, ex);
+  }
+  if (is2xx(ex)) {
+    // Accepted by mistake (already a finding): keep the record clean-up-able, and judge
+    // DEF-011 on a fresh target that only refused writes touched.
+    const made = ex.response?.json;
+    if (write === 'create' && isObject(made) && typeof made.id === 'string') {
+      const id = made.id;
+      ctx.cleanup(async () => void (await archive(ctx, key, id, 'conformance run clean-up')));
+    }
+    if (write !== 'create') return true;
+  }
+  return false;
 }
 
 /** DEF-011: no refused create is listed; the target definition is as it was listed before. */

@@ -28,6 +28,7 @@ import { loadSpec } from '../../src/spec/load.ts';
 import { MAX_LIMIT, pagesFor, walkDefinitions, WALK_MAX_PAGES, type Walk } from '../_shared/paging-walk.ts';
 import { compareIds } from '../_shared/json.ts';
 import { archiveNow, duplicates, exchangeListing, firstDescent, idsOf, seed, WRITER } from './support.ts';
+import { CHECK_PARALLEL, inParallel } from '../_shared/parallel.ts';
 
 /** Visible items the walks need: enough for several pages at small limits. */
 const MIN_VISIBLE = 12;
@@ -101,10 +102,9 @@ export const walkOrderAndCompleteness: CheckDef = {
     const key = ctx.key(WRITER);
     // The check's own hidden items first: archived before any walk starts.
     const hidden = new Set<string>();
-    for (const { id } of await seed(ctx, key, ARCHIVED, ['customers'], 'walk-hidden')) {
-      await archiveNow(ctx, key, id);
-      hidden.add(id.toLowerCase());
-    }
+    const toHide = await seed(ctx, key, ARCHIVED, ['customers'], 'walk-hidden');
+    await inParallel(toHide, CHECK_PARALLEL, ({ id }) => archiveNow(ctx, key, id));
+    for (const { id } of toHide) hidden.add(id.toLowerCase());
     // The first reference walk comes before seeding: a cursor loop is a finding even where
     // definitions cannot be created.
     let reference = await referenceWalk(ctx, key);

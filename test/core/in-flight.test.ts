@@ -47,7 +47,7 @@ describe('--max-in-flight', () => {
     const limiter = limitTarget(origin, 3);
     expect(targetLimiter(origin)).toBe(limiter);
     const clients = [1, 2].map(() => createHttpClient({ baseUrl: origin, timeoutMs: 10_000, secrets: new SecretRegistry() }));
-    const sent = Array.from({ length: 10 }, (_, i) => clients[i % 2]!.send({ method: 'GET', path: `/x/${i}` }));
+    const sent = Array.from({ length: 10 }, (_, i) => clients[i % 2]!.send({ method: 'GET', path: `/x/${i}`, key: null }));
     await held(3);
     // Nothing beyond the bound reaches the server while the first three are held.
     await new Promise((r) => setTimeout(r, 100));
