@@ -136,7 +136,9 @@ export function unknownIdLike(issued: string): string {
  * Polls `path` until `done(exchange)` holds or the time runs out; returns every poll. The time
  * is `boundMs`, the suite's assumed bound for the effect waited on, under the run's --patience
  * (waitBound); the wait between polls starts at 5 ms and doubles up to `maxWaitMs` (200 ms
- * unless given).
+ * unless given). The effect is only late once a poll sent after the bound has not seen it: a
+ * target far away (each poll a slow round trip) is given that poll, so its latency alone never
+ * makes an effect look late.
  */
 export async function pollUntil(
   ctx: CheckContext,
@@ -150,11 +152,13 @@ export async function pollUntil(
   const deadline = Date.now() + waitBound(ctx.run, boundMs);
   let wait = 5;
   for (;;) {
+    const sentAt = Date.now();
     const ex = await ctx.api.send({ method: 'GET', path, key });
     polls.push(ex);
     if (done(ex)) return { last: ex, polls, satisfied: true };
-    if (Date.now() + wait > deadline || ex.error) return { last: ex, polls, satisfied: false };
-    await new Promise((r) => setTimeout(r, wait));
+    if (sentAt >= deadline || ex.error) return { last: ex, polls, satisfied: false };
+    // The last poll goes out at the bound, not later.
+    await new Promise((r) => setTimeout(r, Math.max(0, Math.min(wait, deadline - Date.now()))));
     wait = Math.min(wait * 2, maxWaitMs);
   }
 }

@@ -153,11 +153,14 @@ export const submittedWorkListed: CheckDef = {
     if (!is2xx(submitted)) throw new NotObservable(`the submission was refused (${received(submitted)}), so there is no receipt to look for`);
     const id = findResourceId(submitted);
     if (id === undefined) throw new NotObservable('the submission names no receipt id (id, receiptId, operationId, a wrapper or Location)');
-    // Listed at once, or within the bound (an index may lag).
+    // Listed at once, or within the bound (an index may lag). Late only once a listing started
+    // after the bound has not shown it (however long each listing takes on a distant target).
     const deadline = Date.now() + waitBound(ctx.run, RECEIPT_BOUND_MS);
+    let startedAt = Date.now();
     let seen = await listsReceipt(ctx, owner, id);
-    while (!seen.found && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 250));
+    while (!seen.found && startedAt < deadline) {
+      await new Promise((r) => setTimeout(r, Math.max(0, Math.min(250, deadline - Date.now()))));
+      startedAt = Date.now();
       seen = await listsReceipt(ctx, owner, id);
     }
     if (seen.found) return;
