@@ -14,9 +14,9 @@ export interface Charge {
   surface: string;
 }
 
-/** Appends a ledger entry and takes the credits from the balance (which may go negative). */
+/** Appends a ledger entry (a free submission's too, at 0 credits: usage is recorded by what ran) and takes the credits from the balance (which may go negative). */
 export function charge(ws: Workspace, c: Charge): void {
-  if (c.credits <= 0) return;
+  // Stryker disable next-line ArithmeticOperator: equivalent: seq only orders and tells entries apart (control protocol), which any increasing start does
   ws.ledger.push({ seq: ws.ledger.length + 1, ...c });
   ws.charged += c.credits;
   ws.balance -= c.credits;

@@ -13,7 +13,8 @@ import type { Exchange } from '../../src/http/exchange.ts';
 import { loadSpec } from '../../src/spec/load.ts';
 import { is2xx, minimalCreateBody } from '../_shared/definitions.ts';
 import { isObject } from '../_shared/json.ts';
-import { callOf, chargeEvidence, type Measured } from '../../src/engine/ledger.ts';
+import { callOf, chargeEvidence, settleReads, SETTLE_MS, type Measured } from '../../src/engine/ledger.ts';
+import { waitBound } from '../../src/engine/waits.ts';
 import { usableResponses } from '../_shared/ops-usable.ts';
 import { applyUpdateBody, archiveIfCreated, idempotencyKey, makeAccount, pollReceipt, receiptPath, type AccountFixture } from '../_shared/ops-fixtures.ts';
 import { findResourceId } from '../_shared/receipts.ts';
@@ -124,6 +125,13 @@ export const billedCallsCostOne: CheckDef = {
     // attributed to it whenever it is recorded, so the waits for a slow ledger overlap).
     const judged: { clause: 'BILL-001' | 'BILL-006'; step: Step; m: Measured<{ ex: Exchange }> }[] = [];
     await ctx.ledger.quiet();
+    // "costs 1 credit from the workspace usage balance": the balance goes down by what the ledger charges.
+    const usage = async () => {
+      const u = await ctx.control.usage(ctx.workspaceId);
+      return { balance: u.balance, charged: u.charged };
+    };
+    const settled = () => settleReads(usage, (a, b) => a.balance === b.balance && a.charged === b.charged, waitBound(ctx.run, SETTLE_MS));
+    const before = await settled();
 
     for (const step of STEPS.filter((s) => billed.includes(s.operationId))) {
       const shapes = step.shapes(st);
@@ -149,6 +157,15 @@ export const billedCallsCostOne: CheckDef = {
       const ex = f.result.ex;
       if (clause === 'BILL-001' && (f.delta < 1 || (f.delta !== 1 && !step.mayMeter))) ctx.softFail(chargeEvidence('BILL-001', ex, f, [1]));
       if (clause === 'BILL-006' && f.delta !== 0) ctx.softFail(chargeEvidence('BILL-006', ex, f, [0]));
+    }
+    const after = await settled();
+    if (before.balance - after.balance !== after.charged - before.charged) {
+      ctx.softFail({
+        clause: 'BILL-001',
+        message: `the workspace usage balance went down by ${before.balance - after.balance} credits while the usage ledger charged ${after.charged - before.charged} (test-control protocol, GET /workspaces/{ws}/usage)`,
+        expected: 'the balance to go down by exactly what is charged',
+        received: `balance ${before.balance} → ${after.balance}; charged ${before.charged} → ${after.charged}`,
+      });
     }
     if (priced.length === 0) throw new NotObservable(`no billed endpoint answered 2xx: ${unpriced.join('; ')}`);
   },

@@ -3,7 +3,7 @@
  * test per check, so Stryker's per-test coverage runs only the checks that reach a mutated line.
  * The reference runs in this process (its code is the code under mutation); each suite gets its
  * session as `wgc run` opens it (own workspace and cast, through the control protocol), with the
- * self-test's seed. A check that fails a clause, or breaks the harness, fails its test: the
+ * self-test's seed, on each conformant variant of the reference. A check that fails a clause, or breaks the harness, fails its test: the
  * mutant is killed. A check that is not observable on the mutant passes (it caught nothing).
  */
 import { fileURLToPath } from 'node:url';
@@ -12,22 +12,28 @@ import { controlledRunContext } from '../../src/engine/context.ts';
 import { discoverSuites, loadSuiteDefs } from '../../src/engine/discover.ts';
 import { prepareRun } from '../../src/engine/run.ts';
 import { openSession, type SuiteSession } from '../../src/engine/session.ts';
-import { startReference, type RunningReference } from '../../src/reference/index.ts';
+import { startReference, type RunningReference, type VariantName } from '../../src/reference/index.ts';
 
 const SUITES_DIR = fileURLToPath(new URL('../../suites/', import.meta.url));
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** The seed (WGC_MUTATION_SEED: results must not depend on it, so the runner tries two). */
 const SEED = Number(process.env.WGC_MUTATION_SEED ?? 20_240_611);
 const NUM_RUNS = 10;
+/**
+ * The reference's conformant variants the checks run against (WGC_MUTATION_VARIANTS, comma
+ * separated; default all three): code only a variant reaches (the alternative's and the lenient
+ * readings) is covered by that variant's runs, so a mutant there is judged, not left uncovered.
+ */
+const VARIANTS = (process.env.WGC_MUTATION_VARIANTS ?? 'default,alternative,lenient').split(',').map((v) => v.trim()).filter(Boolean) as VariantName[];
 
 const suites = await loadSuiteDefs(await discoverSuites(SUITES_DIR), ROOT);
 
-for (const suite of suites) {
-  describe(suite.name, () => {
+for (const variant of VARIANTS) for (const suite of suites) {
+  describe(`${variant} ${suite.name}`, () => {
     let ref: RunningReference;
     let session: SuiteSession;
     beforeAll(async () => {
-      ref = await startReference({ variant: 'default' });
+      ref = await startReference({ variant });
       const prepared = await prepareRun([suite], controlledRunContext(ref, { seed: SEED, numRuns: NUM_RUNS, timeoutMs: 20_000 }));
       session = await openSession(suite, prepared.run);
     });
