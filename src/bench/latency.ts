@@ -29,6 +29,11 @@ export interface LatencyRun {
   verdict: string;
   /** Checks per outcome, e.g. { passed: 146, notObservable: 28 }. */
   counts: Record<string, number>;
+  /**
+   * Per suite, its checks' time added up (ms): how long the suite takes one check after another,
+   * so the longest is the run's critical path when every suite runs side by side.
+   */
+  suites: Record<string, number>;
   /** Requests the proxy forwarded (0 without one). */
   forwarded: number;
   /** 1-minute load average when the run started and ended. */
@@ -96,7 +101,9 @@ async function timedLatencyRun(origin: string, controlToken: string, runArgs: re
       throw new Error(`the run (exit ${exitCode}) left no report: ${stderr.trim().slice(-2_000)}`);
     }
     const counts = Object.fromEntries(Object.entries(report.summary.counts as unknown as Record<string, number>).filter(([, n]) => typeof n === 'number' && n > 0));
-    return { wallMs, exitCode, requests: report.meta.requests, creditsCharged: report.meta.creditsCharged, verdict: report.summary.verdict, counts, load: [loadBefore, loadavg()[0]!] };
+    const suites: Record<string, number> = {};
+    for (const c of report.checks) suites[c.suite] = (suites[c.suite] ?? 0) + c.durationMs;
+    return { wallMs, exitCode, requests: report.meta.requests, creditsCharged: report.meta.creditsCharged, verdict: report.summary.verdict, counts, suites, load: [loadBefore, loadavg()[0]!] };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -145,6 +152,13 @@ export function renderLatencyBench(b: LatencyBench): string {
     const runs = l.runs.map((r) => (r.wallMs / 1000).toFixed(1)).join(', ');
     const verdicts = uniq(l.runs.map((r) => `${r.verdict} (exit ${r.exitCode})`));
     out.push(`| ${l.oneWayMs} ms | ${2 * l.oneWayMs} ms | **${(l.medianWallMs / 1000).toFixed(1)} s** | ${runs} s | ${uniq(l.runs.map((r) => r.requests))} | ${uniq(l.runs.map((r) => r.creditsCharged ?? '-'))} | ${verdicts} |`);
+  }
+  out.push('');
+  out.push('per suite, its checks one after another (median seconds; the longest bounds a run with every suite side by side):');
+  for (const l of b.latencies) {
+    const names = [...new Set(l.runs.flatMap((r) => Object.keys(r.suites)))];
+    const times = names.map((n) => [n, median(l.runs.map((r) => r.suites[n] ?? 0))] as const).sort((x, y) => y[1] - x[1]);
+    out.push(`  ${String(l.oneWayMs).padStart(5)} ms: ${times.map(([n, t]) => `${n} ${(t / 1000).toFixed(1)}`).join(', ')}`);
   }
   out.push('');
   out.push(b.same ? 'same verdict, outcome counts, requests and credits in every run at every latency' : 'DIFFERENT verdicts, outcome counts, requests or credits between runs: see the rows above');
