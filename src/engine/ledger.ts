@@ -33,6 +33,7 @@ import { Finding, NotObservable, type Evidence } from './finding.ts';
 import { describeResponse } from './expect.ts';
 import { describeBound, LEDGER_LAG_MS, waitBound } from './waits.ts';
 import type { Exchange } from '../http/exchange.ts';
+import type { UsageLedger } from '../control/types.ts';
 
 /** The raw reads of a workspace's usage ledger (control protocol). */
 export interface Ledger {
@@ -40,14 +41,8 @@ export interface Ledger {
   charged(): Promise<number>;
   entries(): Promise<LedgerEntry[]>;
 }
-export interface LedgerEntry {
-  seq: number;
-  method: string;
-  path: string;
-  status: number;
-  credits: number;
-  surface: string;
-}
+/** One entry of the ledger, as the test-control protocol lists it. */
+export type LedgerEntry = UsageLedger['entries'][number];
 
 /**
  * How long after its answer a charge may still be recorded (LEDGER_LAG_MS, src/engine/waits.ts).
