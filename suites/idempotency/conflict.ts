@@ -41,18 +41,22 @@ export const keyReuseConflict: CheckDef = {
     // errors suite), so that a broken envelope fails those clauses and not this one as well.
 
     // POST /definitions: the second body names another definition, which must not appear.
-    const first = minimalCreateBody(ctx, { name: uniqueName(ctx, 'idem-conflict-a') });
+    // With a number and a boolean set, so that bodies differing only in one of those can be sent.
+    const first = minimalCreateBody(ctx, { name: uniqueName(ctx, 'idem-conflict-a'), autoApplyThreshold: 0.5, captureEnabled: false });
     const second = { ...first, name: uniqueName(ctx, 'idem-conflict-b') };
     const idem = freshKey(ctx, 'conflict');
     const used = await ctx.api.send({ method: 'POST', path: '/definitions', key, body: first, idempotencyKey: idem });
     const firstId = createdId(used);
     if (firstId === undefined) throw new NotObservable(`the first keyed create was not accepted (${answerOf(used)}), so the key was never used`);
     archiveLater(ctx, key, [firstId]);
-    // Bodies that differ from the first only in an array (item count, or an item's field) are
-    // different input too: a fingerprint must not skip arrays. Refused with 409, they are free.
+    // Bodies that differ from the first only in an array (item count, or an item's field), a
+    // number or a boolean are different input too: a fingerprint must not skip arrays nor lose
+    // scalar values. Refused with 409, they are free.
     const arrays: [string, Record<string, unknown>][] = [
       ['entityKinds', { ...first, entityKinds: [...(first.entityKinds as string[]), 'deal'] }],
       ['enumValues', { ...first, valueType: first.valueType, enumValues: [{ label: 'Only in the reuse' }] }],
+      ['autoApplyThreshold (a number)', { ...first, autoApplyThreshold: 0.75 }],
+      ['captureEnabled (a boolean)', { ...first, captureEnabled: true }],
     ];
     for (const [what, body] of arrays) {
       const clash = await ctx.api.send({ method: 'POST', path: '/definitions', key, body, idempotencyKey: idem });

@@ -78,8 +78,8 @@ export const keyTooLong: CheckDef = {
   needs: { mutation: true },
   // Refusals are free (the empty key too, on the reference); one walk (one page).
   credits: 1,
-  // The empty key treated as absent (a create and its clean-up); the walk over a workspace holding more.
-  maxCredits: 2 + WALK_MAX_PAGES,
+  // The empty key treated as absent (two creates and their clean-up); the walk over a workspace holding more.
+  maxCredits: 4 + WALK_MAX_PAGES,
   async run(ctx) {
     const key = ctx.key(ADMIN);
     const names: string[] = [];
@@ -94,6 +94,22 @@ export const keyTooLong: CheckDef = {
     const res = expectResponse('IDEM-005', empty);
     if (!INVALID_STATUSES.includes(res.status) && !is2xx(empty)) {
       throw new Finding({ clause: 'IDEM-005', message: `a create with an empty Idempotency-Key answered ${res.status}`, expected: `${REFUSED}, or the create as without a key`, received: answerOf(empty), exchange: empty });
+    }
+    // Whichever reading, the empty value is never a key: a second create under it with another
+    // body is refused the same way, or is a create of its own (never a replay, never a conflict).
+    const again = await ctx.api.send({ method: 'POST', path: '/definitions', key, body: minimalCreateBody(ctx, { name: uniqueName(ctx, 'idem-emptykey') }), idempotencyKey: '' });
+    const againId = createdId(again);
+    if (againId !== undefined && againId !== id) archiveLater(ctx, key, [againId]);
+    const sameReading = is2xx(empty) ? is2xx(again) && againId !== undefined && againId !== id : INVALID_STATUSES.includes(again.response?.status ?? 0);
+    if (!sameReading) {
+      throw new Finding({
+        clause: 'IDEM-005',
+        message: `a second create under an empty Idempotency-Key, with another body, answered ${answerOf(again)} after the first answered ${answerOf(empty)}: the empty value was used as a key`,
+        expected: is2xx(empty) ? 'a create of its own (the empty value treated as absent)' : REFUSED,
+        received: answerOf(again),
+        exchange: again,
+        context: [empty],
+      });
     }
     await expectNoneCreated(ctx, key, 'IDEM-005', names);
   },

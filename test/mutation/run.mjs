@@ -81,17 +81,39 @@ const stryker = new Stryker({
 const results = await stryker.runMutationTest();
 const wallS = (Date.now() - started) / 1000;
 
+/**
+ * A survivor that turns a fault switch's test off (`if (… && faults.has('x'))` → `if (false)`)
+ * is equivalent by construction: with no fault on, the test is false already. Stryker can only
+ * disable every mutant of a kind on a line, which would also hide the `true` mutant (the fault
+ * fired), so these are classified here, from the mutated source text, and left out of the score.
+ */
+const SWITCH_RE = /(?<![!\w])(?:[\w.]*faults\.has|forgets)\(/;
+const sources = new Map();
+function sourceOf(r) {
+  const file = resolve(ROOT, relative(ROOT, r.fileName));
+  if (!sources.has(file)) sources.set(file, readFileSync(file, 'utf8').split('\n'));
+  const lines = sources.get(file);
+  const { start, end } = r.location;
+  const chunk = lines.slice(start.line - 1, end.line);
+  if (chunk.length === 0) return '';
+  chunk[chunk.length - 1] = chunk[chunk.length - 1].slice(0, Math.max(0, end.column - 1));
+  chunk[0] = chunk[0].slice(Math.max(0, start.column - 1));
+  return chunk.join('\n');
+}
+const switchedOff = (r) => r.mutatorName === 'ConditionalExpression' && String(r.replacement) === 'false' && SWITCH_RE.test(sourceOf(r));
+
 const DETECTED = new Set(['Killed', 'Timeout']);
 const UNDETECTED = new Set(['Survived', 'NoCoverage']);
 const rows = modules.map((m) => {
   const file = MODULES[m];
   const mine = results.filter((r) => relative(ROOT, r.fileName) === file || r.fileName === file);
   const detected = mine.filter((r) => DETECTED.has(r.status)).length;
-  const undetected = mine.filter((r) => UNDETECTED.has(r.status));
+  const undetected = mine.filter((r) => UNDETECTED.has(r.status) && !switchedOff(r));
+  const equivalent = mine.filter((r) => UNDETECTED.has(r.status) && switchedOff(r));
   const ignored = mine.filter((r) => r.status === 'Ignored');
   const errors = mine.filter((r) => r.status === 'CompileError' || r.status === 'RuntimeError').length;
   const valid = detected + undetected.length;
-  return { module: m, file, total: mine.length, detected, undetected, ignored, errors, score: valid === 0 ? 100 : (100 * detected) / valid };
+  return { module: m, file, total: mine.length, detected, undetected, equivalent, ignored, errors, score: valid === 0 ? 100 : (100 * detected) / valid };
 });
 
 const line = (r) => `${r.module.padEnd(15)} ${r.score.toFixed(1).padStart(5)} %  ${String(r.detected).padStart(4)} killed of ${String(r.detected + r.undetected.length).padStart(4)}  (${r.ignored.length} disabled or static, ${r.errors} errors)`;
@@ -116,6 +138,7 @@ for (const r of rows) {
     score: Number(r.score.toFixed(1)),
     killed: r.detected,
     undetected: r.undetected.map((u) => ({ line: u.location.start.line, mutator: u.mutatorName, replacement: String(u.replacement ?? '').replace(/\s+/g, ' ').slice(0, 100), status: u.status })),
+    equivalent: r.equivalent.map((u) => ({ line: u.location.start.line, mutator: u.mutatorName, replacement: String(u.replacement ?? ''), reason: 'a fault switch turned off: off already with no fault on' })),
     disabled: r.ignored.filter((i) => i.statusReason && !/static/i.test(i.statusReason)).map((i) => ({ line: i.location.start.line, mutator: i.mutatorName, reason: i.statusReason })),
     staticOrIgnored: r.ignored.length,
     errors: r.errors,
@@ -138,15 +161,19 @@ const md = [
   '',
   "Stryker 9.6.1 mutates the reference's rule modules and runs every conformance check against each mutant (one vitest test per check and conformant variant of the reference, in-process; `coverageAnalysis: perTest`, so a mutant runs only the checks that reach its line). A mutant is killed when a check fails a clause or breaks. Code that only a fault switch turns on, and error message texts, are ignored by test/mutation/fault-switches.mjs; other mutants judged equivalent are disabled in the source with Stryker's comment and the reason. Each module's row is its latest run (`npm run mutation -- --module NAME`).",
   '',
-  '| Module | File | Score | Killed | Survived or not covered | Disabled or static | Run | Wall | Seed | Variants |',
-  '|---|---|---:|---:|---:|---:|---|---:|---:|---|',
-  ...all.map(([m, r]) => `| ${m} | \`${r.file}\` | ${r.score.toFixed(1)} % | ${r.killed} | ${r.undetected.length} | ${r.staticOrIgnored} | ${r.date} | ${r.runWallS} s${r.runModules.length > 1 ? ` (${r.runModules.length} modules)` : ''} | ${r.seed} | ${r.variants} |`),
+  '| Module | File | Score | Killed | Survived or not covered | Equivalent | Disabled or static | Run | Wall | Seed | Variants |',
+  '|---|---|---:|---:|---:|---:|---:|---|---:|---:|---|',
+  ...all.map(([m, r]) => `| ${m} | \`${r.file}\` | ${r.score.toFixed(1)} % | ${r.killed} | ${r.undetected.length} | ${(r.equivalent ?? []).length} | ${r.staticOrIgnored} | ${r.date} | ${r.runWallS} s${r.runModules.length > 1 ? ` (${r.runModules.length} modules)` : ''} | ${r.seed} | ${r.variants} |`),
   '',
   `Modules not run yet: ${Object.keys(MODULES).filter((m) => !store.modules[m]).join(', ') || 'none'}. This run: ${modules.join(', ')}, ${wallS.toFixed(0)} s wall (this process ${(cpu.user / 1e6).toFixed(0)} s CPU; the test runners are separate processes), concurrency ${concurrency}.`,
   '',
   '## Survivors',
   '',
   ...all.flatMap(([m, r]) => (r.undetected.length === 0 ? [] : [`### ${m}`, '', ...r.undetected.map((u) => `- line ${u.line}: ${u.mutator} → \`${esc(u.replacement)}\` (${u.status})`), ''])),
+  '## Equivalent by construction (left out of the score)',
+  '',
+  ...all.flatMap(([m, r]) => (r.equivalent ?? []).map((e) => `- ${m}, line ${e.line}: ${e.mutator} → \`${esc(e.replacement)}\`: ${e.reason}`)),
+  '',
   '## Disabled in the source, with the reason',
   '',
   ...all.flatMap(([m, r]) => r.disabled.map((i) => `- ${m}, line ${i.line}: ${i.mutator}: ${i.reason}`)),
