@@ -7,7 +7,7 @@
 import type { IntrospectedKey, SuppliedKey } from '../target/introspect.ts';
 import type { Retry429Options } from '../http/retry.ts';
 import type { Config } from '../config/index.ts';
-import { limitTarget } from '../http/limit.ts';
+import { limitTarget, type InFlightLimiter } from '../http/limit.ts';
 
 export interface RunContext {
   /** Target origin plus optional path prefix; the API is at baseUrl + "/api/v1". */
@@ -64,12 +64,12 @@ export interface RunContext {
 export const DEFAULT_RUN_RETRY: RunContext['http']['retry429'] = { maxRetries: 2, maxWaitMs: 5_000, budget: 20 } satisfies Retry429Options;
 
 /**
- * Bounds the requests in flight to the run's target (base and control URL origins) in this
- * process, when the run sets --max-in-flight; called where the run's sessions start.
+ * The run's bound on its requests in flight (--max-in-flight), shared by every session of the
+ * run in this process; undefined when the run sets none. Run the sessions' work inside
+ * withInFlightLimit(limiter, ...) (src/http/limit.ts).
  */
-export function limitRunTarget(run: RunContext): void {
-  if (run.http.maxInFlight === undefined) return;
-  for (const url of [run.baseUrl, run.controlUrl]) if (url) limitTarget(url, run.http.maxInFlight);
+export function runLimiter(run: RunContext): InFlightLimiter | undefined {
+  return run.http.maxInFlight === undefined ? undefined : limitTarget(run.baseUrl, run.http.maxInFlight);
 }
 
 /** True when the run can use the test-control protocol. */

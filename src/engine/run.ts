@@ -6,7 +6,8 @@
 import type { Dispatcher } from 'undici';
 import type { CheckResult, SuiteDef } from './check.ts';
 import { uniform } from './conclude.ts';
-import { hasControl, limitRunTarget, type RunContext } from './context.ts';
+import { hasControl, runLimiter, type RunContext } from './context.ts';
+import { withInFlightLimit } from '../http/limit.ts';
 import { planCredits, plannedCredits, type CreditPlan } from './credits.ts';
 import { openSession } from './session.ts';
 import { createDispatcher, createHttpClient } from '../http/client.ts';
@@ -53,9 +54,13 @@ export interface InProcessRun {
 }
 
 /** Runs the suites in-process, at most `concurrency` suites at a time. */
-export async function runSuitesInProcess(suites: readonly SuiteDef[], runContext: RunContext, opts: { concurrency: number }): Promise<InProcessRun> {
+export function runSuitesInProcess(suites: readonly SuiteDef[], runContext: RunContext, opts: { concurrency: number }): Promise<InProcessRun> {
+  // Every request of the run counts against its bound on requests in flight (--max-in-flight).
+  return withInFlightLimit(runLimiter(runContext), () => runInProcess(suites, runContext, opts));
+}
+
+async function runInProcess(suites: readonly SuiteDef[], runContext: RunContext, opts: { concurrency: number }): Promise<InProcessRun> {
   const started = Date.now();
-  limitRunTarget(runContext);
   const dispatcher = createDispatcher({ connectTimeoutMs: runContext.http.timeoutMs });
   const retryBudget = new RetryBudget(runContext.http.retry429.budget);
   const runErrors: string[] = [];

@@ -8,7 +8,8 @@
  */
 import { afterAll, beforeAll, describe, inject, test } from 'vitest';
 import type { CheckResult, SuiteDef } from './check.ts';
-import { limitRunTarget, type RunContext } from './context.ts';
+import { runLimiter, type RunContext } from './context.ts';
+import { withInFlightLimit } from '../http/limit.ts';
 import { openSession, type SessionSummary, type SuiteSession } from './session.ts';
 
 declare module 'vitest' {
@@ -49,28 +50,30 @@ export function defineSuite(suite: SuiteDef): void {
     });
     return;
   }
-  // Every suite of the run shares one bound on the requests in flight to the target (--max-in-flight).
-  limitRunTarget(run);
+  // Every suite of the run shares one bound on its requests in flight (--max-in-flight): the
+  // session's work runs inside it.
+  const limiter = runLimiter(run);
   // Concurrent with the other suites' describes (suites.entry.ts); its own checks run in order:
   // they share the suite's workspace.
   describe(`${suite.name}: ${suite.title}`, { concurrent: true }, () => {
     let session: SuiteSession | undefined;
 
     beforeAll(async () => {
-      session = await openSession(suite, run);
+      session = await withInFlightLimit(limiter, () => openSession(suite, run));
     });
 
     // Vitest 4.1 demands an object pattern as the hook's first parameter; the suite task is the second.
     afterAll(async ({}, task) => {
       // A failed teardown (workspace not deleted) fails this hook: a harness problem the run reports.
-      const summary = await session?.close();
+      const summary = await withInFlightLimit(limiter, async () => session?.close());
       if (summary) task.meta.wgcSession = summary;
     });
 
     for (const check of suite.checks) {
       test(testName(check.id, check.title, check.clauses), { concurrent: false }, async (ctx) => {
         if (!session) throw new Error('the suite session did not open');
-        const result = await session.run(check);
+        const open = session;
+        const result = await withInFlightLimit(limiter, () => open.run(check));
         ctx.task.meta.wgc = result;
         if (result.outcome === 'failed' || result.outcome === 'harnessError') throw new Error(failureMessage(result));
         if (result.outcome === 'notObservable' || result.outcome === 'disabled') ctx.skip(result.reason ?? result.outcome);

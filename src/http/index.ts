@@ -3,7 +3,7 @@ export { createHttpClient, createDispatcher, API_PREFIX, DEFAULT_MAX_RESPONSE_BY
 export { SecretRegistry, redactionMarker, CREDENTIAL_HEADERS } from './redact.ts';
 export { toCurl, curlEnvVars, secretEnvVar, shellQuote } from './curl.ts';
 export { RetryBudget, parseRetryAfter, DEFAULT_RETRY_429, type Retry429Options } from './retry.ts';
-export { InFlightLimiter, limitTarget, targetLimiter, DEFAULT_MAX_IN_FLIGHT } from './limit.ts';
+export { InFlightLimiter, limitTarget, withInFlightLimit, currentLimiter, DEFAULT_MAX_IN_FLIGHT } from './limit.ts';
 export { encodeQuery } from './query.ts';
 export { isLoopbackHost, insecureReason } from './transport.ts';
 export type { Exchange, CapturedRequest, CapturedResponse, TransportError, TransportErrorKind } from './exchange.ts';

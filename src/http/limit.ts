@@ -1,9 +1,11 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+
 /**
  * A bound on the requests in flight to one target (`--max-in-flight`): every attempt a client
  * puts on the wire holds one slot from the moment it is sent until its answer is read (or it
- * fails); the rest wait in order of arrival. One limiter per target origin in the process
- * (limitTarget), so every suite session, API and control client of a run against that target
- * shares it (all suites run in one worker), whatever pipelining the checks do: a run never floods a target. Time spent
+ * fails); the rest wait in order of arrival. The run's work runs inside withInFlightLimit
+ * (vitest.ts, run.ts), so every suite session, API and control client of the run shares one
+ * limiter (all suites run in one worker), whatever pipelining the checks do: a run never floods a target. Time spent
  * waiting for a slot is not part of a request's --timeout (the target is not being asked yet).
  */
 
@@ -42,19 +44,28 @@ export class InFlightLimiter {
 const limiters = new Map<string, InFlightLimiter>();
 
 /**
- * Bounds the requests in flight to the origin of `url` (a run's base URL and control URL) to
- * `max` for every client of this process from now on; returns the limiter. Called once per run
- * where its sessions start (the vitest worker, the in-process runner). A new bound for the same
- * origin replaces the old one for requests not yet waiting.
+ * The run's limiter of requests in flight to `url`'s origin under the bound `max`: one per
+ * origin and bound in the process, so every suite of a run in the worker gets the same one.
  */
 export function limitTarget(url: string, max: number): InFlightLimiter {
-  const origin = new URL(url).origin;
-  let l = limiters.get(origin);
-  if (!l || l.max !== max) limiters.set(origin, (l = new InFlightLimiter(max)));
+  const id = `${max} ${new URL(url).origin}`;
+  let l = limiters.get(id);
+  if (!l) limiters.set(id, (l = new InFlightLimiter(max)));
   return l;
 }
 
-/** The limiter of requests to `origin`, if a run set one. */
-export function targetLimiter(origin: string): InFlightLimiter | undefined {
-  return limiters.size === 0 ? undefined : limiters.get(origin);
+const current = new AsyncLocalStorage<InFlightLimiter>();
+
+/**
+ * Runs `fn` with every request it sends, directly or through anything it starts, counted
+ * against `limiter` (absent: unbounded). Only the run's own work is bounded: another client of
+ * the same process (a test's noisy neighbour) is not the run's to throttle.
+ */
+export function withInFlightLimit<T>(limiter: InFlightLimiter | undefined, fn: () => T): T {
+  return limiter ? current.run(limiter, fn) : fn();
+}
+
+/** The limiter of the work running now, if any (performRequest waits for a slot of it). */
+export function currentLimiter(): InFlightLimiter | undefined {
+  return current.getStore();
 }

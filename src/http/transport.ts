@@ -7,7 +7,7 @@ import { Agent, Dispatcher, EnvHttpProxyAgent } from 'undici';
 import type { CapturedRequest, CapturedResponse, Exchange, TransportError } from './exchange.ts';
 import { readBody } from './body.ts';
 import type { SecretRegistry } from './redact.ts';
-import { targetLimiter } from './limit.ts';
+import { currentLimiter } from './limit.ts';
 
 export interface TransportOptions {
   dispatcher: Dispatcher;
@@ -197,16 +197,11 @@ function captureRequest(req: OutgoingRequest, secrets: SecretRegistry): Captured
 
 /**
  * Sends one request within the bounds of `opts` and captures it. Never throws. Where the run
- * bounds the requests in flight to the target (--max-in-flight, limit.ts), it first waits for a
- * slot; the wait is not part of the request's time.
+ * bounds its requests in flight (--max-in-flight, limit.ts), it first waits for a slot; the
+ * wait is not part of the request's time.
  */
 export function performRequest(req: OutgoingRequest, opts: TransportOptions, id: string, keepRawText = false): Promise<TransportResult> {
-  let limiter;
-  try {
-    limiter = targetLimiter(new URL(req.url).origin);
-  } catch {
-    /* reported by performOnce as an invalid URL */
-  }
+  const limiter = currentLimiter();
   return limiter ? limiter.run(() => performOnce(req, opts, id, keepRawText)) : performOnce(req, opts, id, keepRawText);
 }
 

@@ -7,7 +7,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createHttpClient } from '../../src/http/client.ts';
-import { InFlightLimiter, limitTarget, targetLimiter } from '../../src/http/limit.ts';
+import { currentLimiter, InFlightLimiter, limitTarget, withInFlightLimit } from '../../src/http/limit.ts';
 import { SecretRegistry } from '../../src/http/redact.ts';
 import { inParallel } from '../../suites/_shared/parallel.ts';
 
@@ -43,11 +43,15 @@ async function held(n: number): Promise<void> {
 }
 
 describe('--max-in-flight', () => {
-  test('every client of the process sending to the target shares the bound; the rest wait and are all answered', async () => {
+  test("every client of the run's work shares the bound; the rest wait and are all answered; other work is not bounded", async () => {
     const limiter = limitTarget(origin, 3);
-    expect(targetLimiter(origin)).toBe(limiter);
+    expect(limitTarget(`${origin}/api/v1`, 3)).toBe(limiter);
     const clients = [1, 2].map(() => createHttpClient({ baseUrl: origin, timeoutMs: 10_000, secrets: new SecretRegistry() }));
-    const sent = Array.from({ length: 10 }, (_, i) => clients[i % 2]!.send({ method: 'GET', path: `/x/${i}`, key: null }));
+    const sent = withInFlightLimit(limiter, () => {
+      expect(currentLimiter()).toBe(limiter);
+      return Array.from({ length: 10 }, (_, i) => clients[i % 2]!.send({ method: 'GET', path: `/x/${i}`, key: null }));
+    });
+    expect(currentLimiter()).toBeUndefined();
     await held(3);
     // Nothing beyond the bound reaches the server while the first three are held.
     await new Promise((r) => setTimeout(r, 100));
@@ -61,6 +65,12 @@ describe('--max-in-flight', () => {
     expect(peak).toBe(3);
     expect(limiter.peak).toBe(3);
     expect(limiter.inFlight).toBe(0);
+    // Outside the run's work (another client of the process) nothing waits for the run's slots.
+    const outside = Array.from({ length: 5 }, (_, i) => clients[0]!.send({ method: 'GET', path: `/y/${i}`, key: null }));
+    await held(15);
+    for (let i = 10; i < 15; i++) release[i]!();
+    expect((await Promise.all(outside)).map((e) => e.response?.status)).toEqual(Array(5).fill(200));
+    expect(peak).toBe(5);
     for (const c of clients) await c.close();
   });
 
