@@ -11,7 +11,11 @@ const CONCURRENCY = 32;
 const MAX_REQUESTS = 2_000_000;
 
 async function control(base: string, token: string, method: string, path: string, body?: unknown): Promise<any> {
-  const r = await fetch(`${base}/__control/v1${path}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const r = await fetch(`${base}/__control/v1${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   return r.json();
 }
 
@@ -30,7 +34,11 @@ async function measure(name: string, dispatcher: Agent, url: string, opts: { met
   const t0 = performance.now();
   await Promise.all(Array.from({ length: CONCURRENCY }, worker));
   const secs = (performance.now() - t0) / 1000;
-  console.log(`${name.padEnd(20)} ${Math.round(done / secs).toString().padStart(7)} req/s  (${done} requests in ${secs.toFixed(1)} s, ${failed} non-2xx)`);
+  console.log(
+    `${name.padEnd(20)} ${Math.round(done / secs)
+      .toString()
+      .padStart(7)} req/s  (${done} requests in ${secs.toFixed(1)} s, ${failed} non-2xx)`,
+  );
 }
 
 const ref = await startReference();

@@ -26,11 +26,7 @@ export interface AllureLink {
  * MUST clause) so Allure's built-in views group by them. Links: one per clause, to its seed
  * section. Level needs the catalog; without it the level labels are left out.
  */
-export function allureLabelsFor(
-  testName: string,
-  catalog: Catalog | undefined,
-  seedDoc: SeedDocument | undefined,
-): { labels: AllureLabel[]; links: AllureLink[] } {
+export function allureLabelsFor(testName: string, catalog: Catalog | undefined, seedDoc: SeedDocument | undefined): { labels: AllureLabel[]; links: AllureLink[] } {
   const name = parseTestName(testName);
   if (name.clauses.length === 0) return { labels: [], links: [] };
   const link = seedLinker(seedDoc);

@@ -38,7 +38,10 @@ function uuidOf(text: string): string {
 }
 
 function exchangeText(ex: ReportExchange): { request: string; response: string } {
-  const headers = (h: Record<string, string>) => Object.entries(h).map(([k, v]) => `${k}: ${v}`).join('\n');
+  const headers = (h: Record<string, string>) =>
+    Object.entries(h)
+      .map(([k, v]) => `${k}: ${v}`)
+      .join('\n');
   const request = `${ex.request.method} ${ex.request.url}\n${headers(ex.request.headers)}${ex.request.body !== undefined ? `\n\n${prettyBody(ex.request.body)}` : ''}\n\n# Reproduce with:\n${ex.curl}\n`;
   const response = ex.response
     ? `${ex.response.status}\n${headers(ex.response.headers)}\n\n${prettyBody(ex.response.text)}\n`
@@ -97,10 +100,7 @@ export async function writeAllureResults(r: RunResult, dir: string): Promise<num
     if (script) attach('reproduction script (sh)', script, 'text/x-shellscript', 'sh');
 
     const status = ALLURE_STATUS[k.outcome];
-    const message =
-      k.outcome === 'failed'
-        ? evidence.map((e) => `${e.clause} (${clauses.get(e.clause)?.level ?? '?'}): ${evidenceLine(e)}`).join('\n') || 'failed'
-        : (k.reason ?? '');
+    const message = k.outcome === 'failed' ? evidence.map((e) => `${e.clause} (${clauses.get(e.clause)?.level ?? '?'}): ${evidenceLine(e)}`).join('\n') || 'failed' : (k.reason ?? '');
     const trace = evidence
       .map((e) => [`${e.clause}: ${e.message}`, e.expected !== undefined ? `expected: ${e.expected}` : '', e.received !== undefined ? `received: ${e.received}` : ''].filter(Boolean).join('\n'))
       .concat(k.outcome === 'failed' ? [`replay: ${rerunCommand(r.meta, [k.checkId])}`] : [])
@@ -130,7 +130,9 @@ export async function writeAllureResults(r: RunResult, dir: string): Promise<num
   for (const res of results) await writeFile(join(dir, `${res.uuid}-result.json`), JSON.stringify(res, null, 2), 'utf8');
   await writeFile(
     join(dir, 'environment.properties'),
-    [`target=${r.meta.target.baseUrl}`, `seed=${r.meta.seed}`, `suite=${r.meta.suite.name} ${r.meta.suite.version}`, `verdict=${r.summary.verdict}`, `rerun=${rerunCommand(r.meta)}`].map((l) => l.replace(/[\r\n]+/g, ' ')).join('\n') + '\n',
+    [`target=${r.meta.target.baseUrl}`, `seed=${r.meta.seed}`, `suite=${r.meta.suite.name} ${r.meta.suite.version}`, `verdict=${r.summary.verdict}`, `rerun=${rerunCommand(r.meta)}`]
+      .map((l) => l.replace(/[\r\n]+/g, ' '))
+      .join('\n') + '\n',
     'utf8',
   );
   return results.length;

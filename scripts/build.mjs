@@ -33,5 +33,8 @@ cpSync(join(ROOT, 'src/selftest/worker-entry.mjs'), join(DIST, 'src/selftest/wor
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
 writeFileSync(join(DIST, 'package.json'), `${JSON.stringify({ name: pkg.name, version: pkg.version, description: `${pkg.description} (compiled)`, type: 'module', private: true }, null, 2)}\n`);
 mkdirSync(join(DIST, 'bin'), { recursive: true });
-writeFileSync(join(DIST, 'bin/wgc.mjs'), `#!/usr/bin/env node\n// The compiled entry (dist/), for the benchmark's child runs.\nconst { main } = await import('../src/cli/main.js');\nprocess.exitCode = await main(process.argv.slice(2));\n`);
+writeFileSync(
+  join(DIST, 'bin/wgc.mjs'),
+  `#!/usr/bin/env node\n// The compiled entry (dist/), for the benchmark's child runs.\nconst { main } = await import('../src/cli/main.js');\nprocess.exitCode = await main(process.argv.slice(2));\n`,
+);
 console.log(`build: dist/ written in ${((Date.now() - started) / 1000).toFixed(1)} s`);

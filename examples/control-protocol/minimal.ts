@@ -45,42 +45,62 @@ const noContent = (change: () => void) => (change(), ok(204));
 /** Every endpoint of the protocol: method, path pattern (ids captured), handler. */
 const ROUTES: [string, RegExp, Handler][] = [
   ['GET', /^\/$/, () => ok(200, { protocol: 'wg-control', version: 1 })],
-  ['POST', /^\/workspaces$/, (s, _, b) => {
-    const credits = b.credits ?? 1_000_000;
-    if (typeof credits !== 'number' || !Number.isFinite(credits)) throw new BadRequest('credits must be a number');
-    return ok(201, { workspaceId: s.createWorkspace(credits) });
-  }],
+  [
+    'POST',
+    /^\/workspaces$/,
+    (s, _, b) => {
+      const credits = b.credits ?? 1_000_000;
+      if (typeof credits !== 'number' || !Number.isFinite(credits)) throw new BadRequest('credits must be a number');
+      return ok(201, { workspaceId: s.createWorkspace(credits) });
+    },
+  ],
   ['DELETE', /^\/workspaces\/([^/]+)$/, (s, [ws]) => noContent(() => s.deleteWorkspace(ws!))],
   ['POST', /^\/workspaces\/([^/]+)\/pause$/, (s, [ws]) => noContent(() => s.setApiAccess(ws!, false))],
   ['POST', /^\/workspaces\/([^/]+)\/resume$/, (s, [ws]) => noContent(() => s.setApiAccess(ws!, true))],
   ['POST', /^\/workspaces\/([^/]+)\/members$/, (s, [ws], b) => ok(201, { userId: s.addMember(ws!, role(b.role)) })],
   ['PATCH', /^\/workspaces\/([^/]+)\/members\/([^/]+)$/, (s, [ws, user], b) => noContent(() => s.setRole(ws!, user!, role(b.role)))],
   ['DELETE', /^\/workspaces\/([^/]+)\/members\/([^/]+)$/, (s, [ws, user]) => noContent(() => s.removeMember(ws!, user!))],
-  ['POST', /^\/workspaces\/([^/]+)\/keys$/, (s, [ws], b) => {
-    if (typeof b.userId !== 'string') throw new BadRequest('userId must be a string');
-    return ok(201, s.issueKey(ws!, b.userId, scopes(b.scopes)));
-  }],
+  [
+    'POST',
+    /^\/workspaces\/([^/]+)\/keys$/,
+    (s, [ws], b) => {
+      if (typeof b.userId !== 'string') throw new BadRequest('userId must be a string');
+      return ok(201, s.issueKey(ws!, b.userId, scopes(b.scopes)));
+    },
+  ],
   ['PUT', /^\/keys\/([^/]+)\/scopes$/, (s, [key], b) => noContent(() => s.replaceScopes(key!, scopes(b.scopes)))],
   ['POST', /^\/keys\/([^/]+)\/revoke$/, (s, [key]) => noContent(() => s.setKeyState(key!, 'revoked'))],
   ['POST', /^\/keys\/([^/]+)\/disable$/, (s, [key]) => noContent(() => s.setKeyState(key!, 'disabled'))],
   ['POST', /^\/keys\/([^/]+)\/enable$/, (s, [key]) => noContent(() => s.setKeyState(key!, 'enabled'))],
   ['GET', /^\/workspaces\/([^/]+)\/usage$/, (s, [ws]) => ok(200, s.usage(ws!))],
-  ['PUT', /^\/workspaces\/([^/]+)\/rate-limit$/, (s, [ws], b) => {
-    const rpm = b.requestsPerMinute;
-    if (rpm !== null && !(Number.isInteger(rpm) && (rpm as number) > 0)) throw new BadRequest('requestsPerMinute must be a positive integer or null');
-    return noContent(() => s.setRateLimit(ws!, rpm as number | null));
-  }],
-  ['PUT', /^\/workspaces\/([^/]+)\/capabilities$/, (s, [ws], b) => {
-    const bad = Object.entries(b).find(([k, v]) => !(CAPABILITIES as readonly string[]).includes(k) || typeof v !== 'boolean');
-    if (bad) throw new BadRequest(`unknown capability or non-boolean value: ${bad[0]}`);
-    return noContent(() => s.setCapabilities(ws!, b as Record<string, boolean>));
-  }],
+  [
+    'PUT',
+    /^\/workspaces\/([^/]+)\/rate-limit$/,
+    (s, [ws], b) => {
+      const rpm = b.requestsPerMinute;
+      if (rpm !== null && !(Number.isInteger(rpm) && (rpm as number) > 0)) throw new BadRequest('requestsPerMinute must be a positive integer or null');
+      return noContent(() => s.setRateLimit(ws!, rpm as number | null));
+    },
+  ],
+  [
+    'PUT',
+    /^\/workspaces\/([^/]+)\/capabilities$/,
+    (s, [ws], b) => {
+      const bad = Object.entries(b).find(([k, v]) => !(CAPABILITIES as readonly string[]).includes(k) || typeof v !== 'boolean');
+      if (bad) throw new BadRequest(`unknown capability or non-boolean value: ${bad[0]}`);
+      return noContent(() => s.setCapabilities(ws!, b as Record<string, boolean>));
+    },
+  ],
   ['POST', /^\/workspaces\/([^/]+)\/accounts$/, (s, [ws], b) => ok(201, { accountId: s.addAccount(ws!, optionalString(b.name, 'name'), optionalString(b.domain, 'domain')) })],
-  ['POST', /^\/workspaces\/([^/]+)\/accounts\/([^/]+)\/people$/, (s, [ws, account], b) => {
-    optionalString(b.name, 'name');
-    optionalString(b.title, 'title');
-    return ok(201, s.addPerson(ws!, account!));
-  }],
+  [
+    'POST',
+    /^\/workspaces\/([^/]+)\/accounts\/([^/]+)\/people$/,
+    (s, [ws, account], b) => {
+      optionalString(b.name, 'name');
+      optionalString(b.title, 'title');
+      return ok(201, s.addPerson(ws!, account!));
+    },
+  ],
 ];
 
 function sameToken(given: string, expected: string): boolean {

@@ -119,7 +119,11 @@ class LedgerWatch {
     // A target may record a charge after answering: the engine's settle policy (bounded).
     if (settle) {
       const first = usage;
-      usage = await settleReads(async () => (await this.control.usage(ws).catch(() => undefined)) ?? first, (a, b) => a.entries.length === b.entries.length, 1_000);
+      usage = await settleReads(
+        async () => (await this.control.usage(ws).catch(() => undefined)) ?? first,
+        (a, b) => a.entries.length === b.entries.length,
+        1_000,
+      );
     }
     const last = this.lastSeq.get(ws) ?? 0;
     const fresh = usage.entries.filter((e) => e.seq > last);
@@ -155,17 +159,21 @@ export async function attributeCharges(suites: readonly SuiteDef[], run: RunCont
 
   let current: { charge?: CheckCharge; suite: string; suiteWorkspace?: string } = { suite: '' };
   const outsideChecks: Record<string, number> = {};
-  const watch = new LedgerWatch(ledgerClient, (ws, entries) => {
-    const credits = entries.reduce((s, e) => s + e.credits, 0);
-    const c = current.charge;
-    if (!c) {
-      outsideChecks[current.suite] = (outsideChecks[current.suite] ?? 0) + credits;
-      return;
-    }
-    c.charged += credits;
-    if (ws !== current.suiteWorkspace) c.chargedElsewhere += credits;
-    c.entries.push(...entries);
-  }, () => (opts.ledgerLagMs ? lastAnswered() + opts.ledgerLagMs : 0));
+  const watch = new LedgerWatch(
+    ledgerClient,
+    (ws, entries) => {
+      const credits = entries.reduce((s, e) => s + e.credits, 0);
+      const c = current.charge;
+      if (!c) {
+        outsideChecks[current.suite] = (outsideChecks[current.suite] ?? 0) + credits;
+        return;
+      }
+      c.charged += credits;
+      if (ws !== current.suiteWorkspace) c.chargedElsewhere += credits;
+      c.entries.push(...entries);
+    },
+    () => (opts.ledgerLagMs ? lastAnswered() + opts.ledgerLagMs : 0),
+  );
   /** When the last 2xx answer of the API arrived (a billed call's charge may follow it). */
   const lastAnswered = (): number => {
     for (let i = recorder.records.length - 1; i >= 0; i--) {
@@ -236,7 +244,18 @@ export async function attributeCharges(suites: readonly SuiteDef[], run: RunCont
 }
 
 function emptyCharge(suite: SuiteDef, check: CheckDef, numRuns: number): CheckCharge {
-  return { checkId: check.id, suite: suite.name, outcome: 'harnessError', planned: plannedCredits(check, numRuns), maxCredits: maxCredits(check, numRuns), charged: 0, chargedElsewhere: 0, requests: 0, durationMs: 0, entries: [] };
+  return {
+    checkId: check.id,
+    suite: suite.name,
+    outcome: 'harnessError',
+    planned: plannedCredits(check, numRuns),
+    maxCredits: maxCredits(check, numRuns),
+    charged: 0,
+    chargedElsewhere: 0,
+    requests: 0,
+    durationMs: 0,
+    entries: [],
+  };
 }
 
 /** Checks whose declared (exact) credits differ from what they were charged. */

@@ -40,13 +40,18 @@ export async function runTimedChild(resultFile: string, runArgs: string[], env: 
   const keep = (t: string): void => {
     output = (output + t).slice(-20_000);
   };
-  const exitCode = await runCommand(runArgs, env, { out: keep, err: keep, isTTY: false }, {
-    phase: (name) => (phases[name] = Date.now()),
-    vitest: (vt) => {
-      files = vt.files;
-      sessions = vt.sessions;
+  const exitCode = await runCommand(
+    runArgs,
+    env,
+    { out: keep, err: keep, isTTY: false },
+    {
+      phase: (name) => (phases[name] = Date.now()),
+      vitest: (vt) => {
+        files = vt.files;
+        sessions = vt.sessions;
+      },
     },
-  });
+  );
   const usage = process.resourceUsage();
   const report: ChildReport = {
     exitCode,

@@ -123,7 +123,9 @@ export async function runLatencyBench(opts: LatencyOptions): Promise<LatencyBenc
       try {
         say(`latency ${oneWayMs} ms one-way, run ${i}/${opts.iterations}: wgc run ${opts.runArgs.join(' ')}`);
         const run = { ...(await timedLatencyRun(proxy?.origin ?? ref.origin, ref.controlToken, opts.runArgs)), forwarded: proxy?.forwarded ?? 0 };
-        say(`  ${(run.wallMs / 1000).toFixed(1)} s, ${run.requests} requests, ${run.creditsCharged ?? '-'} credits, ${run.verdict} (exit ${run.exitCode}), load ${run.load.map((l) => l.toFixed(1)).join('→')}`);
+        say(
+          `  ${(run.wallMs / 1000).toFixed(1)} s, ${run.requests} requests, ${run.creditsCharged ?? '-'} credits, ${run.verdict} (exit ${run.exitCode}), load ${run.load.map((l) => l.toFixed(1)).join('→')}`,
+        );
         runs.push(run);
       } finally {
         await proxy?.close();
@@ -151,7 +153,9 @@ export function renderLatencyBench(b: LatencyBench): string {
     const uniq = <T>(xs: T[]): string => [...new Set(xs.map(String))].join(' / ');
     const runs = l.runs.map((r) => (r.wallMs / 1000).toFixed(1)).join(', ');
     const verdicts = uniq(l.runs.map((r) => `${r.verdict} (exit ${r.exitCode})`));
-    out.push(`| ${l.oneWayMs} ms | ${2 * l.oneWayMs} ms | **${(l.medianWallMs / 1000).toFixed(1)} s** | ${runs} s | ${uniq(l.runs.map((r) => r.requests))} | ${uniq(l.runs.map((r) => r.creditsCharged ?? '-'))} | ${verdicts} |`);
+    out.push(
+      `| ${l.oneWayMs} ms | ${2 * l.oneWayMs} ms | **${(l.medianWallMs / 1000).toFixed(1)} s** | ${runs} s | ${uniq(l.runs.map((r) => r.requests))} | ${uniq(l.runs.map((r) => r.creditsCharged ?? '-'))} | ${verdicts} |`,
+    );
   }
   out.push('');
   out.push('per suite, its checks one after another (median seconds; the longest bounds a run with every suite side by side):');

@@ -62,7 +62,9 @@ export function renderBench(r: BenchResult): string {
   const all = <K extends keyof ReturnType<typeof derived>>(k: K, f: (n: number) => string): string => d.map((v) => f(Number(v[k]))).join(', ');
   const loads = its.flatMap((i) => i.run.load);
   const out: string[] = [];
-  out.push(`wgc bench: ${its.length} iteration${its.length === 1 ? '' : 's'}, seed ${r.seed}, ${r.concurrency} suite${r.concurrency === 1 ? '' : 's'} at a time in one vitest worker, embedded reference target`);
+  out.push(
+    `wgc bench: ${its.length} iteration${its.length === 1 ? '' : 's'}, seed ${r.seed}, ${r.concurrency} suite${r.concurrency === 1 ? '' : 's'} at a time in one vitest worker, embedded reference target`,
+  );
   out.push(`machine: ${r.machine.nproc} CPUs (${r.machine.cpuModel}), ${(r.machine.memTotalBytes / 2 ** 30).toFixed(1)} GiB, node ${r.machine.node}, ${r.machine.platform}`);
   out.push(`load average (1 min): ${r.load[0].toFixed(1)} at start, ${r.load[1].toFixed(1)} at end; during the timed runs ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)}`);
   out.push('');
@@ -76,7 +78,11 @@ export function renderBench(r: BenchResult): string {
     ['requests/s', m('reqPerSec').toFixed(0), `over the wall time; runs: ${all('reqPerSec', (n) => n.toFixed(0))}`],
     ['peak RSS', mib(m('peakRss')), `process tree (main + vitest worker), sampled every 50 ms; runs: ${all('peakRss', mib)}`],
     ['CPU time', s(m('cpuMs')), `user + system, all threads of the run process; runs: ${all('cpuMs', s)}`],
-    ['credits charged', credits.every((c) => c === null) ? 'n/a' : String(median(credits.filter((c): c is number => c !== null))), `usage ledgers of the suite workspaces; runs: ${credits.join(', ')}`],
+    [
+      'credits charged',
+      credits.every((c) => c === null) ? 'n/a' : String(median(credits.filter((c): c is number => c !== null))),
+      `usage ledgers of the suite workspaces; runs: ${credits.join(', ')}`,
+    ],
     ['verdict', verdicts, `exit codes: ${exits}`],
   ];
   for (const [k, v, note] of lines) out.push(`  ${k.padEnd(18)}${v.padStart(12)}   ${note}`.trimEnd());
@@ -93,7 +99,7 @@ export function renderBench(r: BenchResult): string {
   out.push('');
   out.push(`raw limit: the ${its[0]?.raw.requests ?? 0} recorded requests replayed back to back through src/http against a fresh reference`);
   out.push(`(its own process), ${r.concurrency} stream${r.concurrency === 1 ? '' : 's'} at a time (one per suite), no test logic, no waits, from a fresh process`);
-  out.push('(its client as cold as the run\'s worker); and the same from the benchmark\'s process, warm from the recording pass');
+  out.push("(its client as cold as the run's worker); and the same from the benchmark's process, warm from the recording pass");
   const same = its[0] ? (100 * its[0].raw.sameStatus) / its[0].raw.requests : 0;
   out.push(`  ${'raw wall'.padEnd(18)}${s(m('rawMs')).padStart(12)}   fresh process; ${same.toFixed(1)}% answered with the recorded status; runs: ${all('rawMs', s)}`);
   out.push(`  ${'raw requests/s'.padEnd(18)}${m('rawReqPerSec').toFixed(0).padStart(12)}`);
@@ -111,7 +117,10 @@ export function renderBench(r: BenchResult): string {
 function renderSuites(its: Iteration[]): string {
   const names = [...new Set(its.flatMap((i) => i.suites.map((s) => s.suite)))];
   const w = [14, 9, 9, 8, 9, 10];
-  const out = ['per suite (median): its session from provisioning to teardown (side by side with other suites), its requests and credits, raw replay of its requests', `  ${row(['suite', 'time', 'requests', 'credits', 'raw', 'suite/raw'], w)}`];
+  const out = [
+    'per suite (median): its session from provisioning to teardown (side by side with other suites), its requests and credits, raw replay of its requests',
+    `  ${row(['suite', 'time', 'requests', 'credits', 'raw', 'suite/raw'], w)}`,
+  ];
   for (const name of names) {
     const rows = its.map((i) => i.suites.find((s) => s.suite === name)).filter((v) => v !== undefined);
     const med = (f: (v: (typeof rows)[number]) => number): number => median(rows.map(f));
@@ -134,15 +143,22 @@ function renderCredits(r: BenchResult, charged: (number | null)[]): string {
       : runCharged.every((c) => c === planned)
         ? `they match exactly${runCharged.length > 1 ? ` in all ${runCharged.length} runs` : ''}`
         : `they do not match: the plan is ${[...new Set(runCharged.filter((c) => c !== planned))].map(off).join(', ')} in ${runCharged.filter((c) => c !== planned).length} of ${runCharged.length} runs`;
-  out.push(`credits: plan ${planned} (the checks' exact credits; ceiling ${rec.ceiling}) vs charged ${runCharged.length ? median(runCharged) : 'n/a'} (ledgers of the timed runs: ${charged.map((c) => c ?? 'n/a').join(', ')}): ${verdict}`);
+  out.push(
+    `credits: plan ${planned} (the checks' exact credits; ceiling ${rec.ceiling}) vs charged ${runCharged.length ? median(runCharged) : 'n/a'} (ledgers of the timed runs: ${charged.map((c) => c ?? 'n/a').join(', ')}): ${verdict}`,
+  );
   const elsewhere = rec.chargedAll - rec.chargedSuiteWorkspaces;
-  out.push(`per check, from the recording pass (one check at a time, ledgers read between checks): ${rec.chargedAll} charged${elsewhere !== 0 ? ` (${rec.chargedSuiteWorkspaces} in the suite workspaces, ${elsewhere} in workspaces the checks created)` : ''}`);
+  out.push(
+    `per check, from the recording pass (one check at a time, ledgers read between checks): ${rec.chargedAll} charged${elsewhere !== 0 ? ` (${rec.chargedSuiteWorkspaces} in the suite workspaces, ${elsewhere} in workspaces the checks created)` : ''}`,
+  );
   const varying = unstableChecks(r);
   if (varying.length > 0) out.push(`  checks whose request count differed between runs (their charge may differ too): ${varying.join('; ')}`);
   const outside = Object.entries(rec.outsideChecks).filter(([, v]) => v !== 0);
   if (outside.length > 0) out.push(`  charged outside any check (set-up, teardown): ${outside.map(([k, v]) => `${k} ${v}`).join(', ')}`);
   const over = rec.overCeiling;
-  if (over.length > 0) out.push(`  ${over.length} check${over.length === 1 ? ' was' : 's were'} charged more than its ceiling (--max-credits does not bound ${over.length === 1 ? 'it' : 'them'}): ${over.map((c) => `${c.checkId} ${c.charged} > ${c.maxCredits}`).join(', ')}`);
+  if (over.length > 0)
+    out.push(
+      `  ${over.length} check${over.length === 1 ? ' was' : 's were'} charged more than its ceiling (--max-credits does not bound ${over.length === 1 ? 'it' : 'them'}): ${over.map((c) => `${c.checkId} ${c.charged} > ${c.maxCredits}`).join(', ')}`,
+    );
   const mism = rec.mismatches;
   if (mism.length === 0) {
     out.push(`  every check was charged exactly its declared credits (${rec.checks.length} checks)`);

@@ -90,9 +90,7 @@ export function parseCatalog(text: string, path: string): Catalog {
 }
 
 function describe(error: z.ZodError): string {
-  return error.issues
-    .map((i) => `${i.path.length ? i.path.join('.') : '(root)'}: ${i.message}`)
-    .join('; ');
+  return error.issues.map((i) => `${i.path.length ? i.path.join('.') : '(root)'}: ${i.message}`).join('; ');
 }
 
 /** True when the clause can be observed by some client (it has no `unobservable` reason). */

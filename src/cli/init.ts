@@ -125,7 +125,10 @@ export async function initCommand(argv: string[], io: CliIo = processIo, cwd: st
   const args = parseArgs(argv, problems);
   const baseUrl = args.settings.baseUrl as string | undefined;
   if (baseUrl === undefined) problems.push('--base-url: required (the deployment to check, e.g. https://staging.example.com)');
-  for (const [flag, url] of [['--base-url', baseUrl], ['--control-url', args.settings.controlUrl as string | undefined]] as const) {
+  for (const [flag, url] of [
+    ['--base-url', baseUrl],
+    ['--control-url', args.settings.controlUrl as string | undefined],
+  ] as const) {
     // The run refuses these; a profile it would refuse is no starter.
     const why = url !== undefined ? insecureReason(new URL(url), args.settings.allowInsecureHttp === true) : undefined;
     if (why) problems.push(`${flag}: ${why}`);
@@ -159,7 +162,9 @@ export async function initCommand(argv: string[], io: CliIo = processIo, cwd: st
     writeFileSync(path, text, { flag: args.force ? 'w' : 'wx', mode: 0o644 });
   } catch (e) {
     const code = (e as { code?: string }).code;
-    io.err(code === 'EEXIST' ? `wgc init: ${shown} already exists; pass --force to overwrite it, or --file PATH to write another\n` : `wgc init: cannot write ${shown} (${code ?? (e as Error).message})\n`);
+    io.err(
+      code === 'EEXIST' ? `wgc init: ${shown} already exists; pass --force to overwrite it, or --file PATH to write another\n` : `wgc init: cannot write ${shown} (${code ?? (e as Error).message})\n`,
+    );
     return 2;
   }
 

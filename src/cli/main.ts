@@ -58,7 +58,8 @@ async function loadCommand(file: string, exportName: string): Promise<Command | 
     const err = e as { code?: string; message?: string };
     // Only the command's own module missing means "not available"; a broken dependency is a bug.
     // (The module is named without its extension: `.ts` in a clone, `.js` in the compiled package.)
-    const missing = (err.code === 'ERR_MODULE_NOT_FOUND' || /Cannot find module|Failed to load url|Does the file exist/.test(err.message ?? '')) && (err.message ?? '').includes(file.slice(2).replace(/\.ts$/, '.'));
+    const missing =
+      (err.code === 'ERR_MODULE_NOT_FOUND' || /Cannot find module|Failed to load url|Does the file exist/.test(err.message ?? '')) && (err.message ?? '').includes(file.slice(2).replace(/\.ts$/, '.'));
     if (missing) return undefined;
     throw e;
   }
@@ -67,7 +68,9 @@ async function loadCommand(file: string, exportName: string): Promise<Command | 
 /** `wgc clauses [--json]`. */
 export function clausesCommand(argv: string[], io: CliIo): number {
   if (argv.includes('--help') || argv.includes('-h')) {
-    io.out('usage: wgc clauses [--json]\n\nLists the clause catalog (specs/clauses.yaml): id, level, seed reference, what observing\nit needs, statement. --json prints every field of every clause.\n');
+    io.out(
+      'usage: wgc clauses [--json]\n\nLists the clause catalog (specs/clauses.yaml): id, level, seed reference, what observing\nit needs, statement. --json prints every field of every clause.\n',
+    );
     return EXIT.conformant;
   }
   const json = argv.includes('--json');

@@ -43,8 +43,7 @@ export async function mergeCommand(argv: string[], io: CliIo = processIo): Promi
         return 2;
       }
       required = read.value as number | string;
-    }
-    else if (a === '--help' || a === '-h') {
+    } else if (a === '--help' || a === '-h') {
       io.out(USAGE);
       return 0;
     } else if (a.startsWith('-')) {

@@ -48,8 +48,22 @@ export { runContextFor } from '../engine/context.ts';
  * test/package/pack.test.ts).
  */
 async function reporting() {
-  const [build, meta, write, terminal, verdict] = await Promise.all([import('../report/build.ts'), import('../report/meta.ts'), import('../report/write.ts'), import('../report/terminal.ts'), import('../report/verdict.ts')]);
-  return { buildRunResult: build.buildRunResult, hashFile: meta.hashFile, DEFAULT_SPEC_PATH: meta.DEFAULT_SPEC_PATH, writeReports: write.writeReports, renderTerminalSummary: terminal.renderTerminalSummary, exitCodeOf: verdict.exitCodeOf, requireCoverage: verdict.requireCoverage };
+  const [build, meta, write, terminal, verdict] = await Promise.all([
+    import('../report/build.ts'),
+    import('../report/meta.ts'),
+    import('../report/write.ts'),
+    import('../report/terminal.ts'),
+    import('../report/verdict.ts'),
+  ]);
+  return {
+    buildRunResult: build.buildRunResult,
+    hashFile: meta.hashFile,
+    DEFAULT_SPEC_PATH: meta.DEFAULT_SPEC_PATH,
+    writeReports: write.writeReports,
+    renderTerminalSummary: terminal.renderTerminalSummary,
+    exitCodeOf: verdict.exitCodeOf,
+    requireCoverage: verdict.requireCoverage,
+  };
 }
 
 /** Where a run sends its requests. */
@@ -72,9 +86,15 @@ async function openTarget(config: Config): Promise<Target> {
   // Imported lazily: a run against a real target never loads the reference implementation.
   const { startReference } = await import('../reference/index.ts');
   const ref = await startReference();
-  return { baseUrl: ref.baseUrl, controlUrl: ref.controlUrl, controlToken: ref.controlToken, close: () => ref.close(), label: `embedded reference target at ${ref.baseUrl}`, identity: 'embedded reference target' };
+  return {
+    baseUrl: ref.baseUrl,
+    controlUrl: ref.controlUrl,
+    controlToken: ref.controlToken,
+    close: () => ref.close(),
+    label: `embedded reference target at ${ref.baseUrl}`,
+    identity: 'embedded reference target',
+  };
 }
-
 
 /** Runs `wgc run`; returns the exit code. Only this module and main.ts see env and argv. */
 export async function runCommand(argv: string[], env: NodeJS.ProcessEnv, io: CliIo & { isTTY?: boolean }, observer: RunObserver = {}): Promise<number> {
@@ -93,7 +113,10 @@ export async function runCommand(argv: string[], env: NodeJS.ProcessEnv, io: Cli
   const { config, seedWasRandom } = resolved;
   const started = Date.now();
   // Refuse insecure transport once, up front, instead of in every request of every check.
-  for (const [flag, url] of [['--base-url', config.baseUrl], ['--control-url', config.controlUrl]] as const) {
+  for (const [flag, url] of [
+    ['--base-url', config.baseUrl],
+    ['--control-url', config.controlUrl],
+  ] as const) {
     const why = url ? insecureReason(new URL(url), config.allowInsecureHttp) : undefined;
     if (why) {
       io.err(`wgc run: ${flag}: ${why}\n`);
@@ -210,7 +233,13 @@ export async function runCommand(argv: string[], env: NodeJS.ProcessEnv, io: Cli
     const [{ runSuitesWithVitest, shardFiles }, { WgcReporter }] = await Promise.all([import('../engine/launch.ts'), import('../../reporters/wgc-reporter.ts')]);
     const collector = new WgcReporter();
     const chosen = (s: SuiteDef, id: string): boolean => (config.suites.length === 0 || config.suites.includes(s.name)) && (config.checks.length === 0 || config.checks.includes(id));
-    const stopper = new Stopper({ started, graceMs: config.graceMs, say: (line) => io.err(`${line}\n`), ...(config.maxDurationMs !== undefined ? { maxDurationMs: config.maxDurationMs } : {}), ...(observer.exit ? { exit: observer.exit } : {}) });
+    const stopper = new Stopper({
+      started,
+      graceMs: config.graceMs,
+      say: (line) => io.err(`${line}\n`),
+      ...(config.maxDurationMs !== undefined ? { maxDurationMs: config.maxDurationMs } : {}),
+      ...(observer.exit ? { exit: observer.exit } : {}),
+    });
     let vt: Awaited<ReturnType<typeof runSuitesWithVitest<InstanceType<typeof WgcReporter>>>>;
     let forcedBy: string | undefined;
     try {
@@ -251,7 +280,12 @@ export async function runCommand(argv: string[], env: NodeJS.ProcessEnv, io: Cli
     // Clauses only unselected suites speak of are "disabled by --suite", not "no check ran".
     const ran = new Set(suites.flatMap((s) => s.checks.filter((c) => chosen(s, c.id)).flatMap((c) => c.clauses)));
     const disabledClauses: Record<string, string> = {};
-    for (const s of suites) for (const c of s.checks) for (const id of c.clauses) if (!ran.has(id)) disabledClauses[id] = config.checks.length > 0 && (config.suites.length === 0 || config.suites.includes(s.name)) ? 'check not selected (--check)' : `suite ${s.name} not selected (--suite)`;
+    for (const s of suites)
+      for (const c of s.checks)
+        for (const id of c.clauses)
+          if (!ran.has(id))
+            disabledClauses[id] =
+              config.checks.length > 0 && (config.suites.length === 0 || config.suites.includes(s.name)) ? 'check not selected (--check)' : `suite ${s.name} not selected (--suite)`;
 
     const { buildRunResult, hashFile, DEFAULT_SPEC_PATH, writeReports, renderTerminalSummary, exitCodeOf, requireCoverage } = await reporting();
     const meta: RunMetaInput = {
@@ -295,7 +329,10 @@ export async function runCommand(argv: string[], env: NodeJS.ProcessEnv, io: Cli
       listed.push(bundle);
     }
     io.out(renderTerminalSummary(result, { color: io.isTTY ?? false, files: listed }));
-    if (cut > 0) io.out(`coverage cut: ${cut} check${cut === 1 ? '' : 's'} did not run to the end because ${cancelled ?? `the time budget (${stopper.plan.budget}) ran out`}; their clauses are reported disabled\n`);
+    if (cut > 0)
+      io.out(
+        `coverage cut: ${cut} check${cut === 1 ? '' : 's'} did not run to the end because ${cancelled ?? `the time budget (${stopper.plan.budget}) ran out`}; their clauses are reported disabled\n`,
+      );
     observer.phase?.('reported');
     if (forcedBy) (observer.exit ?? process.exit)(cancelled ? 2 : result.summary.exitCode);
     // A cancelled run is inconclusive whatever it saw before the signal (exit 2).
@@ -311,7 +348,19 @@ function unfinished(suites: readonly SuiteDef[], chosen: (s: SuiteDef, id: strin
   return suites.flatMap((s) =>
     s.checks
       .filter((c) => chosen(s, c.id) && !have.has(c.id))
-      .map((c) => ({ checkId: c.id, suite: s.name, title: c.title, outcome: 'disabled' as const, clauses: Object.fromEntries(c.clauses.map((id) => [id, 'disabled' as const])), reason, findings: [], requests: 0, plannedCredits: 0, durationMs: 0, seed })),
+      .map((c) => ({
+        checkId: c.id,
+        suite: s.name,
+        title: c.title,
+        outcome: 'disabled' as const,
+        clauses: Object.fromEntries(c.clauses.map((id) => [id, 'disabled' as const])),
+        reason,
+        findings: [],
+        requests: 0,
+        plannedCredits: 0,
+        durationMs: 0,
+        seed,
+      })),
   );
 }
 

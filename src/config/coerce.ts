@@ -7,7 +7,7 @@ import type { FieldKind } from './fields.ts';
 
 export type Coerced = { ok: true; value: unknown } | { ok: false; problem: string };
 
-const show = (raw: unknown): string => (typeof raw === 'string' ? JSON.stringify(raw) : JSON.stringify(raw) ?? String(raw));
+const show = (raw: unknown): string => (typeof raw === 'string' ? JSON.stringify(raw) : (JSON.stringify(raw) ?? String(raw)));
 const fail = (expected: string, raw: unknown): Coerced => ({ ok: false, problem: `expected ${expected}, got ${show(raw)}` });
 
 function integer(raw: unknown): number | undefined {

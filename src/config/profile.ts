@@ -83,7 +83,9 @@ function parseKeys(raw: unknown, where: string, errors: string[]): KeyRef[] {
       return;
     }
     if (typeof e.env === 'string' && !ENV_NAME.test(e.env)) {
-      errors.push(`${place}.env: expected the upper-case NAME of an environment variable holding the secret (e.g. WGC_KEY_ADMIN), got a value that may be the secret itself; never put secrets in the profile`);
+      errors.push(
+        `${place}.env: expected the upper-case NAME of an environment variable holding the secret (e.g. WGC_KEY_ADMIN), got a value that may be the secret itself; never put secrets in the profile`,
+      );
       return;
     }
     const parsed = KeyRefSchema.safeParse(e);

@@ -46,9 +46,7 @@ export interface ResolvedConfig {
 export function describeProfile(resolved: Pick<ResolvedConfig, 'profileUsed'>): string | undefined {
   const used = resolved.profileUsed;
   if (!used) return undefined;
-  return used.via === 'working folder'
-    ? `profile ${used.path} (found in the working folder; --target FILE or WGC_TARGET names another)`
-    : `profile ${used.path} (from ${used.via})`;
+  return used.via === 'working folder' ? `profile ${used.path} (found in the working folder; --target FILE or WGC_TARGET names another)` : `profile ${used.path} (from ${used.via})`;
 }
 
 /** The configuration is unusable; `problems` lists every reason (one sentence each). */

@@ -10,18 +10,7 @@ export interface UsageLedger {
   entries: { seq: number; method: string; path: string; status: number; credits: number; surface: string }[];
 }
 
-export type CapabilityName =
-  | 'definitions'
-  | 'graphReads'
-  | 'graphEdits'
-  | 'context'
-  | 'research'
-  | 'enrichment'
-  | 'crm'
-  | 'workflows'
-  | 'automaticCapture'
-  | 'relationEditing'
-  | 'graphCompute';
+export type CapabilityName = 'definitions' | 'graphReads' | 'graphEdits' | 'context' | 'research' | 'enrichment' | 'crm' | 'workflows' | 'automaticCapture' | 'relationEditing' | 'graphCompute';
 
 /** Every control call throws ControlError on a non-success status: that is a harness problem, not a finding. */
 export interface ControlApi {

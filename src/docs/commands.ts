@@ -103,7 +103,14 @@ export function markdownCommands(markdown: string, file: string): DocCommand[] {
   const out: DocCommand[] = [];
   for (const b of codeBlocks(markdown)) {
     if (RUNNABLE.has(b.lang) || SHOWN.has(b.lang)) {
-      const lines = b.lang === 'console' ? b.text.split('\n').filter((l) => l.startsWith('$ ')).map((l) => l.slice(2)).join('\n') : b.text;
+      const lines =
+        b.lang === 'console'
+          ? b.text
+              .split('\n')
+              .filter((l) => l.startsWith('$ '))
+              .map((l) => l.slice(2))
+              .join('\n')
+          : b.text;
       out.push(...scriptCommands(lines, (o) => `${file}:${b.line + 1 + o}`, RUNNABLE.has(b.lang)));
     } else if (b.lang === 'yaml' || b.lang === 'yml') {
       out.push(...ciCommands(b.text, `${file}:${b.line}`));
@@ -178,7 +185,15 @@ export function shellWords(command: string): string[] {
   return words;
 }
 
-const PROGRAMS: readonly (readonly string[])[] = [['npx', '--no-install', 'wg-conformance'], ['npx', 'wg-conformance'], ['wg-conformance'], ['npx', '--no-install', 'wgc'], ['npx', 'wgc'], ['node', 'bin/wgc.mjs'], ['wgc']];
+const PROGRAMS: readonly (readonly string[])[] = [
+  ['npx', '--no-install', 'wg-conformance'],
+  ['npx', 'wg-conformance'],
+  ['wg-conformance'],
+  ['npx', '--no-install', 'wgc'],
+  ['npx', 'wgc'],
+  ['node', 'bin/wgc.mjs'],
+  ['wgc'],
+];
 
 /** The `wgc` invocations of a command (one per pipeline stage or list element that is one). */
 export function wgcInvocations(cmd: DocCommand): WgcInvocation[] {

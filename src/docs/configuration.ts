@@ -83,11 +83,7 @@ export function renderConfigurationPage(suites: readonly SuiteDef[], exampleProf
     '',
     table(
       ['Role', 'Scopes', 'Needed by (suite/cast)'],
-      needs.map((n) => [
-        cell(n.roles.join(' or ')),
-        cell(`${n.exact ? 'exactly' : 'at least'} ${n.scopes.length === 0 ? 'no scope' : n.scopes.join(', ')}`),
-        cell(n.usedBy.join(', ')),
-      ]),
+      needs.map((n) => [cell(n.roles.join(' or ')), cell(`${n.exact ? 'exactly' : 'at least'} ${n.scopes.length === 0 ? 'no scope' : n.scopes.join(', ')}`), cell(n.usedBy.join(', '))]),
     ),
     '',
     `One key may fill several needs; these ${keys.length} keys fill all of them:`,

@@ -17,7 +17,8 @@ function sides(write: Write, pointer: string, keyword: string, valid: number, in
   const elsewhere = VALID_ELSEWHERE[write].find((p) => pointer === p || pointer.startsWith(`${p}/`));
   const validSide = valid === 0 ? '–' : elsewhere ? `not sent: must name what the server issued (${code(elsewhere)})` : `${valid} value${valid === 1 ? '' : 's'}, ${check}`;
   const special = write === 'update' && pointer === '/archiveEnumValueSlugs' && keyword === 'maxItems';
-  const invalidSide = invalid === 0 ? '–' : repeats ? `repeats an item: ${code(`definitions/${write}-violations`)}` : `${invalid} value${invalid === 1 ? '' : 's'}, ${check}${special ? ' (real slugs)' : ''}`;
+  const invalidSide =
+    invalid === 0 ? '–' : repeats ? `repeats an item: ${code(`definitions/${write}-violations`)}` : `${invalid} value${invalid === 1 ? '' : 's'}, ${check}${special ? ' (real slugs)' : ''}`;
   return [validSide, invalidSide];
 }
 

@@ -11,7 +11,10 @@ export function cell(text: string): string {
 
 /** Text for running prose: one line, angle brackets as entities. */
 export function inline(text: string): string {
-  return text.replace(/\s*\r?\n\s*/g, ' ').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  return text
+    .replace(/\s*\r?\n\s*/g, ' ')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;');
 }
 
 /** A code span that survives backticks inside the text. */

@@ -53,7 +53,13 @@ export const RULE_COLUMNS: readonly RuleColumn[] = [
     mode: 'any',
     governs: (op, spec) => (op.path.includes('{') || NAMES_RECORDS.includes(op.operationId) || answersCollection(op, spec) ? true : 'names no stored record and lists none'),
   },
-  { id: 'idempotency', title: 'Idempotency-Key: accepted, replayed, 409 on other input, bounds (4.1)', clauses: range('IDEM', 1, 7), mode: 'each', governs: (op) => (op.idempotent ? true : 'not one of the five endpoints of 4.1') },
+  {
+    id: 'idempotency',
+    title: 'Idempotency-Key: accepted, replayed, 409 on other input, bounds (4.1)',
+    clauses: range('IDEM', 1, 7),
+    mode: 'each',
+    governs: (op) => (op.idempotent ? true : 'not one of the five endpoints of 4.1'),
+  },
   { id: 'price', title: 'What a 2xx costs: one credit, or nothing on the free list (part 8 rules 1-2)', clauses: range('BILL', 1, 5), mode: 'any', governs: every },
   { id: 'refusals', title: 'A refusal (400, 403, 404, 409) costs nothing (part 8 rule 2, part 7 rule 2)', clauses: ['BILL-006'], mode: 'each', governs: every },
   { id: 'unauthorized', title: 'A 401 costs nothing', clauses: ['BILL-007'], mode: 'each', governs: every },
@@ -69,7 +75,8 @@ export const RULE_COLUMNS: readonly RuleColumn[] = [
   },
 ];
 
-const SWEEP_LEFT_OUT = 'starts bulk work metered on top of its credit, so the sweeps a conformant target may let through (a rate limit, a switch it need not apply there) leave it out (STARTS_WORK); its refusals are priced by the 403 of the refusal sweep';
+const SWEEP_LEFT_OUT =
+  'starts bulk work metered on top of its credit, so the sweeps a conformant target may let through (a rate limit, a switch it need not apply there) leave it out (STARTS_WORK); its refusals are priced by the 403 of the refusal sweep';
 const NOTHING_TO_REFUSE = "nothing but the key, the rate limit or a capability switch can refuse it (no scope, path id or body shown): those refusals are the 401, 429 and 5xx columns'";
 
 /** Governed cells no check judges, with the reason: `<column> <operationId>`. */
@@ -81,7 +88,8 @@ export const GAPS: Readonly<Record<string, string>> = {
   'refusals listRelationships': NOTHING_TO_REFUSE,
   'rate-limited startComputeRun': SWEEP_LEFT_OUT,
   'unavailable startComputeRun': SWEEP_LEFT_OUT,
-  'headers startComputeRun': 'starts bulk work metered on top of its credit, so it is not sent twice to compare the header forms (STARTS_WORK); a dead key is refused on it in both forms (the standing column)',
+  'headers startComputeRun':
+    'starts bulk work metered on top of its credit, so it is not sent twice to compare the header forms (STARTS_WORK); a dead key is refused on it in both forms (the standing column)',
   'paging listIcps': 'the path is guessed (x-wgc-guessed): no clause names its envelope, and a target may serve ICPs elsewhere',
 };
 
@@ -103,9 +111,11 @@ export function covers(e: Endpoints | undefined, operationId: string): boolean {
 
 /** The checks judging `clause` on `operationId`. */
 function judging(checks: readonly CheckDef[], clause: string, operationId: string): string[] {
-  return checks.filter((c) => {
-    return covers(endpointsFor(c, clause), operationId);
-  }).map((c) => c.id);
+  return checks
+    .filter((c) => {
+      return covers(endpointsFor(c, clause), operationId);
+    })
+    .map((c) => c.id);
 }
 
 /** One cell: governed or not, and by which checks (or why not). */
@@ -158,12 +168,22 @@ export function renderRuleCells(spec: LoadedSpec, suites: readonly SuiteDef[]): 
     'Every rule of the document that governs endpoints one by one, against every endpoint of `specs/openapi.yaml`. ✓ n: judged there by n checks (for a rule of several clauses, each clause by at least one); part: some of its clauses only; gap: none, for the reason given below; ·: the rule does not govern the endpoint. A check names the endpoints it judges (`endpoints` of its definition), and `test/reference/credit-plan.test.ts` holds every name to a request the check sends. `wgc selftest --family rule-cells` forgets each rule on each endpoint in the reference, one at a time, and shows the suite notices (docs/self-test.md).',
     '',
   );
-  out.push(table(['Endpoint', ...RULE_COLUMNS.map((c) => code(c.id))], spec.operations.map((op) => [`${code(op.operationId)}`, ...RULE_COLUMNS.map((c) => mark(at(c.id, op.operationId)))])), '');
+  out.push(
+    table(
+      ['Endpoint', ...RULE_COLUMNS.map((c) => code(c.id))],
+      spec.operations.map((op) => [`${code(op.operationId)}`, ...RULE_COLUMNS.map((c) => mark(at(c.id, op.operationId)))]),
+    ),
+    '',
+  );
   for (const col of RULE_COLUMNS) {
     out.push(`## ${code(col.id)}: ${cell(col.title)}`, '', `Clauses: ${col.clauses.join(', ')} (${col.mode === 'each' ? 'each judged on every endpoint it governs' : 'any of them'}).`, '');
     const rows = spec.operations.map((op) => {
       const c = at(col.id, op.operationId);
-      const what = !c.governed ? `not governed: ${cell(c.reason ?? '')}` : c.checks.length === 0 ? `gap: ${cell(c.reason ?? '')}` : `${c.checks.map(code).join(', ')}${c.missing.length > 0 ? `; ${c.missing.join(', ')} not judged here: ${cell(c.reason ?? '')}` : ''}`;
+      const what = !c.governed
+        ? `not governed: ${cell(c.reason ?? '')}`
+        : c.checks.length === 0
+          ? `gap: ${cell(c.reason ?? '')}`
+          : `${c.checks.map(code).join(', ')}${c.missing.length > 0 ? `; ${c.missing.join(', ')} not judged here: ${cell(c.reason ?? '')}` : ''}`;
       return [`${code(op.method)} ${code(op.path)}`, what];
     });
     out.push(table(['Endpoint', 'Checks'], rows), '');

@@ -111,7 +111,12 @@ export function expectErrorEnvelope(ids: ErrorEnvelopeClauses, ex: Exchange, sta
   if (!res.isJson || body === null || typeof body !== 'object' || Array.isArray(body)) {
     fail(ids.envelope, 'the error body is not a JSON object', 'an error envelope { defined, code, status, message }');
   }
-  const types: [keyof ErrorEnvelope, string][] = [['defined', 'boolean'], ['code', 'string'], ['status', 'number'], ['message', 'string']];
+  const types: [keyof ErrorEnvelope, string][] = [
+    ['defined', 'boolean'],
+    ['code', 'string'],
+    ['status', 'number'],
+    ['message', 'string'],
+  ];
   for (const [field, type] of types) {
     if (typeof body![field] !== type) {
       fail(ids.envelope, `the error body's "${field}" is ${field in body! ? `a ${typeof body![field]}` : 'missing'}`, `"${field}" of type ${type}`);

@@ -155,7 +155,10 @@ class ProgressReporter implements Reporter {
       if (o) counts.set(o, (counts.get(o) ?? 0) + 1);
       else unknown++;
     }
-    const parts = [...OUTCOMES].reverse().filter((o) => counts.get(o)).map((o) => `${counts.get(o)} ${OUTCOME_LABEL[o]}`);
+    const parts = [...OUTCOMES]
+      .reverse()
+      .filter((o) => counts.get(o))
+      .map((o) => `${counts.get(o)} ${OUTCOME_LABEL[o]}`);
     if (unknown) parts.push(`${unknown} without result`);
     const mark = counts.get('failed') ? '✗' : counts.get('harnessError') || unknown || testSuite.errors().length ? '!' : '✓';
     const name = testSuite.name.split(':')[0]!;
@@ -167,7 +170,15 @@ class ProgressReporter implements Reporter {
     const d = testModule.diagnostic();
     const endedAt = Date.now();
     const queuedAt = this.queued.get(testModule.moduleId) ?? endedAt;
-    this.files.push({ file: testModule.relativeModuleId, durationMs: d.duration, collectMs: d.collectDuration, prepareMs: d.prepareDuration, environmentMs: d.environmentSetupDuration, queuedAt, endedAt });
+    this.files.push({
+      file: testModule.relativeModuleId,
+      durationMs: d.duration,
+      collectMs: d.collectDuration,
+      prepareMs: d.prepareDuration,
+      environmentMs: d.environmentSetupDuration,
+      queuedAt,
+      endedAt,
+    });
   }
 }
 

@@ -243,7 +243,13 @@ async function settle(ctx: Source, book: Book, quietMs = 0): Promise<void> {
 
 /** Reads until `enough()` holds or `until` (epoch ms) passes (see pollUntil). Returns whether it held. */
 async function watch(ctx: Source, book: Book, until: number, enough: () => boolean): Promise<boolean> {
-  return (await pollUntil(() => read(ctx, book), () => enough(), until)).held;
+  return (
+    await pollUntil(
+      () => read(ctx, book),
+      () => enough(),
+      until,
+    )
+  ).held;
 }
 
 /**
@@ -367,7 +373,11 @@ async function measureCharges<T>(ctx: Source, book: Book, action: () => Promise<
     const mine = [...book.seen.values()].filter((s) => s.call !== undefined && priced.includes(s.call));
     return [...mine, ...inWindow.filter((s) => !s.call)].sort((a, b) => a.entry.seq - b.entry.seq).map((s) => s.entry);
   };
-  const others = () => windowSeqs().map((s) => book.seen.get(s)!).filter((s) => s.call && during.includes(s.call) && !priced.includes(s.call)).reduce((t, s) => t + s.entry.credits, 0);
+  const others = () =>
+    windowSeqs()
+      .map((s) => book.seen.get(s)!)
+      .filter((s) => s.call && during.includes(s.call) && !priced.includes(s.call))
+      .reduce((t, s) => t + s.entry.credits, 0);
   const charged = () => (attributable ? counted().reduce((t, e) => t + e.credits, 0) : book.total - before - others());
 
   let waited: string | undefined;
@@ -513,7 +523,13 @@ export class LedgerBook {
   /** The charged total once `expected` credits show, or the wait for a late charge is spent; null when the ledger cannot be read. */
   async landed(expected: number): Promise<number | null> {
     try {
-      return (await pollUntil(() => this.src.ledger.charged(), (c) => c >= expected, Date.now() + waitBound(this.src.run, LATE_CHARGE_MS))).value;
+      return (
+        await pollUntil(
+          () => this.src.ledger.charged(),
+          (c) => c >= expected,
+          Date.now() + waitBound(this.src.run, LATE_CHARGE_MS),
+        )
+      ).value;
     } catch {
       return null;
     }

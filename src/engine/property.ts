@@ -61,7 +61,10 @@ export function scenarioOf(value: unknown): string | undefined {
  * predicate to wave it through: time and memory for nothing, and the counterexample is the same.
  */
 class StoppableShrinks<T> extends fc.Arbitrary<T> {
-  constructor(private readonly inner: fc.Arbitrary<T>, private readonly stop: () => boolean) {
+  constructor(
+    private readonly inner: fc.Arbitrary<T>,
+    private readonly stop: () => boolean,
+  ) {
     super();
   }
   generate(mrng: fc.Random, biasFactor: number | undefined): fc.Value<T> {
@@ -124,9 +127,7 @@ export async function checkProperty<T>(ctx: CheckContext, opts: PropertyOptions<
   }
 
   const [value] = details.counterexample;
-  const base: Evidence = isFinding(details.errorInstance)
-    ? { ...details.errorInstance.evidence }
-    : { clause: opts.clause, message: 'the property does not hold for a generated value' };
+  const base: Evidence = isFinding(details.errorInstance) ? { ...details.errorInstance.evidence } : { clause: opts.clause, message: 'the property does not hold for a generated value' };
   const evidence: Evidence = {
     ...base,
     seed: details.seed,

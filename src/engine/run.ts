@@ -80,8 +80,14 @@ async function runInProcess(suites: readonly SuiteDef[], runContext: RunContext,
           // openSession captures provisioning problems itself; this is a bug in the harness.
           const reason = `the suite session did not open: ${(e as Error).message}`;
           bySuite[i] = suite.checks.map((c) => ({
-            checkId: c.id, suite: suite.name, title: c.title, ...uniform(c, 'harnessError', reason),
-            requests: 0, plannedCredits: plannedCredits(c, prepared.run.numRuns), durationMs: 0, seed: prepared.run.seed,
+            checkId: c.id,
+            suite: suite.name,
+            title: c.title,
+            ...uniform(c, 'harnessError', reason),
+            requests: 0,
+            plannedCredits: plannedCredits(c, prepared.run.numRuns),
+            durationMs: 0,
+            seed: prepared.run.seed,
           }));
           continue;
         }

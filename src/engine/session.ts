@@ -136,7 +136,13 @@ export async function openSession(suite: SuiteDef, run: RunContext, deps: Sessio
   }
   recording = undefined;
   /** The usage ledger's book (with control): fed by every API call of the session's checks. */
-  const book = control && setup.workspaceId ? new LedgerBook({ ledger: { charged: async () => (await control.usage(setup.workspaceId!)).charged, entries: async () => (await control.usage(setup.workspaceId!)).entries }, run: { patience: run.patience ?? 1 } }) : undefined;
+  const book =
+    control && setup.workspaceId
+      ? new LedgerBook({
+          ledger: { charged: async () => (await control.usage(setup.workspaceId!)).charged, entries: async () => (await control.usage(setup.workspaceId!)).entries },
+          run: { patience: run.patience ?? 1 },
+        })
+      : undefined;
 
   const excluded = new Set(run.creditPlan?.excluded ?? (run.maxCredits !== undefined ? planCredits([suite], run).excluded : []));
   let queue: Promise<unknown> = Promise.resolve();
@@ -248,7 +254,11 @@ export async function openSession(suite: SuiteDef, run: RunContext, deps: Sessio
         if (control && setup.teardown && setup.workspaceId) {
           creditsCharged = (await book?.landed(passedCredits - created.charged)) ?? null;
           // Workspaces a check created and left (its clean-up failed) are counted as they stand.
-          for (const ws of created.live) created.charged += await control.usage(ws).then((u) => u.charged, () => 0);
+          for (const ws of created.live)
+            created.charged += await control.usage(ws).then(
+              (u) => u.charged,
+              () => 0,
+            );
           if (creditsCharged !== null) creditsCharged += created.charged;
         }
         await setup.teardown?.();
@@ -278,7 +288,11 @@ function countingControl(control: ControlApi, created: CreatedWorkspaces): Contr
       return out;
     },
     async deleteWorkspace(ws) {
-      if (created.live.delete(ws)) created.charged += await control.usage(ws).then((u) => u.charged, () => 0);
+      if (created.live.delete(ws))
+        created.charged += await control.usage(ws).then(
+          (u) => u.charged,
+          () => 0,
+        );
       return control.deleteWorkspace(ws);
     },
   };

@@ -148,7 +148,13 @@ function arrayEdges(schema: JsonSchema, site: Site, add: Add, out: Edge[]): void
   if (schema.maxItems !== undefined) {
     add('maxItems', true, `with maxItems ${schema.maxItems} items`, items(schema.maxItems));
     const count = schema.maxItems + 1;
-    add('maxItems', false, `with maxItems ${schema.maxItems} + 1 items${count > distinct ? ` (${count} of ${distinct} possible values: some repeat)` : ''}`, items(count), count > distinct ? { repeatsItems: true } : {});
+    add(
+      'maxItems',
+      false,
+      `with maxItems ${schema.maxItems} + 1 items${count > distinct ? ` (${count} of ${distinct} possible values: some repeat)` : ''}`,
+      items(count),
+      count > distinct ? { repeatsItems: true } : {},
+    );
   }
   if (min > 0) {
     add('minItems', true, `with minItems ${min} items`, items(min));
@@ -224,7 +230,10 @@ export function bundleEdges(valid: readonly Edge[]): EdgeBundle[] {
 
 /** Sets `e.at` at `e.path` in `target`, taking missing parents from `e.value`; false when the shapes clash. */
 function setFrom(target: unknown, e: Edge): boolean {
-  const segments = e.path.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const segments = e.path
+    .split('/')
+    .slice(1)
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
   if (segments.length === 0) return false;
   let here = target as Record<string, unknown>;
   let source = e.value as Record<string, unknown>;
@@ -247,7 +256,11 @@ function setFrom(target: unknown, e: Edge): boolean {
 /** True when some array holds the same string twice, or two objects with the same label. */
 function hasRepeats(v: unknown): boolean {
   if (Array.isArray(v)) {
-    const keys = v.map((x) => (typeof x === 'string' ? x : typeof x === 'object' && x !== null && typeof (x as { label?: unknown }).label === 'string' ? `label:${(x as { label: string }).label.toLowerCase()}` : undefined)).filter((k) => k !== undefined);
+    const keys = v
+      .map((x) =>
+        typeof x === 'string' ? x : typeof x === 'object' && x !== null && typeof (x as { label?: unknown }).label === 'string' ? `label:${(x as { label: string }).label.toLowerCase()}` : undefined,
+      )
+      .filter((k) => k !== undefined);
     if (new Set(keys).size !== keys.length) return true;
     return v.some(hasRepeats);
   }

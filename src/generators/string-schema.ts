@@ -8,11 +8,7 @@ import { FORMATS, type FormatSupport } from './formats.ts';
 import { UnsupportedSchemaError } from './options.ts';
 import { PATTERNS, type PatternSupport } from './patterns.ts';
 
-export type StringShape = { min: number; max: number | undefined } & (
-  | { kind: 'format'; format: FormatSupport }
-  | { kind: 'pattern'; pattern: PatternSupport }
-  | { kind: 'text' }
-);
+export type StringShape = { min: number; max: number | undefined } & ({ kind: 'format'; format: FormatSupport } | { kind: 'pattern'; pattern: PatternSupport } | { kind: 'text' });
 
 export function stringShape(schema: JsonSchema, at: string): StringShape {
   const min = schema.minLength ?? 0;

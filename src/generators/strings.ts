@@ -52,12 +52,7 @@ export function stringOfLength(length: number, unit: fc.Arbitrary<string> = PRIN
 export function lengthIn(min: number, max: number | undefined, compact = false): fc.Arbitrary<number> {
   const hi = max ?? min + UNBOUNDED_LENGTH;
   if (compact) return fc.integer({ min, max: Math.min(hi, min + COMPACT_SLACK) });
-  return fc.oneof(
-    fc.constant(min),
-    fc.constant(hi),
-    fc.integer({ min, max: Math.min(hi, min + 16) }),
-    fc.integer({ min, max: hi }),
-  );
+  return fc.oneof(fc.constant(min), fc.constant(hi), fc.integer({ min, max: Math.min(hi, min + 16) }), fc.integer({ min, max: hi }));
 }
 
 /**

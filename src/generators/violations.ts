@@ -128,13 +128,9 @@ function numberBounds(schema: JsonSchema, fractional: boolean, add: Add): void {
   // which reads 1.0000000000000002 as 1 and -5e-324 as 0, back inside the bounds.
   const step = (bound: number): number => Math.max(0.001, Math.abs(bound) * 1e-6);
   const above = (bound: number, inclusive: boolean): fc.Arbitrary<number> =>
-    fractional
-      ? fc.constantFrom(...(inclusive ? [] : [bound]), bound + step(bound), bound + 1, bound + 1000)
-      : fc.constantFrom(inclusive ? bound + 1 : bound, bound + 2, bound + 1000);
+    fractional ? fc.constantFrom(...(inclusive ? [] : [bound]), bound + step(bound), bound + 1, bound + 1000) : fc.constantFrom(inclusive ? bound + 1 : bound, bound + 2, bound + 1000);
   const below = (bound: number, inclusive: boolean): fc.Arbitrary<number> =>
-    fractional
-      ? fc.constantFrom(...(inclusive ? [] : [bound]), bound - step(bound), bound - 1, bound - 1000)
-      : fc.constantFrom(inclusive ? bound - 1 : bound, bound - 2, bound - 1000);
+    fractional ? fc.constantFrom(...(inclusive ? [] : [bound]), bound - step(bound), bound - 1, bound - 1000) : fc.constantFrom(inclusive ? bound - 1 : bound, bound - 2, bound - 1000);
   if (schema.maximum !== undefined && !hiExcluded) add('maximum', `greater than maximum ${hi}`, above(hi, true));
   if (schema.exclusiveMaximum !== undefined && hiExcluded) add('exclusiveMaximum', `not below exclusiveMaximum ${hi}`, above(hi, false));
   if (schema.minimum !== undefined && !loExcluded) add('minimum', `less than minimum ${lo}`, below(lo, true));
@@ -180,12 +176,22 @@ function objectBounds(schema: JsonSchema, site: Site, wire: Wire, add: Add, out:
   // The object's other required properties, minimal, built afresh for each value.
   const others = (except?: string): Record<string, unknown> => minimalObject(schema, site.schemaPath, site.tag, except);
   for (const name of required) {
-    add('required', `without required property "${name}"`, fc.constant(null).map(() => others(name)), `${site.path}/${escape(name)}`);
+    add(
+      'required',
+      `without required property "${name}"`,
+      fc.constant(null).map(() => others(name)),
+      `${site.path}/${escape(name)}`,
+    );
   }
   if (schema.additionalProperties === false) {
     let extra = 'unexpected_property';
     while (schema.properties && Object.hasOwn(schema.properties, extra)) extra += '_';
-    add('additionalProperties', `with an undeclared property "${extra}"`, fc.constant(null).map(() => ({ ...others(), [extra]: 'not allowed' })), `${site.path}/${escape(extra)}`);
+    add(
+      'additionalProperties',
+      `with an undeclared property "${extra}"`,
+      fc.constant(null).map(() => ({ ...others(), [extra]: 'not allowed' })),
+      `${site.path}/${escape(extra)}`,
+    );
   }
   for (const [name, child] of Object.entries(schema.properties ?? {})) {
     collect(

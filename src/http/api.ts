@@ -33,4 +33,3 @@ export interface ApiClient {
   /** Sends a request; never throws for target misbehaviour: transport problems are in Exchange.error. */
   send(req: ApiRequest): Promise<Exchange>;
 }
-

@@ -51,10 +51,7 @@ export function insecureReason(url: URL, allowInsecureHttp: boolean): string | u
   if (url.protocol === 'https:') return undefined;
   if (url.protocol !== 'http:') return `unsupported URL scheme "${url.protocol}" (use https: or http:)`;
   if (allowInsecureHttp || isLoopbackHost(url.hostname)) return undefined;
-  return (
-    `refused to send to ${url.origin}: plain http to a non-loopback host would expose API keys on the network; ` +
-    'use https, or pass --allow-insecure-http to accept the risk'
-  );
+  return `refused to send to ${url.origin}: plain http to a non-loopback host would expose API keys on the network; ` + 'use https, or pass --allow-insecure-http to accept the risk';
 }
 
 /** Proxies to use instead of the environment's (tests); each unset one is read from the environment. */
@@ -131,8 +128,18 @@ function joinHeaders(raw: Record<string, string | string[] | undefined>): Record
 }
 
 const CONNECTION_CODES = new Set([
-  'ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE', 'ETIMEDOUT',
-  'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_CLOSED', 'UND_ERR_DESTROYED',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EPIPE',
+  'ETIMEDOUT',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_CLOSED',
+  'UND_ERR_DESTROYED',
 ]);
 
 /** Maps a thrown transport error to an error kind; the message never carries request data. */

@@ -53,7 +53,17 @@ function receipt(r: Receipt): Record<string, unknown> {
 
 function computeRun(r: ComputeRun): Record<string, unknown> {
   const open = r.status === 'queued';
-  return { runId: r.id, job: r.job, state: open ? 'pending' : 'done', outcome: open ? null : r.status, accounts: r.accounts, summary: r.result, note: r.reason, requested: r.createdAt, finished: r.completedAt };
+  return {
+    runId: r.id,
+    job: r.job,
+    state: open ? 'pending' : 'done',
+    outcome: open ? null : r.status,
+    accounts: r.accounts,
+    summary: r.result,
+    note: r.reason,
+    requested: r.createdAt,
+    finished: r.completedAt,
+  };
 }
 
 function quote(q: QuoteParts): Record<string, unknown> {
@@ -78,9 +88,23 @@ function catalog(c: CatalogParts): unknown {
   return {
     apiVersion: 'v1-beta',
     operationsByName: Object.fromEntries(
-      c.operations.filter((o) => o.authorized).map((o) => [o.name, { description: o.purpose, requires: perm(o.permissions), capabilitySwitch: o.capability, params: o.arguments, ...(o.changeKinds ? { editKinds: o.changeKinds } : {}), youMayCall: o.authorized }]),
+      c.operations
+        .filter((o) => o.authorized)
+        .map((o) => [
+          o.name,
+          {
+            description: o.purpose,
+            requires: perm(o.permissions),
+            capabilitySwitch: o.capability,
+            params: o.arguments,
+            ...(o.changeKinds ? { editKinds: o.changeKinds } : {}),
+            youMayCall: o.authorized,
+          },
+        ]),
     ),
-    liveReadsByName: Object.fromEntries(c.queries.filter((q) => q.authorized).map((q) => [q.name, { via: q.endpoint, requires: perm(q.permissions), capabilitySwitch: q.capability, fieldKeys: q.fields, youMayCall: q.authorized }])),
+    liveReadsByName: Object.fromEntries(
+      c.queries.filter((q) => q.authorized).map((q) => [q.name, { via: q.endpoint, requires: perm(q.permissions), capabilitySwitch: q.capability, fieldKeys: q.fields, youMayCall: q.authorized }]),
+    ),
     fields: c.fieldCatalog,
     contextAreas: c.contextAreas,
     limits: c.limits,

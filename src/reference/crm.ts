@@ -34,6 +34,4 @@ function query(ctx: Ctx) {
   return { status: 200, body: ctx.store.choices.layout.queryResult(b.operation, object, items) };
 }
 
-export const CRM_ROUTES: readonly Route[] = [
-  { method: 'POST', pattern: '/query', surface: 'api:query', billable: true, scopes: ['crm:read'], capability: 'crm', body: true, handle: query },
-];
+export const CRM_ROUTES: readonly Route[] = [{ method: 'POST', pattern: '/query', surface: 'api:query', billable: true, scopes: ['crm:read'], capability: 'crm', body: true, handle: query }];

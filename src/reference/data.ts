@@ -75,7 +75,13 @@ function collection(name: string, records: (ctx: Ctx) => Iterable<{ id: string }
 
 export const DATA_ROUTES: readonly Route[] = [
   { method: 'GET', pattern: '/data/accounts/:id', surface: 'api:data.account', ...read, handle: accountRead },
-  { method: 'GET', pattern: '/data/accounts/:id/contacts', surface: 'api:data.account_contacts', ...read, handle: (ctx) => envelope(ctx, membersOf(ctx.ws, account(ctx).id), (ap) => accountPersonOut(ctx.ws, ap)) },
+  {
+    method: 'GET',
+    pattern: '/data/accounts/:id/contacts',
+    surface: 'api:data.account_contacts',
+    ...read,
+    handle: (ctx) => envelope(ctx, membersOf(ctx.ws, account(ctx).id), (ap) => accountPersonOut(ctx.ws, ap)),
+  },
   { method: 'GET', pattern: '/data/accounts/:id/evidence', surface: 'api:data.account_evidence', ...read, handle: (ctx) => (account(ctx), envelope(ctx, [])) },
   { method: 'GET', pattern: '/data/accounts/:id/deals', surface: 'api:data.account_deals', ...read, handle: (ctx) => (account(ctx), envelope(ctx, [])) },
   { method: 'GET', pattern: '/data/people/:id', surface: 'api:data.person', ...read, handle: personRead },
@@ -87,7 +93,11 @@ export const DATA_ROUTES: readonly Route[] = [
     handle(ctx) {
       const p = person(ctx);
       const ids = new Set([...ctx.ws.accountPeople.values()].filter((ap) => ap.personId === p.id).map((ap) => ap.accountId));
-      return envelope(ctx, [...ids].map((id) => ctx.ws.accounts.get(id)!), (a) => accountOut(ctx.ws, a));
+      return envelope(
+        ctx,
+        [...ids].map((id) => ctx.ws.accounts.get(id)!),
+        (a) => accountOut(ctx.ws, a),
+      );
     },
   },
   { method: 'GET', pattern: '/data/people/:id/evidence', surface: 'api:data.person_evidence', ...read, handle: (ctx) => (person(ctx), envelope(ctx, [])) },

@@ -178,7 +178,8 @@ function bodyOf<T>(ctx: Ctx, schema: Schema<T>, value: unknown): T {
 function tightened(ctx: Ctx, b: Record<string, unknown>): void {
   if (ctx.faults.has('name-limit-79') && typeof b.name === 'string' && codePoints(b.name) >= 80) throw badRequest('body.name must have at most 79 characters');
   if (ctx.faults.has('enum-values-cap-199') && Array.isArray(b.enumValues) && b.enumValues.length >= 200) throw badRequest('body.enumValues must have at most 199 items');
-  if (ctx.faults.has('archive-slugs-cap-199') && Array.isArray(b.archiveEnumValueSlugs) && b.archiveEnumValueSlugs.length >= 200) throw badRequest('body.archiveEnumValueSlugs must have at most 199 items');
+  if (ctx.faults.has('archive-slugs-cap-199') && Array.isArray(b.archiveEnumValueSlugs) && b.archiveEnumValueSlugs.length >= 200)
+    throw badRequest('body.archiveEnumValueSlugs must have at most 199 items');
 }
 
 /** description or instruction as stored: "" may be stored as null (a variant's choice). */
@@ -282,7 +283,8 @@ function list(ctx: Ctx) {
     if (unknown) throw badRequest(`query.${unknown[0].slice(0, 100)} is not a parameter of GET /definitions`);
   }
   const p = pageParams(ctx.query, faults, ctx.store.choices, ctx.relax?.bounds);
-  const includeArchived = (faults.has('include-archived-lenient') ? single(ctx.query, 'includeArchived') === 'true' : boolParam(ctx.query, 'includeArchived', ctx.store.choices.queryBooleans)) ?? false;
+  const includeArchived =
+    (faults.has('include-archived-lenient') ? single(ctx.query, 'includeArchived') === 'true' : boolParam(ctx.query, 'includeArchived', ctx.store.choices.queryBooleans)) ?? false;
   let modules = arrayParam(ctx.query, 'moduleKeys', ctx.store.choices.paging.moduleKeysForms);
   if (modules && !faults.has('module-keys-unchecked')) {
     for (const m of modules) if (!(MODULE_KEYS as readonly string[]).includes(m)) throw invalid(`query.moduleKeys: "${m}" is not a module key`);
@@ -301,7 +303,10 @@ function list(ctx: Ctx) {
     env = { items: raw.items.filter((d) => d.workspace_id === ctx.ws.id), nextCursor: raw.nextCursor };
   } else env = page(defs.filter(shown), p, faults, ctx.store.choices);
   if (faults.has('list-touches-definitions')) for (const d of env.items) d.updated_at = ctx.store.now();
-  const body = ctx.store.choices.layout.list(env.items.map((d) => definitionOut(d, faults, ctx.store.choices, 'list')), env.nextCursor);
+  const body = ctx.store.choices.layout.list(
+    env.items.map((d) => definitionOut(d, faults, ctx.store.choices, 'list')),
+    env.nextCursor,
+  );
   if (body.nextCursor === null && faults.has('definitions-next-cursor-missing')) delete body.nextCursor;
   return { status: 200, body };
 }
@@ -317,10 +322,31 @@ function storeRefused(ctx: Ctx): void {
 
 function stubDefinition(ctx: Ctx, now: string): Definition {
   return {
-    id: ctx.store.newId(), workspace_id: ctx.ws.id, name: '', slug: '', description: null, module_key: 'customers', entity_kinds: ['account'], value_type: 'text',
-    cardinality: null, enum_values: [], instruction: null, refresh_policy: 'on_ingest', capture_enabled: false, auto_apply_threshold: 0.85,
-    review_threshold: 0.6, chat_visible: true, state: INITIAL_STATE, est_credits_low: null, est_credits_high: null, last_run_credits: null,
-    created_by: ctx.p.member.userId, reason: null, created_at: now, updated_at: now, archived_at: null,
+    id: ctx.store.newId(),
+    workspace_id: ctx.ws.id,
+    name: '',
+    slug: '',
+    description: null,
+    module_key: 'customers',
+    entity_kinds: ['account'],
+    value_type: 'text',
+    cardinality: null,
+    enum_values: [],
+    instruction: null,
+    refresh_policy: 'on_ingest',
+    capture_enabled: false,
+    auto_apply_threshold: 0.85,
+    review_threshold: 0.6,
+    chat_visible: true,
+    state: INITIAL_STATE,
+    est_credits_low: null,
+    est_credits_high: null,
+    last_run_credits: null,
+    created_by: ctx.p.member.userId,
+    reason: null,
+    created_at: now,
+    updated_at: now,
+    archived_at: null,
   };
 }
 
@@ -387,7 +413,23 @@ export function create(ctx: Ctx) {
   return { status: ctx.faults.has('create-answers-204') ? 204 : choices.status.create, body: out };
 }
 
-const CREATE_FIELDS = new Set(['name', 'description', 'moduleKey', 'entityKinds', 'valueType', 'cardinality', 'enumValues', 'instruction', 'refreshPolicy', 'captureEnabled', 'autoApplyThreshold', 'reviewThreshold', 'chatVisible', 'reason', 'decision_trace']);
+const CREATE_FIELDS = new Set([
+  'name',
+  'description',
+  'moduleKey',
+  'entityKinds',
+  'valueType',
+  'cardinality',
+  'enumValues',
+  'instruction',
+  'refreshPolicy',
+  'captureEnabled',
+  'autoApplyThreshold',
+  'reviewThreshold',
+  'chatVisible',
+  'reason',
+  'decision_trace',
+]);
 
 function update(ctx: Ctx) {
   const { faults } = ctx;
@@ -547,4 +589,3 @@ export const DEFINITION_ROUTES: readonly Route[] = [
   { method: 'POST', pattern: '/definitions/:definitionId/archive', surface: 'api:definitions.archive', ...admin, handle: archive },
   { method: 'POST', pattern: '/definitions/:definitionId/merge-value', surface: 'api:definitions.merge_value', ...admin, handle: mergeValue },
 ];
-

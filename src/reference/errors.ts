@@ -74,8 +74,7 @@ export class InvalidRequest extends ApiError {
 }
 
 /** Shorthands for the common refusals. */
-export const badRequest = (message: string, issues?: readonly Issue[]): ApiError =>
-  new ApiError(400, message, issues ? { issues } : undefined);
+export const badRequest = (message: string, issues?: readonly Issue[]): ApiError => new ApiError(400, message, issues ? { issues } : undefined);
 export const invalid = (message: string, issues?: readonly Issue[]): ApiError => new InvalidRequest(message, issues);
 export const unauthorized = (message?: string): ApiError => new ApiError(401, message);
 export const forbidden = (message?: string): ApiError => new ApiError(403, message);

@@ -42,7 +42,11 @@ export const FAULTS: readonly FaultDef[] = [
   f('trace-observation-excerpt-unbounded', ['TRACE-010'], 'Observation excerpts longer than 4000 characters are accepted.'),
   f('trace-origin-kind-unchecked', ['TRACE-011'], 'Any string is accepted as reported_origin kind.'),
   f('trace-accepts-unknown-properties', ['TRACE-012'], 'Unknown properties in the trace and its sub-objects are ignored instead of refused.'),
-  f('create-trace-arrays-unbounded', ['TRACE-004', 'TRACE-005'], 'On POST /definitions only, the trace arrays (factors, evidence, definition_refs, observations, alternatives, unknowns) take any number of items.'),
+  f(
+    'create-trace-arrays-unbounded',
+    ['TRACE-004', 'TRACE-005'],
+    'On POST /definitions only, the trace arrays (factors, evidence, definition_refs, observations, alternatives, unknowns) take any number of items.',
+  ),
   f('trace-revision-zero', ['TRACE-009'], 'A definition reference with revision 0 is accepted.'),
 
   // Definitions
@@ -90,7 +94,7 @@ export const FAULTS: readonly FaultDef[] = [
   f('me-omits-graph-compute', ['ME-002'], 'GET /me capabilities lack graphCompute.'),
   f('me-operation-catalog-relative', ['ME-003'], 'GET /me reports operationCatalog as "/capabilities".'),
   f('me-module-visibility-wrong', ['ME-004'], 'GET /me reports moduleVisibility as "all".'),
-  f('me-user-id-is-key-id', ['ME-005'], "GET /me reports the key id as userId."),
+  f('me-user-id-is-key-id', ['ME-005'], 'GET /me reports the key id as userId.'),
 
   // Idempotency
   f('idempotency-key-refused-on-merge', ['IDEM-001'], 'merge-value refuses any Idempotency-Key with 400.'),
@@ -132,7 +136,7 @@ export const FAULTS: readonly FaultDef[] = [
   f('departed-member-key-accepted', ['AUTH-009'], 'Keys of members who left keep working.'),
   f('paused-workspace-accepted', ['AUTH-010'], 'Keys of a paused workspace keep working.'),
   f('workspace-from-input', ['AUTH-011'], 'A workspace id in X-Workspace-Id, ?workspaceId/workspace_id/workspace or body workspace_id/workspaceId selects that workspace.'),
-  f('cross-workspace-definition-ids', ['AUTH-012'], "Definition writes find definitions of any workspace by id."),
+  f('cross-workspace-definition-ids', ['AUTH-012'], 'Definition writes find definitions of any workspace by id.'),
   f('secret-in-me', ['AUTH-013'], 'GET /me includes the key secret.'),
   f('list-shows-all-workspaces', ['AUTH-014'], "GET /definitions lists every workspace's definitions. Checks that count definitions on a shared reference fail too."),
 
@@ -156,9 +160,9 @@ export const FAULTS: readonly FaultDef[] = [
   f('roles-cached-at-first-use', ['ROLE-005'], "Role gates use the holder's role as first seen with the key."),
 
   // Grants
-  f('regrant-disables-key', ['GRANT-001', 'GRANT-002', 'GRANT-004', 'GRANT-005'], 'Replacing a key\'s scopes disables the key.'),
+  f('regrant-disables-key', ['GRANT-001', 'GRANT-002', 'GRANT-004', 'GRANT-005'], "Replacing a key's scopes disables the key."),
   f('grants-cached-at-first-use', ['GRANT-002'], 'Authorization uses the scopes a key had when first used (GET /me shows the live ones).'),
-  f('regrant-archives-definitions', ['GRANT-003'], "Removing admin from a key archives the definitions its holder created."),
+  f('regrant-archives-definitions', ['GRANT-003'], 'Removing admin from a key archives the definitions its holder created.'),
   f('regrant-changes-role', ['GRANT-004'], "Replacing a key's scopes changes its holder's role."),
   f('me-scopes-cached', ['GRANT-005'], 'GET /me shows the scopes the key had at its first GET /me.'),
 
@@ -168,7 +172,11 @@ export const FAULTS: readonly FaultDef[] = [
   f('errors-code-lowercase', ['ERR-002'], 'Error codes are lowercase (bad_request...).'),
   f('unknown-route-plain-text', ['ERR-003', 'ERR-001'], 'Unknown paths answer 404 with a plain-text body.'),
   f('malformed-json-422-defined', ['ERR-004'], 'Malformed JSON answers 422 with defined true (a status outside the table must say defined false).'),
-  f('invalid-body-422-defined', ['DEF-006', 'DEF-008', 'DEF-009', 'DEF-010'], 'A body that breaks a bound (JSON that parses) is answered 422 with defined true (a status outside the table must say defined false).'),
+  f(
+    'invalid-body-422-defined',
+    ['DEF-006', 'DEF-008', 'DEF-009', 'DEF-010'],
+    'A body that breaks a bound (JSON that parses) is answered 422 with defined true (a status outside the table must say defined false).',
+  ),
   f('booleans-truthy', ['ERR-005', 'DEF-006', 'DEF-008'], 'captureEnabled and chatVisible take any JSON value by its truthiness (objects, arrays, any string).'),
   f('form-bodies-parsed', ['ERR-006'], 'Form-encoded bodies are read as forms, each value that parses as JSON taken as JSON.'),
   f('missing-role-as-401', ['ERR-007', 'ROLE-001', 'ROLE-004', 'ROLE-005'], 'A missing workspace role answers 401 instead of 403.'),

@@ -93,7 +93,8 @@ function prepareScope<A extends ScopeArgs>(ctx: PrepareCtx, args: A): Prepared<A
 }
 
 function quote(p: Prepared<ScopeArgs>, faults: FaultSet, c: Choices) {
-  if (faults.has('preview-quote-strings')) return { ...quoteOf(p, c), modelCreditCeiling: String(p.ceiling), apiPreviewCredits: String(API_PREVIEW_CREDITS), apiSubmissionCredits: String(API_SUBMISSION_CREDITS) };
+  if (faults.has('preview-quote-strings'))
+    return { ...quoteOf(p, c), modelCreditCeiling: String(p.ceiling), apiPreviewCredits: String(API_PREVIEW_CREDITS), apiSubmissionCredits: String(API_SUBMISSION_CREDITS) };
   return quoteOf(p, c);
 }
 
@@ -121,7 +122,12 @@ const SCOPE_ARGS_DOC = [
   { name: 'personFields', type: 'array of person field names', required: false, notes: PERSON_FIELDS.join(', ') },
   { name: 'accountFields', type: 'array of account field names', required: false, notes: `permitted: ${ACCOUNT_FIELD_NAMES.join(', ')} (gap-fill only)` },
   { name: 'contextTargets', type: 'array of context area names', required: false, notes: CONTEXT_AREAS.join(', ') },
-  { name: 'connectedReads', type: 'array (at most 10) of {source: "crm", entity: company|contact|deal, fields, predicates, account, limit 1-100}', required: false, notes: 'exact named live reads; account must be one of customerIds; selecting any needs crm:read on a run' },
+  {
+    name: 'connectedReads',
+    type: 'array (at most 10) of {source: "crm", entity: company|contact|deal, fields, predicates, account, limit 1-100}',
+    required: false,
+    notes: 'exact named live reads; account must be one of customerIds; selecting any needs crm:read on a run',
+  },
 ];
 const ROLES = ['owner', 'admin', 'analyst'] as const;
 const SCOPES = ['graph:read', 'graph:write', 'research:run'] as const;

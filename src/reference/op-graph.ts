@@ -204,7 +204,7 @@ const refreshArgs = obj({
 
 export const CONTEXT_REFRESH = defineOp<RefreshArgs>({
   name: 'graph.context_refresh',
-  purpose: 'Refresh the context areas of the named accounts at the user\'s request.',
+  purpose: "Refresh the context areas of the named accounts at the user's request.",
   scopes: ['graph:write'],
   capability: 'context',
   arguments: [

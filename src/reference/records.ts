@@ -10,9 +10,7 @@ import { recordTrace } from './trace.ts';
 const API = '/api/v1';
 
 function labelsOf(ws: Workspace, entityId: string) {
-  return [...ws.labels.values()]
-    .filter((l) => l.entityId === entityId)
-    .map((l) => ({ label_id: l.id, definition_id: l.definitionId, value_slug: l.slug, at: l.at }));
+  return [...ws.labels.values()].filter((l) => l.entityId === entityId).map((l) => ({ label_id: l.id, definition_id: l.definitionId, value_slug: l.slug, at: l.at }));
 }
 
 /** An account as GET /data/accounts/{id} returns it. */

@@ -14,15 +14,7 @@ import { OPERATION_ROUTES } from './operations.ts';
 import type { Route } from './route.ts';
 
 /** Every API route. */
-export const ROUTES: readonly Route[] = [
-  ...INTROSPECTION_ROUTES,
-  ...DEFINITION_ROUTES,
-  ...OPERATION_ROUTES,
-  ...CRM_ROUTES,
-  ...COMPUTE_ROUTES,
-  ...DATA_ROUTES,
-  ...GRAPH_ROUTES,
-];
+export const ROUTES: readonly Route[] = [...INTROSPECTION_ROUTES, ...DEFINITION_ROUTES, ...OPERATION_ROUTES, ...CRM_ROUTES, ...COMPUTE_ROUTES, ...DATA_ROUTES, ...GRAPH_ROUTES];
 
 interface Compiled {
   route: Route;

@@ -165,7 +165,10 @@ export class Server {
         const header = req.headers['idempotency-key'];
         // The fault skips the key's checks on one route only: a rule forgotten on one endpoint.
         const unchecked = (route.surface === 'api:definitions.archive' && this.faults.has('archive-idempotency-key-unchecked')) || forgets(this.faults, 'key-bounds', route.surface);
-        idemKey = unchecked && typeof header === 'string' && header !== '' ? header : idempotencyKeyOf(header === '' && this.choices.idempotency.emptyKey === 'absent' ? undefined : header, this.faults, relaxFor(this.faults, route.surface)?.bounds);
+        idemKey =
+          unchecked && typeof header === 'string' && header !== ''
+            ? header
+            : idempotencyKeyOf(header === '' && this.choices.idempotency.emptyKey === 'absent' ? undefined : header, this.faults, relaxFor(this.faults, route.surface)?.bounds);
       }
     } catch (e) {
       const err = this.refusal(e);
@@ -185,9 +188,10 @@ export class Server {
       }
       try {
         const { contentTypes, trailingBytes } = this.choices.bodies;
-        body = this.faults.has('form-bodies-parsed') && isFormBody(req.headers['content-type'])
-          ? parseFormAsJson(read.bytes)
-          : (parseJsonObject(read.bytes, req.headers['content-type'], contentTypes === 'any', this.choices.status.nonJsonBody, trailingBytes === 'ignore') ?? {});
+        body =
+          this.faults.has('form-bodies-parsed') && isFormBody(req.headers['content-type'])
+            ? parseFormAsJson(read.bytes)
+            : (parseJsonObject(read.bytes, req.headers['content-type'], contentTypes === 'any', this.choices.status.nonJsonBody, trailingBytes === 'ignore') ?? {});
       } catch (e) {
         return this.fail(res, this.refusal(e), p.ws, method, ledgerPath, route.surface);
       }
@@ -210,7 +214,8 @@ export class Server {
         const stored = lookup(ws, holder, idemKey, fp, this.faults, route.surface);
         if (stored && !forgets(this.faults, 'replay', route.surface)) {
           if (this.faults.has('replay-re-executes')) route.handle(ctx);
-          if (this.faults.has('replays-billed') || forgets(this.faults, 'free-replay', route.surface)) this.charge(ws, { method, path: ledgerPath, status: stored.status, credits: 1, surface: route.surface });
+          if (this.faults.has('replays-billed') || forgets(this.faults, 'free-replay', route.surface))
+            this.charge(ws, { method, path: ledgerPath, status: stored.status, credits: 1, surface: route.surface });
           return sendJson(res, this.faults.has('replay-status-200') ? 200 : stored.status, stored.body, { ...stored.headers, ...this.choices.idempotency.replayHeaders });
         }
         // ...except under this fault, which lets concurrent same-key requests interleave here.
@@ -279,7 +284,13 @@ export class Server {
     const changes = args.flatMap((v) => (Array.isArray(v) ? v.flatMap((c) => (typeof c === 'object' && c !== null ? Object.values(c as Record<string, unknown>) : [c])) : [v]));
     const named = [...Object.values(params), ...query.map(([, v]) => v), ...changes].filter((v): v is string => typeof v === 'string').map((v) => v.toLowerCase());
     const holds = (w: Workspace, id: string): boolean =>
-      w.definitions.has(id) || w.operations.has(id) || w.computeRuns.has(id) || w.accounts.has(id) || w.people.has(id) || w.accountPeople.has(id) || [...w.traces.keys()].some((k) => k.endsWith(`:${id}`));
+      w.definitions.has(id) ||
+      w.operations.has(id) ||
+      w.computeRuns.has(id) ||
+      w.accounts.has(id) ||
+      w.people.has(id) ||
+      w.accountPeople.has(id) ||
+      [...w.traces.keys()].some((k) => k.endsWith(`:${id}`));
     for (const id of named) {
       if (holds(p.ws, id)) continue;
       const ws = [...this.store.workspaces.values()].find((w) => holds(w, id));

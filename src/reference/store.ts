@@ -40,7 +40,6 @@ function randomChars(alphabet: string, n: number): string {
   return out;
 }
 
-
 export class Store {
   readonly workspaces = new Map<string, Workspace>();
   readonly keysBySecret = new Map<string, ApiKey>();

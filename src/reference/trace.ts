@@ -31,10 +31,7 @@ function traceSchema(strict: boolean): Schema<Record<string, unknown>> {
     },
     o,
   );
-  const observation = obj(
-    { reference: req(str({ min: 1, max: 500 })), excerpt: req(str({ min: 1, max: 4000 })), observed_at: opt(str({ format: 'date-time' })) },
-    o,
-  );
+  const observation = obj({ reference: req(str({ min: 1, max: 500 })), excerpt: req(str({ min: 1, max: 4000 })), observed_at: opt(str({ format: 'date-time' })) }, o);
   const origin = obj(
     {
       kind: req(oneOf(['human', 'agent', 'integration'] as const)),

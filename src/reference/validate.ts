@@ -149,17 +149,20 @@ export function num(o: { min?: number; max?: number; exclusiveMin?: number; int?
     const high = shift?.(path, 'max');
     if (o.min !== undefined && (low === 'tighten' ? v <= o.min : low === 'loosen' ? v < o.min - step : v < o.min)) issues.push({ path, message: `must be at least ${o.min}` });
     if (o.max !== undefined && (high === 'tighten' ? v >= o.max : high === 'loosen' ? v > o.max + step : v > o.max)) issues.push({ path, message: `must be at most ${o.max}` });
-    if (o.exclusiveMin !== undefined && (low === 'tighten' ? v <= o.exclusiveMin + step : low === 'loosen' ? v < o.exclusiveMin : v <= o.exclusiveMin)) issues.push({ path, message: `must be greater than ${o.exclusiveMin}` });
+    if (o.exclusiveMin !== undefined && (low === 'tighten' ? v <= o.exclusiveMin + step : low === 'loosen' ? v < o.exclusiveMin : v <= o.exclusiveMin))
+      issues.push({ path, message: `must be greater than ${o.exclusiveMin}` });
     return v;
   };
 }
 
 /** A JSON boolean. */
-export const bool = (): Schema<boolean> => (raw, path, issues, reading = STRICT) => {
-  const v = reading.coerceScalars && (raw === 'true' || raw === 'false') ? raw === 'true' : raw;
-  if (typeof v !== 'boolean') issues.push({ path, message: `must be a boolean, got ${kind(v)}` });
-  return v === true;
-};
+export const bool =
+  (): Schema<boolean> =>
+  (raw, path, issues, reading = STRICT) => {
+    const v = reading.coerceScalars && (raw === 'true' || raw === 'false') ? raw === 'true' : raw;
+    if (typeof v !== 'boolean') issues.push({ path, message: `must be a boolean, got ${kind(v)}` });
+    return v === true;
+  };
 
 /** One of the listed strings. */
 export function oneOf<const T extends string>(values: readonly T[]): Schema<T> {

@@ -60,9 +60,7 @@ function clauseEntry(clause: Clause, results: readonly CheckResult[], disabled: 
     if (r.reason !== undefined) c.reason = r.reason;
     return c;
   });
-  const evidence: ReportEvidence[] = dedupeEvidence(
-    results.flatMap((r) => r.findings.filter((f) => f.clause === clause.id).map((f) => toReportEvidence(f, r.checkId))),
-  );
+  const evidence: ReportEvidence[] = dedupeEvidence(results.flatMap((r) => r.findings.filter((f) => f.clause === clause.id).map((f) => toReportEvidence(f, r.checkId))));
   const base = {
     id: clause.id,
     level: clause.level,
@@ -122,7 +120,11 @@ function checkSummary(r: CheckResult): CheckSummary {
     suite: r.suite,
     title: r.title,
     outcome: r.outcome,
-    clauses: Object.fromEntries(Object.keys(r.clauses).sort().map((k) => [k, r.clauses[k]!])),
+    clauses: Object.fromEntries(
+      Object.keys(r.clauses)
+        .sort()
+        .map((k) => [k, r.clauses[k]!]),
+    ),
     findings: r.findings.length,
     requests: r.requests,
     plannedCredits: r.plannedCredits,

@@ -99,9 +99,7 @@ const label = (o: Outcome) => OUTCOME_LABEL[o];
 /** The diff as plain text (for a terminal; untrusted text is kept on one line). */
 export function renderDiffText(d: ReportDiff): string {
   const one = (t: string) => truncate(t.replace(/[\u0000-\u001F\u007F-\u009F]/g, ' '), 90);
-  const out: string[] = [
-    `verdict: ${d.verdict.from}${d.verdict.changed ? ` -> ${d.verdict.to}` : ' (unchanged)'}`,
-  ];
+  const out: string[] = [`verdict: ${d.verdict.from}${d.verdict.changed ? ` -> ${d.verdict.to}` : ' (unchanged)'}`];
   if (d.specChanged) out.push('note: openapi.yaml differs between the runs');
   if (d.catalogChanged) out.push('note: the clause catalog differs between the runs');
   const changes = (title: string, list: ClauseChange[]) => {
@@ -127,11 +125,7 @@ export function renderDiffText(d: ReportDiff): string {
 
 /** The diff as Markdown (for pull-request comments and step summaries). */
 export function renderDiffMarkdown(d: ReportDiff): string {
-  const out: string[] = [
-    `## wgc diff: ${d.hasRegression ? '❌ regression' : '✅ no regression'}`,
-    '',
-    `**Verdict:** ${d.verdict.from}${d.verdict.changed ? ` → ${d.verdict.to}` : ' (unchanged)'}`,
-  ];
+  const out: string[] = [`## wgc diff: ${d.hasRegression ? '❌ regression' : '✅ no regression'}`, '', `**Verdict:** ${d.verdict.from}${d.verdict.changed ? ` → ${d.verdict.to}` : ' (unchanged)'}`];
   if (d.specChanged) out.push('', '_openapi.yaml differs between the runs._');
   if (d.catalogChanged) out.push('', '_The clause catalog differs between the runs._');
   const table = (title: string, rows: string[]) => {

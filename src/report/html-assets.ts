@@ -110,11 +110,4 @@ function cspHash(source: string): string {
 }
 
 /** The page's Content-Security-Policy: no network at all, only the two inline blocks above. */
-export const REPORT_CSP = [
-  "default-src 'none'",
-  `style-src ${cspHash(REPORT_CSS)}`,
-  `script-src ${cspHash(REPORT_JS)}`,
-  "img-src data:",
-  "base-uri 'none'",
-  "form-action 'none'",
-].join('; ');
+export const REPORT_CSP = ["default-src 'none'", `style-src ${cspHash(REPORT_CSS)}`, `script-src ${cspHash(REPORT_JS)}`, 'img-src data:', "base-uri 'none'", "form-action 'none'"].join('; ');

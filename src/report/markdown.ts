@@ -64,7 +64,8 @@ function headline(r: RunResult): string {
   const c = s.coverage;
   const coverage = `${c.verified} of ${c.total} clauses verified (${c.verified} of ${c.observable} observable; MUST ${c.mustVerified} of ${c.mustObservable})`;
   if (s.verdict === 'conformant' && c.full) return `## ${ICON.conformant} wgc: conformant (full certification) — ${coverage}`;
-  if (s.verdict === 'conformant') return `## ${ICON.partial} wgc: conformant on ${c.verified} of ${c.total} clauses only — partial coverage: ${c.mustObservable - c.mustVerified} observable MUST clauses not verified`;
+  if (s.verdict === 'conformant')
+    return `## ${ICON.partial} wgc: conformant on ${c.verified} of ${c.total} clauses only — partial coverage: ${c.mustObservable - c.mustVerified} observable MUST clauses not verified`;
   return `## ${ICON[s.verdict]} wgc: ${s.verdict} — ${coverage}`;
 }
 
@@ -102,7 +103,9 @@ export function renderMarkdown(r: RunResult, options: MarkdownOptions = {}): str
     if (more > 0) out.push(`- …and ${more} more`);
   }
   const failing = [...new Set(failed.flatMap((x) => x.evidence.map((e) => e.checkId)))];
-  const commands = [rerunCommand(r.meta), ...(failing.length > 0 ? ['# only the failing checks:', rerunCommand(r.meta, failing.slice(0, 10))] : [])].map((l) => l.replace(/[\u0000-\u001F\u007F-\u009F\u2028\u2029]/g, ' '));
+  const commands = [rerunCommand(r.meta), ...(failing.length > 0 ? ['# only the failing checks:', rerunCommand(r.meta, failing.slice(0, 10))] : [])].map((l) =>
+    l.replace(/[\u0000-\u001F\u007F-\u009F\u2028\u2029]/g, ' '),
+  );
   // The fence is longer than any run of backticks in the commands (a target URL may hold some).
   const fence = '`'.repeat(Math.max(3, ...commands.flatMap((l) => [...l.matchAll(/`+/g)].map((m) => m[0].length + 1))));
   out.push('', '**Rerun** (same seed, same requests):', '', `${fence}sh`, ...commands, fence);

@@ -100,9 +100,7 @@ export const OutcomeCountsSchema = z.object(countFields).strict();
 export type OutcomeCounts = z.infer<typeof OutcomeCountsSchema>;
 
 /** Clause counts of one area. */
-export const AreaCountsSchema = z
-  .object({ area: z.string(), total: z.number().int().nonnegative(), observable: z.number().int().nonnegative(), ...countFields })
-  .strict();
+export const AreaCountsSchema = z.object({ area: z.string(), total: z.number().int().nonnegative(), observable: z.number().int().nonnegative(), ...countFields }).strict();
 export type AreaCounts = z.infer<typeof AreaCountsSchema>;
 
 /** How much of the catalog the verdict rests on. */

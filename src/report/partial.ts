@@ -36,13 +36,7 @@ export function partialFileName(shard: Shard): string {
 }
 
 /** Writes one shard's partial into `outDir`; returns its path. */
-export async function writePartialFile(
-  outDir: string,
-  shard: Shard,
-  catalogHash: string,
-  meta: RunMetaInput,
-  results: readonly CheckResult[],
-): Promise<string> {
+export async function writePartialFile(outDir: string, shard: Shard, catalogHash: string, meta: RunMetaInput, results: readonly CheckResult[]): Promise<string> {
   const partial: ShardPartial = { formatVersion: FORMAT_VERSION, kind: PARTIAL_KIND, shard, catalogHash, meta: { ...meta, shard }, results: [...results] };
   PartialSchema.parse(partial);
   await mkdir(outDir, { recursive: true });

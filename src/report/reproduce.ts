@@ -51,7 +51,7 @@ export interface ShellVar {
 }
 
 function find(text: string, v: ShellVar): number {
-  for (let from = 0; ; ) {
+  for (let from = 0; ;) {
     const at = text.indexOf(v.literal, from);
     if (at < 0 || !v.token) return at;
     if (!/[A-Za-z0-9_-]/.test(text[at - 1] ?? '') && !/[A-Za-z0-9_-]/.test(text[at + v.literal.length] ?? '')) return at;
@@ -116,7 +116,9 @@ export function rerunCommand(meta: RunMeta, checkIds: readonly string[] = []): s
 /** What the script needs from the environment: the base URLs and the secrets no answer mints. */
 function requiredSecrets(scenario: ReportScenario): string[] {
   const minted = new Set(scenario.steps.flatMap((s) => s.captures.filter((c) => c.name.startsWith('secret:')).map((c) => c.name.slice(7))));
-  return scenarioSecretLabels(scenario).filter((l) => !minted.has(l)).map(secretVariable);
+  return scenarioSecretLabels(scenario)
+    .filter((l) => !minted.has(l))
+    .map(secretVariable);
 }
 
 function stepLine(s: ReportStep, n: number, vars: readonly ShellVar[]): string[] {
@@ -164,7 +166,10 @@ export function reproductionScript(check: CheckSummary, meta: RunMeta, failures:
   const needed = requiredSecrets(sc);
   const head = [
     '#!/bin/sh',
-    `# Reproduction of ${failures.map((f) => f.clause).filter((c, i, a) => a.indexOf(c) === i).join(', ')} found by check ${check.checkId} (wg-conformance ${meta.suite.version}, seed ${meta.seed}).`,
+    `# Reproduction of ${failures
+      .map((f) => f.clause)
+      .filter((c, i, a) => a.indexOf(c) === i)
+      .join(', ')} found by check ${check.checkId} (wg-conformance ${meta.suite.version}, seed ${meta.seed}).`,
     ...failures.slice(0, 5).map((f) => `#   ${f.clause}: ${commentText(f.message)}`),
     `# Replays the ${sc.steps.length} requests of the scenario in order: ${counts.setup} of the suite's set-up, ${counts.check} of the check${counts.cleanup ? `, ${counts.cleanup} of its clean-up` : ''}.`,
     ...(sc.omittedInside > 0 ? [`# ${sc.omittedInside} requests from the middle of the check are left out (the check is long); the exact replay below sends them all.`] : []),

@@ -20,7 +20,10 @@ const MARKER = /^\[REDACTED:([A-Za-z0-9_-]+)\]$/;
 /** A jq path for a JSON location, e.g. `.items[0].id`, `.["odd key"]`. */
 export function jqPath(path: readonly (string | number)[]): string {
   if (path.length === 0) return '.';
-  return path.map((p) => (typeof p === 'number' ? `[${p}]` : /^[A-Za-z_][A-Za-z0-9_]*$/.test(p) ? `.${p}` : `[${JSON.stringify(p)}]`)).join('').replace(/^\[/, '.[');
+  return path
+    .map((p) => (typeof p === 'number' ? `[${p}]` : /^[A-Za-z_][A-Za-z0-9_]*$/.test(p) ? `.${p}` : `[${JSON.stringify(p)}]`))
+    .join('')
+    .replace(/^\[/, '.[');
 }
 
 interface Leaf {
@@ -57,7 +60,12 @@ function occursIn(text: string, value: string): boolean {
 }
 
 function varName(key: string, n: number): string {
-  const base = key.replace(/([a-z0-9])([A-Z])/g, '$1_$2').replace(/[^A-Za-z0-9]+/g, '_').toUpperCase().replace(/^_+|_+$/g, '') || 'VALUE';
+  const base =
+    key
+      .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+      .replace(/[^A-Za-z0-9]+/g, '_')
+      .toUpperCase()
+      .replace(/^_+|_+$/g, '') || 'VALUE';
   return `${/^[0-9]/.test(base) ? `V_${base}` : base}_${n}`;
 }
 

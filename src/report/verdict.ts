@@ -41,8 +41,7 @@ export function summarize(clauses: readonly ClauseEntry[], runErrors: readonly s
   const harnessErrors = clauses.filter((c) => c.outcome === 'harnessError').map((c) => c.id);
 
   const broken = harnessErrors.length > 0 || runErrors.length > 0;
-  const verdict: Verdict =
-    mustFailed.length > 0 ? 'not-conformant' : broken || counts.passed === 0 ? 'inconclusive' : 'conformant';
+  const verdict: Verdict = mustFailed.length > 0 ? 'not-conformant' : broken || counts.passed === 0 ? 'inconclusive' : 'conformant';
 
   const mustObservable = must.filter((c) => c.observable);
   const mustVerified = must.filter((c) => c.outcome === 'passed').length;
@@ -75,14 +74,10 @@ export function headline(verdict: Verdict, cov: Coverage, mustFailed: number, wa
     case 'not-conformant':
       return `not conformant: ${mustFailed} MUST clause${mustFailed === 1 ? '' : 's'} failed; ${scope}${warn}`;
     case 'inconclusive':
-      return broken
-        ? `inconclusive: the harness broke, no MUST clause failed; ${scope}${warn}`
-        : `inconclusive: no clause was verified; ${scope}${warn}`;
+      return broken ? `inconclusive: the harness broke, no MUST clause failed; ${scope}${warn}` : `inconclusive: no clause was verified; ${scope}${warn}`;
     case 'conformant': {
       const missing = cov.mustObservable - cov.mustVerified;
-      const extent = cov.full
-        ? 'full certification: every observable MUST clause verified'
-        : `partial: ${missing} observable MUST clause${missing === 1 ? '' : 's'} not verified`;
+      const extent = cov.full ? 'full certification: every observable MUST clause verified' : `partial: ${missing} observable MUST clause${missing === 1 ? '' : 's'} not verified`;
       return `conformant on ${cov.verified} of ${cov.total} clauses (${cov.verified} of ${cov.observable} observable); ${extent}${warn}`;
     }
   }

@@ -46,7 +46,11 @@ export async function writeReports(result: RunResult, outDir: string): Promise<s
     written.push(path);
   }
   const scripts = checked.checks.flatMap((c) => {
-    const script = reproductionScript(c, checked.meta, checked.clauses.flatMap((cl) => cl.evidence.filter((e) => e.checkId === c.checkId)));
+    const script = reproductionScript(
+      c,
+      checked.meta,
+      checked.clauses.flatMap((cl) => cl.evidence.filter((e) => e.checkId === c.checkId)),
+    );
     return script ? [[reproductionFile(c.checkId), script] as const] : [];
   });
   if (scripts.length > 0) {

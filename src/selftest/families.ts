@@ -123,7 +123,13 @@ export async function boundsFamily(): Promise<GeneratedFault[]> {
 }
 
 /** The five endpoints of 4.1 by the bounds faults' operation names. */
-const KEYED: Readonly<Record<string, string>> = { create: 'createDefinition', update: 'updateDefinition', archive: 'archiveDefinition', merge_value: 'mergeDefinitionValue', operations: 'submitOperation' };
+const KEYED: Readonly<Record<string, string>> = {
+  create: 'createDefinition',
+  update: 'updateDefinition',
+  archive: 'archiveDefinition',
+  merge_value: 'mergeDefinitionValue',
+  operations: 'submitOperation',
+};
 
 /**
  * The bounds of request parameters: `limit` of GET /definitions (PAGE-002 when its last valid
@@ -138,7 +144,12 @@ async function parameterBounds(): Promise<GeneratedFault[]> {
   if (limit?.minimum === undefined || limit.maximum === undefined) throw new Error('specs/openapi.yaml: the limit of listDefinitions has no minimum and maximum');
   for (const bound of ['min', 'max'] as const) {
     for (const how of ['tighten', 'loosen'] as const) {
-      out.push({ name: `bound:list:query.limit:${bound}:${how}`, family: 'bounds', clauses: [how === 'tighten' ? 'PAGE-002' : 'PAGE-003'], description: `GET /definitions: limit ${bound === 'min' ? 'minimum' : 'maximum'} ${how === 'tighten' ? 'one short (the last valid value refused)' : 'one past (the first invalid value accepted)'}` });
+      out.push({
+        name: `bound:list:query.limit:${bound}:${how}`,
+        family: 'bounds',
+        clauses: [how === 'tighten' ? 'PAGE-002' : 'PAGE-003'],
+        description: `GET /definitions: limit ${bound === 'min' ? 'minimum' : 'maximum'} ${how === 'tighten' ? 'one short (the last valid value refused)' : 'one past (the first invalid value accepted)'}`,
+      });
     }
   }
   for (const [op, operationId] of Object.entries(KEYED)) {
@@ -149,7 +160,7 @@ async function parameterBounds(): Promise<GeneratedFault[]> {
         const name = `bound:${op}:header.idempotency-key:${bound}:${how}`;
         const what = `${operationId}: Idempotency-Key length ${bound === 'min' ? 'minimum' : 'maximum'} ${how === 'tighten' ? 'one short (the last valid value refused)' : 'one past (the first invalid value accepted)'}`;
         // An empty key may be read as no key at all (IDEM-005's recorded reading): accepting it is conformant.
-        const unobservable = bound === 'min' && how === 'loosen' ? 'an empty Idempotency-Key may be read as no key (IDEM-005\'s accepted reading), so accepting one is conformant' : undefined;
+        const unobservable = bound === 'min' && how === 'loosen' ? "an empty Idempotency-Key may be read as no key (IDEM-005's accepted reading), so accepting one is conformant" : undefined;
         out.push({ name, family: 'bounds', clauses: [how === 'tighten' ? 'IDEM-007' : 'IDEM-005'], description: what, ...(unobservable ? { unobservable } : {}) });
       }
     }
@@ -230,7 +241,12 @@ export async function ruleCellsFamily(): Promise<GeneratedFault[]> {
     const route = ROUTES.find((r) => r.method === op.method && pathShape(r.pattern) === pathShape(op.path));
     if (!route) throw new Error(`the reference has no route for ${op.method} ${op.path} (${op.operationId})`);
     const at = `${op.method} ${op.path}`;
-    const cell = (rule: string, clauses: string[], description: string): GeneratedFault => ({ name: `forgets:${rule}@${route.surface}`, family: 'rule-cells', clauses, description: `${at}: ${description}` });
+    const cell = (rule: string, clauses: string[], description: string): GeneratedFault => ({
+      name: `forgets:${rule}@${route.surface}`,
+      family: 'rule-cells',
+      clauses,
+      description: `${at}: ${description}`,
+    });
     out.push(cell('revoked', ['AUTH-007'], 'a revoked key is let through'));
     out.push(cell('disabled', ['AUTH-008'], 'a disabled key is let through'));
     out.push(cell('departed', ['AUTH-009'], "a departed member's key is let through"));
@@ -251,7 +267,7 @@ export async function ruleCellsFamily(): Promise<GeneratedFault[]> {
     // Isolation where a request names a record by id: in its path, in its query (a trail), or
     // among its arguments (an edit through POST /operations).
     const isolationClause = op.path.includes('{') || ['submitOperation', 'prepareDecisionInputs'].includes(op.operationId) ? 'AUTH-012' : op.operationId === 'readTraces' ? 'AUTH-014' : undefined;
-    if (isolationClause) out.push(cell('isolation', [isolationClause], "records are looked up in whichever workspace holds the id it names"));
+    if (isolationClause) out.push(cell('isolation', [isolationClause], 'records are looked up in whichever workspace holds the id it names'));
     if (op.idempotent) {
       out.push(cell('replay', REPLAY_CLAUSES[op.operationId] ?? ['IDEM-002', 'IDEM-003'], 'a repeated request with the same Idempotency-Key and input runs again'));
       out.push(cell('conflict', ['IDEM-004'], 'an Idempotency-Key reused with another input runs as a new request'));

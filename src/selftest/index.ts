@@ -107,7 +107,14 @@ export async function runSelfTest(opts: SelfTestOptions = {}): Promise<KillMatri
     workers: concurrency,
     mode: opts.mode ?? WORKER_MODE_DEFAULT,
     jobTimeoutMs: opts.jobTimeoutMs ?? SELFTEST_JOB_TIMEOUT_MS,
-    init: { suitesDir: opts.suitesDir ?? DEFAULT_SUITES_DIR, root: PACKAGE_ROOT, seed, numRuns, suiteConcurrency: opts.suiteConcurrency ?? SELFTEST_SUITE_CONCURRENCY, timeoutMs: SELFTEST_REQUEST_TIMEOUT_MS },
+    init: {
+      suitesDir: opts.suitesDir ?? DEFAULT_SUITES_DIR,
+      root: PACKAGE_ROOT,
+      seed,
+      numRuns,
+      suiteConcurrency: opts.suiteConcurrency ?? SELFTEST_SUITE_CONCURRENCY,
+      timeoutMs: SELFTEST_REQUEST_TIMEOUT_MS,
+    },
     onResult: (job, summary) => opts.onProgress?.(progressOf(job, summary, selected, ++done, jobs.length)),
   });
   return buildKillMatrix({

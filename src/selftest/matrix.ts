@@ -113,7 +113,13 @@ export function buildKillMatrix(input: MatrixInput): KillMatrix {
     unobservable: (input.unobservable ?? []).map((u) => ({ fault: u.fault.name, family: u.fault.family ?? 'named', reason: u.reason })),
     escapes: faults.filter((f) => !f.caught).map((f) => f.fault),
     coverageGap: coverageGap(input.catalog, input.allFaults, input.suites),
-    timing: { totalMs: input.totalMs, conformantMs: conformant.durationMs, faultMedianMs: median(times), faultMaxMs: Math.max(0, ...times), cpuMs: conformant.cpuMs + faults.reduce((s, f) => s + f.cpuMs, 0) },
+    timing: {
+      totalMs: input.totalMs,
+      conformantMs: conformant.durationMs,
+      faultMedianMs: median(times),
+      faultMaxMs: Math.max(0, ...times),
+      cpuMs: conformant.cpuMs + faults.reduce((s, f) => s + f.cpuMs, 0),
+    },
     ok: conformant.clean && caught === faults.length,
   };
 }

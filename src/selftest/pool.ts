@@ -125,10 +125,7 @@ function startInline(ev: Events): Handle {
   // Imported lazily so the pool itself never loads the suites' dependencies.
   const deliver = import('./worker.ts').then(({ serveWorker }) => {
     let handler: (m: ToWorker) => void = () => {};
-    serveWorker(
-      { send: (m) => void (closed || ev.message(m)), onMessage: (f) => void (handler = f), close: () => latch.exit('exit code 0') },
-      { catchStray: false },
-    );
+    serveWorker({ send: (m) => void (closed || ev.message(m)), onMessage: (f) => void (handler = f), close: () => latch.exit('exit code 0') }, { catchStray: false });
     return (m: ToWorker) => handler(m);
   });
   return {

@@ -81,7 +81,9 @@ export function summarise(result: RunResult, checks: readonly CheckResult[], fau
     .filter((r) => Object.values(r.clauses).includes('harnessError'))
     .map((r) => ({
       check: r.checkId,
-      clauses: Object.keys(r.clauses).filter((id) => r.clauses[id] === 'harnessError').sort(),
+      clauses: Object.keys(r.clauses)
+        .filter((id) => r.clauses[id] === 'harnessError')
+        .sort(),
       reason: shorten(r.reason ?? 'no reason given'),
     }))
     .sort((a, b) => a.check.localeCompare(b.check));

@@ -63,7 +63,14 @@ export function serveWorker(port: WorkerPort, opts: { catchStray: boolean } = { 
       stray = [];
       try {
         const suites = m.suites ? defs.filter((d) => m.suites!.includes(d.name)) : defs;
-        const summary = await runTarget(m.faults, { suites, catalog: loadCatalog(), seed: init.seed, numRuns: init.numRuns, suiteConcurrency: init.suiteConcurrency, ...(init.timeoutMs ? { timeoutMs: init.timeoutMs } : {}) });
+        const summary = await runTarget(m.faults, {
+          suites,
+          catalog: loadCatalog(),
+          seed: init.seed,
+          numRuns: init.numRuns,
+          suiteConcurrency: init.suiteConcurrency,
+          ...(init.timeoutMs ? { timeoutMs: init.timeoutMs } : {}),
+        });
         summary.runErrors.push(...stray);
         port.send({ type: 'result', id: m.id, summary });
       } catch (e) {

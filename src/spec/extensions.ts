@@ -19,9 +19,7 @@ export const BillingSchema = z.enum(['free', 'billed']);
 // Only `true` is meaningful; non-idempotent operations simply omit the extension.
 export const IdempotentSchema = z.literal(true).optional();
 
-export const AmbiguitySchema = z
-  .object({ question: z.string().min(1), accepted: z.array(z.string().min(1)).min(2) })
-  .strict();
+export const AmbiguitySchema = z.object({ question: z.string().min(1), accepted: z.array(z.string().min(1)).min(2) }).strict();
 
 export const CatalogOperationSchema = AccessRuleSchema.extend({
   via: z.string().regex(/^(GET|POST|PUT|PATCH|DELETE) \//, 'a method and a path, e.g. "POST /operations"'),

@@ -63,12 +63,7 @@ export function responseFor(op: BaseOperationInfo, status: number): ResponseInfo
  * "status"; a declared response without a JSON schema (204) has nothing to check.
  * @throws Error when the operationId does not exist (a harness mistake, not a target deviation).
  */
-export function validateResponse(
-  spec: LoadedDocument<BaseOperationInfo>,
-  operationId: string,
-  status: number,
-  body: unknown,
-): ValidationIssue[] {
+export function validateResponse(spec: LoadedDocument<BaseOperationInfo>, operationId: string, status: number, body: unknown): ValidationIssue[] {
   const op = spec.operation(operationId);
   const response = responseFor(op, status);
   if (!response) {

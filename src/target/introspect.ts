@@ -6,9 +6,7 @@
 import type { ApiClient } from '../http/api.ts';
 
 /** What GET /me said about one supplied key (or why it could not be read). */
-export type IntrospectedKey =
-  | { name: string; ok: true; role: string; scopes: string[]; workspaceId: string; userId: string }
-  | { name: string; ok: false; problem: string };
+export type IntrospectedKey = { name: string; ok: true; role: string; scopes: string[]; workspaceId: string; userId: string } | { name: string; ok: false; problem: string };
 
 /** A supplied key: a label and its secret (from the environment variable the profile names). */
 export interface SuppliedKey {

@@ -41,7 +41,11 @@ export async function preflight(api: ApiClient & { apiUrl: string }, keys: reado
   const keyless = await api.send({ method: 'GET', path: '/me', key: null });
   const res = keyless.response;
   if (!res) {
-    return { problems: [`the API cannot be reached: GET ${me} got no answer (${keyless.error?.kind ?? 'no response'}${keyless.error?.message ? `: ${keyless.error.message}` : ''}); check --base-url and that the target is up. The target is not to blame for this run.`] };
+    return {
+      problems: [
+        `the API cannot be reached: GET ${me} got no answer (${keyless.error?.kind ?? 'no response'}${keyless.error?.message ? `: ${keyless.error.message}` : ''}); check --base-url and that the target is up. The target is not to blame for this run.`,
+      ],
+    };
   }
   const json = res.isJson && typeof res.json === 'object' && res.json !== null && !Array.isArray(res.json);
   if (res.status < 400 || res.status >= 500 || !json) {
@@ -53,6 +57,8 @@ export async function preflight(api: ApiClient & { apiUrl: string }, keys: reado
   }
   if (keys.length === 0) return { problems: [] };
   const introspected = await introspectKeys(api, keys);
-  const problems = introspected.flatMap((k) => (k.ok ? [] : [`key ${k.name}: ${k.problem}; the key is wrong, revoked, expired or for another deployment (check the environment variable the profile names for it)`]));
+  const problems = introspected.flatMap((k) =>
+    k.ok ? [] : [`key ${k.name}: ${k.problem}; the key is wrong, revoked, expired or for another deployment (check the environment variable the profile names for it)`],
+  );
   return { problems, introspected };
 }

@@ -33,8 +33,7 @@ const KEY_HOLDING_ROLES: readonly Role[] = ['owner', 'admin', 'analyst'];
  * is deleted again and the error is rethrown, naming the suite, the run prefix and the step.
  */
 export async function provisionSuite(suite: SuiteCast, control: ControlApi, prefix: string, opts: ProvisionOptions = {}): Promise<ProvisionedSuite> {
-  const failed = (e: unknown): Error =>
-    new Error(`provisioning suite "${suite.name}" (run prefix ${prefix}) failed: ${(e as Error).message}`, { cause: e });
+  const failed = (e: unknown): Error => new Error(`provisioning suite "${suite.name}" (run prefix ${prefix}) failed: ${(e as Error).message}`, { cause: e });
   let workspaceId: string;
   try {
     ({ workspaceId } = await control.createWorkspace(opts.credits));

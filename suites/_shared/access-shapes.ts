@@ -74,10 +74,7 @@ export async function catalogFields(ctx: CheckContext, key: KeyHandle, operation
   const ex = await ctx.api.send({ method: 'GET', path: '/capabilities', key });
   if (!is2xx(ex)) return [];
   const body = ex.response?.json;
-  const holders = [
-    ...findObjects(body, (o) => Object.values(o).includes(operation)),
-    ...findObjects(body, (o) => isObject(o[operation])).map((o) => o[operation] as Record<string, unknown>),
-  ];
+  const holders = [...findObjects(body, (o) => Object.values(o).includes(operation)), ...findObjects(body, (o) => isObject(o[operation])).map((o) => o[operation] as Record<string, unknown>)];
   for (const h of holders) {
     for (const [k, v] of Object.entries(h)) {
       if (/field|propert/i.test(k) && Array.isArray(v) && v.length > 0 && v.every((x) => typeof x === 'string')) return (v as string[]).slice(0, 2);

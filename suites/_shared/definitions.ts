@@ -121,5 +121,8 @@ export function comparableRenderings(before: Record<string, unknown>, after: Rec
 export function enumValueSlugs(def: { enum_values?: unknown }): string[] {
   const values: unknown = def.enum_values;
   if (!Array.isArray(values)) return [];
-  return values.filter(isObject).map((v) => v.slug).filter((slug): slug is string => typeof slug === 'string');
+  return values
+    .filter(isObject)
+    .map((v) => v.slug)
+    .filter((slug): slug is string => typeof slug === 'string');
 }

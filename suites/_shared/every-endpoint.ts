@@ -120,7 +120,8 @@ export function endpointRequest(ctx: CheckContext, spec: LoadedSpec, op: Operati
 export async function everyEndpoint(ctx: CheckContext, opts: { readOnly?: boolean } = {}): Promise<EndpointRequest[]> {
   const spec = await loadSpec();
   const billed = spec.operations.filter((op) => op.billing === 'billed').length;
-  if (billed > BILLED_ENDPOINTS) throw new Error(`specs/openapi.yaml has ${billed} billed endpoints; BILLED_ENDPOINTS (every-endpoint.ts), which credit ceilings are built on, says ${BILLED_ENDPOINTS}`);
+  if (billed > BILLED_ENDPOINTS)
+    throw new Error(`specs/openapi.yaml has ${billed} billed endpoints; BILLED_ENDPOINTS (every-endpoint.ts), which credit ceilings are built on, says ${BILLED_ENDPOINTS}`);
   return spec.operations.filter((op) => !opts.readOnly || op.method === 'GET').map((op) => endpointRequest(ctx, spec, op));
 }
 

@@ -10,11 +10,7 @@ export function isObject(v: unknown): v is Record<string, unknown> {
 }
 
 /** Depth-first search of a JSON value for objects that satisfy the predicate (bounded depth and count). */
-export function findObjects(
-  root: unknown,
-  predicate: (o: Record<string, unknown>) => boolean,
-  limits: { maxDepth?: number; maxNodes?: number } = {},
-): Record<string, unknown>[] {
+export function findObjects(root: unknown, predicate: (o: Record<string, unknown>) => boolean, limits: { maxDepth?: number; maxNodes?: number } = {}): Record<string, unknown>[] {
   const maxDepth = limits.maxDepth ?? 12;
   let budget = limits.maxNodes ?? 20_000;
   const found: Record<string, unknown>[] = [];
@@ -64,7 +60,15 @@ export function compareIds(a: string, b: string): number {
 
 /** JSON with object keys sorted, so two renderings of the same value compare equal. */
 export function canonical(value: unknown): string {
-  return JSON.stringify(value, (_k, v: unknown) => (isObject(v) ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, v[k]])) : v));
+  return JSON.stringify(value, (_k, v: unknown) =>
+    isObject(v)
+      ? Object.fromEntries(
+          Object.keys(v)
+            .sort()
+            .map((k) => [k, v[k]]),
+        )
+      : v,
+  );
 }
 
 export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

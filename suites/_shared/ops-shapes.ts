@@ -98,12 +98,7 @@ export interface Tried {
  * Sends the shapes in order until one is answered 2xx. `each` runs around every send (e.g. a
  * ledger measurement) and must return the exchange.
  */
-export async function tryShapes(
-  ctx: CheckContext,
-  key: KeyHandle,
-  shapes: readonly Shape[],
-  each: (send: () => Promise<Exchange>) => Promise<Exchange> = (send) => send(),
-): Promise<Tried> {
+export async function tryShapes(ctx: CheckContext, key: KeyHandle, shapes: readonly Shape[], each: (send: () => Promise<Exchange>) => Promise<Exchange> = (send) => send()): Promise<Tried> {
   const attempts: Exchange[] = [];
   for (const shape of shapes) {
     const ex = await each(() => ctx.api.send({ ...shape, key }));

@@ -57,11 +57,7 @@ export interface FormVerdict {
  * which must hold at least one item of a module in `keys` and one of a module outside it (so
  * that filtering and ignoring can be told apart).
  */
-export async function probeForms(
-  ctx: CheckContext,
-  key: KeyHandle,
-  opts: { keys: readonly string[]; known: readonly KnownItem[]; includeArchived?: boolean },
-): Promise<FormVerdict[]> {
+export async function probeForms(ctx: CheckContext, key: KeyHandle, opts: { keys: readonly string[]; known: readonly KnownItem[]; includeArchived?: boolean }): Promise<FormVerdict[]> {
   const verdicts: FormVerdict[] = [];
   const wanted = new Set(opts.keys);
   const knownIn = opts.known.filter((k) => wanted.has(k.module_key));
@@ -84,7 +80,12 @@ export async function probeForms(
       verdicts.push({ form, kind: 'error', exchange, detail: `the filtered walk did not end (${walk.end})` });
       continue;
     }
-    const listed = new Set(walk.items.map(idOf).filter((id): id is string => id !== undefined).map((id) => id.toLowerCase()));
+    const listed = new Set(
+      walk.items
+        .map(idOf)
+        .filter((id): id is string => id !== undefined)
+        .map((id) => id.toLowerCase()),
+    );
     const offKey = walk.items.filter((i) => !wanted.has(String(i.module_key)));
     const missing = knownIn.filter((k) => !listed.has(k.id.toLowerCase()));
     const has = (k: KnownItem): boolean => listed.has(k.id.toLowerCase());

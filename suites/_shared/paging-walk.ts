@@ -70,7 +70,13 @@ function readPage(clause: string, ex: Exchange): Page {
   } catch (e) {
     if (!(e instanceof RangeError)) throw e;
     const r = ex.response;
-    throw new Finding({ clause, message: 'the answer is not a collection envelope (a JSON value nested too deeply to show)', expected: '{ items: [...], nextCursor: uuid | null }', received: `${r?.status ?? ''} ${(r?.text ?? '').slice(0, 200)}…`, exchange: ex });
+    throw new Finding({
+      clause,
+      message: 'the answer is not a collection envelope (a JSON value nested too deeply to show)',
+      expected: '{ items: [...], nextCursor: uuid | null }',
+      received: `${r?.status ?? ''} ${(r?.text ?? '').slice(0, 200)}…`,
+      exchange: ex,
+    });
   }
 }
 
@@ -127,7 +133,8 @@ export async function walkOrNotObservable(ctx: CheckContext, key: KeyHandle, q: 
     throw new NotObservable(`GET /definitions could not be listed to observe the outcome: ${e.evidence.message} (${e.evidence.received ?? ''})`);
   }
   if (walk.end === 'loop') throw new NotObservable('GET /definitions could not be listed to observe the outcome: a nextCursor repeated (see the pagination suite)');
-  if (walk.end === 'capped') throw new NotObservable(`GET /definitions could not be listed to observe the outcome: more than ${maxPages} pages (the workspace is too large for this check's credit plan)`);
+  if (walk.end === 'capped')
+    throw new NotObservable(`GET /definitions could not be listed to observe the outcome: more than ${maxPages} pages (the workspace is too large for this check's credit plan)`);
   return walk;
 }
 
@@ -157,18 +164,20 @@ export function uuidBefore(id: string): string | undefined {
  * does not show it (a server that refuses unknown cursors, say), a bounded full walk decides.
  * Undefined when the definition is not listed.
  */
-export async function findDefinition(
-  ctx: CheckContext,
-  key: KeyHandle,
-  id: string,
-  includeArchived: boolean,
-): Promise<{ item: Record<string, unknown> | undefined; exchange?: Exchange }> {
+export async function findDefinition(ctx: CheckContext, key: KeyHandle, id: string, includeArchived: boolean): Promise<{ item: Record<string, unknown> | undefined; exchange?: Exchange }> {
   const q: ListQuery = includeArchived ? { includeArchived: true } : {};
   const before = uuidBefore(id);
   if (before !== undefined) {
     const ex = await ctx.api.send({ method: 'GET', path: '/definitions', key, query: listQuery({ ...q, limit: 1 }, before) });
     const first = Array.isArray((ex.response?.json as { items?: unknown })?.items) ? (ex.response!.json as { items: unknown[] }).items[0] : undefined;
-    if (ex.response !== undefined && ex.response.status >= 200 && ex.response.status < 300 && typeof first === 'object' && first !== null && compareIds(String((first as { id?: unknown }).id), id) === 0) {
+    if (
+      ex.response !== undefined &&
+      ex.response.status >= 200 &&
+      ex.response.status < 300 &&
+      typeof first === 'object' &&
+      first !== null &&
+      compareIds(String((first as { id?: unknown }).id), id) === 0
+    ) {
       return { item: first as Record<string, unknown>, exchange: ex };
     }
   }

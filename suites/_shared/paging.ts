@@ -23,7 +23,13 @@ export function pageOf(clause: string, ex: Exchange): Page {
   const r = ex.response;
   const body = r?.json;
   if (!r || r.status < 200 || r.status >= 300) {
-    throw new Finding({ clause, message: 'the listing did not succeed', expected: '2xx with the collection envelope', received: r ? `${r.status} ${brief(body ?? r.text)}` : `no response (${ex.error?.kind}: ${ex.error?.message})`, exchange: ex });
+    throw new Finding({
+      clause,
+      message: 'the listing did not succeed',
+      expected: '2xx with the collection envelope',
+      received: r ? `${r.status} ${brief(body ?? r.text)}` : `no response (${ex.error?.kind}: ${ex.error?.message})`,
+      exchange: ex,
+    });
   }
   if (!isObject(body) || !Array.isArray(body.items) || !('nextCursor' in body) || !(body.nextCursor === null || typeof body.nextCursor === 'string')) {
     throw new Finding({ clause, message: 'the answer is not a collection envelope', expected: '{ items: [...], nextCursor: uuid | null }', received: brief(body ?? r.text), exchange: ex });
@@ -45,9 +51,8 @@ export async function walkCollection(
   const seen = new Set<string>();
   let cursor: string | null = null;
   for (;;) {
-    const query: ApiRequest['query'] = opts.rawQuery !== undefined
-      ? [opts.rawQuery, cursor ? `cursor=${encodeURIComponent(cursor)}` : ''].filter(Boolean).join('&')
-      : { ...opts.query, ...(cursor ? { cursor } : {}) };
+    const query: ApiRequest['query'] =
+      opts.rawQuery !== undefined ? [opts.rawQuery, cursor ? `cursor=${encodeURIComponent(cursor)}` : ''].filter(Boolean).join('&') : { ...opts.query, ...(cursor ? { cursor } : {}) };
     const ex = await ctx.api.send({ method: 'GET', path: opts.path, key, query });
     const page = pageOf(opts.envelopeClause ?? opts.clause, ex);
     pages.push(page);

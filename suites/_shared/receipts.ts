@@ -61,12 +61,53 @@ export function findResourceId(ex: Exchange): string | undefined {
 /** Fields that may name a receipt's state (the seed shows none). */
 const STATE_FIELDS = ['status', 'state', 'phase', 'outcome', 'result_status', 'resultStatus'] as const;
 /** Values read as "not finished yet". */
-const PENDING = new Set(['queued', 'pending', 'running', 'in_progress', 'inprogress', 'processing', 'submitted', 'accepted', 'started', 'waiting', 'scheduled', 'created', 'active', 'open', 'new', 'executing']);
+const PENDING = new Set([
+  'queued',
+  'pending',
+  'running',
+  'in_progress',
+  'inprogress',
+  'processing',
+  'submitted',
+  'accepted',
+  'started',
+  'waiting',
+  'scheduled',
+  'created',
+  'active',
+  'open',
+  'new',
+  'executing',
+]);
 /** Values read as "finished" (3 names partial and needs_review as agent results). */
 const TERMINAL = new Set([
-  'succeeded', 'success', 'successful', 'completed', 'complete', 'done', 'finished', 'ok', 'applied',
-  'failed', 'failure', 'error', 'errored', 'rejected', 'refused', 'denied', 'invalid', 'cancelled', 'canceled', 'aborted', 'expired', 'timed_out', 'timeout', 'stopped',
-  'partial', 'needs_review', 'skipped',
+  'succeeded',
+  'success',
+  'successful',
+  'completed',
+  'complete',
+  'done',
+  'finished',
+  'ok',
+  'applied',
+  'failed',
+  'failure',
+  'error',
+  'errored',
+  'rejected',
+  'refused',
+  'denied',
+  'invalid',
+  'cancelled',
+  'canceled',
+  'aborted',
+  'expired',
+  'timed_out',
+  'timeout',
+  'stopped',
+  'partial',
+  'needs_review',
+  'skipped',
 ]);
 /** Fields that, when set, say the work finished. */
 const FINISHED_AT = ['completedAt', 'completed_at', 'finishedAt', 'finished_at', 'finished', 'endedAt', 'ended_at'] as const;
@@ -84,12 +125,15 @@ export function receiptProgress(body: unknown): 'pending' | 'terminal' | 'unknow
     for (const f of STATE_FIELDS) {
       const v = o[f];
       if (typeof v !== 'string') continue;
-      const s = v.trim().toLowerCase().replace(/[\s-]+/g, '_');
+      const s = v
+        .trim()
+        .toLowerCase()
+        .replace(/[\s-]+/g, '_');
       if (PENDING.has(s)) return 'pending';
       if (TERMINAL.has(s)) terminal = true;
     }
     if (FINISHED_AT.some((f) => o[f] === true || (typeof o[f] === 'string' && (o[f] as string).length > 0))) terminal = true;
-    if (ERROR_FIELDS.some((f) => (isObject(o[f]) || (typeof o[f] === 'string' && (o[f] as string).length > 0) || (Array.isArray(o[f]) && (o[f] as unknown[]).length > 0)))) terminal = true;
+    if (ERROR_FIELDS.some((f) => isObject(o[f]) || (typeof o[f] === 'string' && (o[f] as string).length > 0) || (Array.isArray(o[f]) && (o[f] as unknown[]).length > 0))) terminal = true;
   }
   return terminal ? 'terminal' : 'unknown';
 }

@@ -88,7 +88,8 @@ export const apiKeyReads: CheckDef = {
       const stable = sameAnswer(bearer, again);
       const a = again.response;
       // Only in a shared workspace: in one of the suite's own, nothing else changes the listing.
-      const disagreement = read.listing && ctx.run.sharedWorkspace && a && a.status === res.status && bearer.response?.status === res.status ? listingDisagreement(res.json, bearer.response.json, a.json) : null;
+      const disagreement =
+        read.listing && ctx.run.sharedWorkspace && a && a.status === res.status && bearer.response?.status === res.status ? listingDisagreement(res.json, bearer.response.json, a.json) : null;
       if (disagreement === undefined) continue;
       if (!stable && a && a.status === res.status && a.isJson && res.isJson && bearer.response?.isJson && sameExceptVolatile(res.json, a.json, bearer.response.json)) continue;
       soft(ctx, () => {

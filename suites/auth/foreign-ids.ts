@@ -102,7 +102,13 @@ export const foreignIds: CheckDef = {
     const leaked = mine.items.filter((i) => (typeof i.id === 'string' && i.id.toLowerCase() === def.id.toLowerCase()) || i.workspace_id === other.workspaceId);
     if (leaked.length > 0) {
       soft(ctx, () => {
-        throw new Finding({ clause: 'AUTH-014', message: "GET /definitions listed another workspace's definitions", expected: "only the key's workspace's definitions", received: brief(leaked), exchange: mine.exchanges.at(-1)! });
+        throw new Finding({
+          clause: 'AUTH-014',
+          message: "GET /definitions listed another workspace's definitions",
+          expected: "only the key's workspace's definitions",
+          received: brief(leaked),
+          exchange: mine.exchanges.at(-1)!,
+        });
       });
     }
 
@@ -136,7 +142,13 @@ async function foreignData(ctx: CheckContext, reader: KeyHandle, other: { worksp
     const named = [accountId, personId, accountPersonId].filter((id) => ok2xx(ex) && containsString(body, id));
     if (named.length > 0) {
       soft(ctx, () => {
-        throw new Finding({ clause: 'AUTH-014', message: `GET ${path} mentions records of another workspace`, expected: "only the key's workspace's records", received: `ids ${named.join(', ')} of the other workspace`, exchange: ex });
+        throw new Finding({
+          clause: 'AUTH-014',
+          message: `GET ${path} mentions records of another workspace`,
+          expected: "only the key's workspace's records",
+          received: `ids ${named.join(', ')} of the other workspace`,
+          exchange: ex,
+        });
       });
     }
   }

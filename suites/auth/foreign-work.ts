@@ -77,7 +77,13 @@ async function makeTheirs(ctx: CheckContext, workspaceId: string, key: KeyHandle
 function expectNotShown(ctx: CheckContext, ex: Exchange, needle: string, what: string): void {
   if (!ok2xx(ex) || !containsString(ex.response?.json ?? ex.response?.text, needle)) return;
   soft(ctx, () => {
-    throw new Finding({ clause: 'AUTH-014', message: `${what} shows a record of another workspace`, expected: "only the key's workspace's records", received: `the answer mentions ${needle}`, exchange: ex });
+    throw new Finding({
+      clause: 'AUTH-014',
+      message: `${what} shows a record of another workspace`,
+      expected: "only the key's workspace's records",
+      received: `the answer mentions ${needle}`,
+      exchange: ex,
+    });
   });
 }
 
@@ -132,7 +138,14 @@ export const foreignWork: CheckDef = {
         else if (theirs.definitionName !== undefined) expectNotShown(ctx, ex, theirs.definitionName, 'POST /graph/decision-inputs for a definition of another workspace');
       } else {
         soft(ctx, () => {
-          throw new Finding({ clause: 'AUTH-012', message: 'POST /graph/decision-inputs prepared references to a definition of another workspace, while an id naming nothing is refused', expected: `refused as an id naming nothing is (${nothing.response?.status})`, received: `${ex.response?.status}`, exchange: ex, context: [nothing] });
+          throw new Finding({
+            clause: 'AUTH-012',
+            message: 'POST /graph/decision-inputs prepared references to a definition of another workspace, while an id naming nothing is refused',
+            expected: `refused as an id naming nothing is (${nothing.response?.status})`,
+            received: `${ex.response?.status}`,
+            exchange: ex,
+            context: [nothing],
+          });
         });
       }
     }

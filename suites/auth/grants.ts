@@ -40,7 +40,12 @@ async function afterChange(ctx: CheckContext, key: KeyHandle, granted: readonly 
     fail({ clause: 'GRANT-005', message: `${step}: GET /me does not show the current grants`, expected: JSON.stringify(want), received: JSON.stringify(me.scopes ?? null) });
   }
   if (me.userId !== before.userId || me.role !== before.role) {
-    fail({ clause: 'GRANT-004', message: `${step}: the key holder's membership changed with its grants`, expected: JSON.stringify(before), received: JSON.stringify({ userId: me.userId, role: me.role }) });
+    fail({
+      clause: 'GRANT-004',
+      message: `${step}: the key holder's membership changed with its grants`,
+      expected: JSON.stringify(before),
+      received: JSON.stringify({ userId: me.userId, role: me.role }),
+    });
   }
 }
 
@@ -73,7 +78,13 @@ export const grantChange: CheckDef = {
     // business, and a key that stopped working altogether shows in GET /me just after.
     const status = removed.response?.status;
     if (needsScope && status !== 403 && status !== 401) {
-      ctx.softFail({ clause: 'GRANT-002', message: 'the next call after graph:read was removed was not refused', expected: '403 for the missing graph:read, as for a key created without it', received: shown(removed), exchange: removed });
+      ctx.softFail({
+        clause: 'GRANT-002',
+        message: 'the next call after graph:read was removed was not refused',
+        expected: '403 for the missing graph:read, as for a key created without it',
+        received: shown(removed),
+        exchange: removed,
+      });
     }
     await afterChange(ctx, key, ['research:run'], before, 'after graph:read was removed');
 

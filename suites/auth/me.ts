@@ -26,7 +26,13 @@ async function getMe(ctx: CheckContext, key: KeyHandle, clause: string): Promise
   const ex = await ctx.api.send({ method: 'GET', path: '/me', key });
   const res = expectResponse(clause, ex);
   if (res.status < 200 || res.status > 299 || !isObject(res.json)) {
-    throw new Finding({ clause, message: `GET /me did not answer a valid key (cast "${key.name}") with an object`, expected: '2xx with the key introspection object', received: describeResponse(res), exchange: ex });
+    throw new Finding({
+      clause,
+      message: `GET /me did not answer a valid key (cast "${key.name}") with an object`,
+      expected: '2xx with the key introspection object',
+      received: describeResponse(res),
+      exchange: ex,
+    });
   }
   return { me: res.json, ex };
 }

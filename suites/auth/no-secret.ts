@@ -46,9 +46,7 @@ function expectNoSecret(ctx: CheckContext, ex: Exchange, what: string): void {
 /** Requests of the sweep for one key: every GET endpoint (ids fresh), then error paths. */
 async function sweepRequests(key: KeyHandle, other: KeyHandle | undefined): Promise<[string, ApiRequest][]> {
   const spec = await loadSpec();
-  const out: [string, ApiRequest][] = spec.operations
-    .filter((op) => op.method === 'GET')
-    .map((op) => [`GET ${op.path}`, { method: 'GET', path: op.path.replace(/\{[^}]+\}/g, () => freshId()), key }]);
+  const out: [string, ApiRequest][] = spec.operations.filter((op) => op.method === 'GET').map((op) => [`GET ${op.path}`, { method: 'GET', path: op.path.replace(/\{[^}]+\}/g, () => freshId()), key }]);
   out.push(
     ['an unknown route', { method: 'GET', path: `/no-such-endpoint-${freshId()}`, key }],
     ['an out-of-range limit', { method: 'GET', path: '/definitions', key, query: { limit: 0 } }],

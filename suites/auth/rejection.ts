@@ -65,7 +65,11 @@ export const unknownKeyRejected: CheckDef = {
     if (!secrets.includes(random)) {
       for (const e of await everyEndpoint(ctx, { readOnly: ctx.run.readOnly })) {
         for (const auth of ['bearer', 'x-api-key'] as const) {
-          sends.push({ request: { ...e.request, key: forged(random), auth }, allowed: [401, ...e.alsoAccepted], what: `${candidates[0]![0]} (${auth === 'bearer' ? 'Bearer' : 'X-Api-Key'}) on ${e.label}` });
+          sends.push({
+            request: { ...e.request, key: forged(random), auth },
+            allowed: [401, ...e.alsoAccepted],
+            what: `${candidates[0]![0]} (${auth === 'bearer' ? 'Bearer' : 'X-Api-Key'}) on ${e.label}`,
+          });
         }
       }
     }

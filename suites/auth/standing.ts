@@ -86,7 +86,7 @@ export const disabledKey: CheckDef = {
 /** The key of a member who left gets 401 or 403 from the next call on. */
 export const departedMember: CheckDef = {
   id: 'auth/departed-member-key-loses-access',
-  title: "The key of a member who left the workspace loses access from the next call on",
+  title: 'The key of a member who left the workspace loses access from the next call on',
   clauses: ['AUTH-009'],
   needs: { control: true },
   endpoints: 'every',

@@ -201,7 +201,12 @@ export async function listAll(
 
 /** The ids of listed items. */
 export const idsOf = (items: readonly Record<string, unknown>[]): Set<string> =>
-  new Set(items.map((i) => i.id).filter((id): id is string => typeof id === 'string').map((id) => id.toLowerCase()));
+  new Set(
+    items
+      .map((i) => i.id)
+      .filter((id): id is string => typeof id === 'string')
+      .map((id) => id.toLowerCase()),
+  );
 
 import { canonical } from '../_shared/json.ts';
 export { canonical };

@@ -78,7 +78,8 @@ export const workspaceFromKey: CheckDef = {
     ] as [string, ApiRequest][]) {
       await softAsync(ctx, async () => {
         const got = await meWorkspace(ctx, req, true);
-        if (got !== undefined && got !== mine) throw new Finding({ clause: CLAUSE, message: `GET /me reported another workspace when one was named in the ${where}`, expected: `workspaceId ${mine}`, received: `workspaceId ${got}` });
+        if (got !== undefined && got !== mine)
+          throw new Finding({ clause: CLAUSE, message: `GET /me reported another workspace when one was named in the ${where}`, expected: `workspaceId ${mine}`, received: `workspaceId ${got}` });
       });
     }
 
@@ -95,11 +96,17 @@ export const workspaceFromKey: CheckDef = {
       const seen = await listAll(ctx, key, '/definitions', opts);
       if (seen.failed) {
         if (refused(seen.failed)) continue;
-        soft(ctx, () => fail(`GET /definitions neither succeeded nor was refused when another workspace was named in the ${where}`, `2xx with the key's definitions, or a refusal (${REFUSALS.join(', ')})`, seen.failed!));
+        soft(ctx, () =>
+          fail(
+            `GET /definitions neither succeeded nor was refused when another workspace was named in the ${where}`,
+            `2xx with the key's definitions, or a refusal (${REFUSALS.join(', ')})`,
+            seen.failed!,
+          ),
+        );
         continue;
       }
       if (!leaky && idsOf(seen.items).has(otherDef.toLowerCase())) {
-        soft(ctx, () => fail(`GET /definitions listed the other workspace's definition when that workspace was named in the ${where}`, 'only the key\'s workspace', seen.exchanges.at(-1)!));
+        soft(ctx, () => fail(`GET /definitions listed the other workspace's definition when that workspace was named in the ${where}`, "only the key's workspace", seen.exchanges.at(-1)!));
       }
     }
 
@@ -122,13 +129,19 @@ export const workspaceFromKey: CheckDef = {
         const ws = (ex.response?.json as Record<string, unknown>).workspace_id;
         // The record says where it landed: it must be the key's workspace (GET /me).
         if (ws !== mine) {
-          const which = ws === other.workspaceId ? 'the named workspace' : 'another workspace than the key\'s';
+          const which = ws === other.workspaceId ? 'the named workspace' : "another workspace than the key's";
           soft(ctx, () => fail(`a definition created with another workspace named in the ${where} reports ${which}`, `workspace_id ${mine} (GET /me)`, ex));
         }
         continue;
       }
       if (refused(ex)) continue;
-      soft(ctx, () => fail(`a valid POST /definitions neither succeeded nor was refused when another workspace was named in the ${where}`, `2xx with a Definition in the key's workspace, or a refusal (${REFUSALS.join(', ')})`, ex));
+      soft(ctx, () =>
+        fail(
+          `a valid POST /definitions neither succeeded nor was refused when another workspace was named in the ${where}`,
+          `2xx with a Definition in the key's workspace, or a refusal (${REFUSALS.join(', ')})`,
+          ex,
+        ),
+      );
     }
     if (landed.length === 0) return;
     await checkLanding(ctx, key, other, landed, leaky);
@@ -140,13 +153,7 @@ export const workspaceFromKey: CheckDef = {
  * `leaky` lists (they show other workspaces' records anyway), only a listing there that also
  * reports the other workspace as the definition's workspace counts.
  */
-async function checkLanding(
-  ctx: CheckContext,
-  key: KeyHandle,
-  other: { workspaceId: string; key: KeyHandle },
-  landed: { where: string; id: string; ex: Exchange }[],
-  leaky: boolean,
-): Promise<void> {
+async function checkLanding(ctx: CheckContext, key: KeyHandle, other: { workspaceId: string; key: KeyHandle }, landed: { where: string; id: string; ex: Exchange }[], leaky: boolean): Promise<void> {
   const theirs = await listAll(ctx, other.key, '/definitions', { query: { includeArchived: true }, maxPages: 2 });
   const ours = await listAll(ctx, key, '/definitions', { query: { includeArchived: true }, maxPages: 2 });
   const ourIds = idsOf(ours.items);
@@ -154,11 +161,25 @@ async function checkLanding(
     const there = theirs.items.find((i) => typeof i.id === 'string' && i.id.toLowerCase() === id);
     if (!theirs.failed && there && (!leaky || there.workspace_id === other.workspaceId)) {
       soft(ctx, () => {
-        throw new Finding({ clause: CLAUSE, message: `a definition created with another workspace named in the ${where} is listed in that workspace`, expected: 'listed only in the key\'s workspace', received: brief(there), exchange: theirs.exchanges.at(-1)!, context: [ex] });
+        throw new Finding({
+          clause: CLAUSE,
+          message: `a definition created with another workspace named in the ${where} is listed in that workspace`,
+          expected: "listed only in the key's workspace",
+          received: brief(there),
+          exchange: theirs.exchanges.at(-1)!,
+          context: [ex],
+        });
       });
     } else if (!ours.failed && ours.complete && !ourIds.has(id)) {
       soft(ctx, () => {
-        throw new Finding({ clause: CLAUSE, message: `a definition created with another workspace named in the ${where} is not listed in the key's workspace`, expected: `definition ${id} listed for the key`, received: `${ours.items.length} definitions, not that one`, exchange: ours.exchanges.at(-1)!, context: [ex] });
+        throw new Finding({
+          clause: CLAUSE,
+          message: `a definition created with another workspace named in the ${where} is not listed in the key's workspace`,
+          expected: `definition ${id} listed for the key`,
+          received: `${ours.items.length} definitions, not that one`,
+          exchange: ours.exchanges.at(-1)!,
+          context: [ex],
+        });
       });
     }
   }

@@ -63,7 +63,8 @@ const STEPS: readonly Step[] = [
   { operationId: 'updateDefinition', shapes: (st) => def(st, (id) => [{ method: 'PATCH', path: `/definitions/${id}`, body: { reason: 'conformance check', description: 'priced update' } }]) },
   {
     operationId: 'mergeDefinitionValue',
-    shapes: (st) => def(st, (id) => (st.slugs ? [{ method: 'POST', path: `/definitions/${id}/merge-value`, body: { fromSlug: st.slugs[0], intoSlug: st.slugs[1], reason: 'conformance check' } }] : [])),
+    shapes: (st) =>
+      def(st, (id) => (st.slugs ? [{ method: 'POST', path: `/definitions/${id}/merge-value`, body: { fromSlug: st.slugs[0], intoSlug: st.slugs[1], reason: 'conformance check' } }] : [])),
   },
   { operationId: 'submitOperation', shapes: (st) => [{ method: 'POST', path: '/operations', body: applyUpdateBody(st.fx) }], polls: true },
   { operationId: 'getAccount', shapes: (st) => [{ method: 'GET', path: `/data/accounts/${st.fx.accountId}` }] },

@@ -17,8 +17,21 @@ import type { PendingFree } from '../../src/engine/ledger.ts';
 
 /** The endpoints some refusal below reaches (the scope, id and body rules of the loop). */
 const REFUSED_ENDPOINTS = [
-  'listDefinitions', 'createDefinition', 'updateDefinition', 'archiveDefinition', 'mergeDefinitionValue', 'submitOperation', 'getOperation',
-  'runQuery', 'previewCompute', 'startComputeRun', 'getComputeRun', 'getAccount', 'getPerson', 'prepareDecisionInputs', 'readTraces',
+  'listDefinitions',
+  'createDefinition',
+  'updateDefinition',
+  'archiveDefinition',
+  'mergeDefinitionValue',
+  'submitOperation',
+  'getOperation',
+  'runQuery',
+  'previewCompute',
+  'startComputeRun',
+  'getComputeRun',
+  'getAccount',
+  'getPerson',
+  'prepareDecisionInputs',
+  'readTraces',
 ];
 
 export const refusalsFreeEveryEndpoint: CheckDef = {

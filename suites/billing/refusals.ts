@@ -17,7 +17,6 @@ import type { PendingFree } from '../../src/engine/ledger.ts';
 import { BILLED_ENDPOINTS, everyEndpoint, STARTS_WORK } from '../_shared/every-endpoint.ts';
 import { archiveIfCreated, idempotencyKey } from '../_shared/ops-fixtures.ts';
 
-
 export const refusalsFree: CheckDef = {
   id: 'billing/refusals-free',
   title: '400 (or 422), 403, 404 and 409 answers (and an unknown operation refused) cost nothing',
@@ -47,7 +46,9 @@ export const refusalsFree: CheckDef = {
     await probe(() => ctx.api.send({ method: 'PATCH', path: `/definitions/${randomUUID()}`, key: owner, body: { reason: 'conformance check' } }));
     await probe(() => ctx.api.send({ method: 'GET', path: `/data/accounts/${randomUUID()}`, key: owner }));
     // An operation outside the catalog.
-    await probe(() => ctx.api.send({ method: 'POST', path: '/operations', key: owner, idempotencyKey: idempotencyKey(ctx), body: { operation: 'wgc.no_such_operation', arguments: {}, reason: 'conformance check' } }));
+    await probe(() =>
+      ctx.api.send({ method: 'POST', path: '/operations', key: owner, idempotencyKey: idempotencyKey(ctx), body: { operation: 'wgc.no_such_operation', arguments: {}, reason: 'conformance check' } }),
+    );
     // 409: an Idempotency-Key reused with different input.
     const idem = idempotencyKey(ctx);
     const base = await ctx.ledger.quiet();
@@ -108,7 +109,13 @@ async function capabilitySwitches(ctx: CheckContext, key: KeyHandle): Promise<Re
  * measured: an answer `judged` passes must cost nothing. Returns the pending conclusions and
  * how many answers were judged.
  */
-async function sweepUnbilled(ctx: CheckContext, clause: string, key: KeyHandle, judged: (status: number) => boolean, context: Exchange[] = []): Promise<{ pending: PendingFree[]; judged: number; sent: Exchange[] }> {
+async function sweepUnbilled(
+  ctx: CheckContext,
+  clause: string,
+  key: KeyHandle,
+  judged: (status: number) => boolean,
+  context: Exchange[] = [],
+): Promise<{ pending: PendingFree[]; judged: number; sent: Exchange[] }> {
   const pending: PendingFree[] = [];
   const sent: Exchange[] = [];
   let count = 0;
@@ -178,7 +185,10 @@ export const rateLimitedFree: CheckDef = {
       const pending: PendingFree[] = [];
       // Bounded: with one call a minute allowed, the second call at the latest is over the limit.
       for (let i = 0; i < 6; i++) {
-        const r = await ctx.ledger.expectFree('BILL-008', () => ctx.api.send({ method: 'GET', path: '/definitions', key: owner, query: { limit: 1 }, retry429: false }), { judged: (s) => s === 429, context: [...sent] });
+        const r = await ctx.ledger.expectFree('BILL-008', () => ctx.api.send({ method: 'GET', path: '/definitions', key: owner, query: { limit: 1 }, retry429: false }), {
+          judged: (s) => s === 429,
+          context: [...sent],
+        });
         pending.push(r);
         sent.push(r.ex);
         if (!r.judged) continue;

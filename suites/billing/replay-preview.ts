@@ -8,7 +8,18 @@ import { is2xx, minimalCreateBody } from '../_shared/definitions.ts';
 import { describeBound } from '../../src/engine/waits.ts';
 import { callOf, chargeEvidence } from '../../src/engine/ledger.ts';
 import { usableResponses } from '../_shared/ops-usable.ts';
-import { AGENT_CALL_CREDITS, AGENT_CALL_MAX_CREDITS, applyUpdateBody, archiveIfCreated, idempotencyKey, makeAccount, previewAndQuote, QUOTE_BOUND_MS, QUOTE_PATIENCE_MS, type AccountFixture } from '../_shared/ops-fixtures.ts';
+import {
+  AGENT_CALL_CREDITS,
+  AGENT_CALL_MAX_CREDITS,
+  applyUpdateBody,
+  archiveIfCreated,
+  idempotencyKey,
+  makeAccount,
+  previewAndQuote,
+  QUOTE_BOUND_MS,
+  QUOTE_PATIENCE_MS,
+  type AccountFixture,
+} from '../_shared/ops-fixtures.ts';
 import { isObject } from '../_shared/json.ts';
 import type { Shape } from '../_shared/ops-shapes.ts';
 
@@ -21,13 +32,22 @@ interface ReplayStep {
 /** The five endpoints of 4.1, in dependency order: the create first, the archive last. */
 const REPLAYED: readonly ReplayStep[] = [
   { label: 'POST /definitions', request: () => undefined },
-  { label: 'PATCH /definitions/{id}', request: (st) => (st.definitionId ? { method: 'PATCH', path: `/definitions/${st.definitionId}`, body: { reason: 'conformance check', description: 'replayed update' } } : undefined) },
+  {
+    label: 'PATCH /definitions/{id}',
+    request: (st) => (st.definitionId ? { method: 'PATCH', path: `/definitions/${st.definitionId}`, body: { reason: 'conformance check', description: 'replayed update' } } : undefined),
+  },
   {
     label: 'POST /definitions/{id}/merge-value',
-    request: (st) => (st.definitionId && st.slugs ? { method: 'POST', path: `/definitions/${st.definitionId}/merge-value`, body: { fromSlug: st.slugs[0], intoSlug: st.slugs[1], reason: 'conformance check' } } : undefined),
+    request: (st) =>
+      st.definitionId && st.slugs
+        ? { method: 'POST', path: `/definitions/${st.definitionId}/merge-value`, body: { fromSlug: st.slugs[0], intoSlug: st.slugs[1], reason: 'conformance check' } }
+        : undefined,
   },
   { label: 'POST /operations', request: (st) => (st.fx ? { method: 'POST', path: '/operations', body: applyUpdateBody(st.fx, 'Replayed title') } : undefined) },
-  { label: 'POST /definitions/{id}/archive', request: (st) => (st.definitionId ? { method: 'POST', path: `/definitions/${st.definitionId}/archive`, body: { reason: 'conformance check' } } : undefined) },
+  {
+    label: 'POST /definitions/{id}/archive',
+    request: (st) => (st.definitionId ? { method: 'POST', path: `/definitions/${st.definitionId}/archive`, body: { reason: 'conformance check' } } : undefined),
+  },
 ];
 
 export const replayFree: CheckDef = {

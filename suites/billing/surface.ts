@@ -43,12 +43,25 @@ export const usageSurface: CheckDef = {
     }
     for (const s of seen) {
       if (typeof s.surface === 'string' && s.surface.trim() !== '') continue;
-      ctx.softFail({ clause: 'BILL-014', message: `the ledger entry of ${s.call} has no surface`, expected: 'a non-empty surface naming what ran', received: JSON.stringify(s.surface), exchange: s.ex });
+      ctx.softFail({
+        clause: 'BILL-014',
+        message: `the ledger entry of ${s.call} has no surface`,
+        expected: 'a non-empty surface naming what ran',
+        received: JSON.stringify(s.surface),
+        exchange: s.ex,
+      });
     }
     for (const [i, a] of seen.entries()) {
       const b = seen.slice(i + 1).find((x) => typeof x.surface === 'string' && x.surface !== '' && x.surface === a.surface);
       if (!b) continue;
-      ctx.softFail({ clause: 'BILL-014', message: `the ledger records ${a.call} and ${b.call} under the same surface ${JSON.stringify(a.surface)}`, expected: 'a surface naming what ran, different for different endpoints', received: String(a.surface), exchange: b.ex, context: [a.ex] });
+      ctx.softFail({
+        clause: 'BILL-014',
+        message: `the ledger records ${a.call} and ${b.call} under the same surface ${JSON.stringify(a.surface)}`,
+        expected: 'a surface naming what ran, different for different endpoints',
+        received: String(a.surface),
+        exchange: b.ex,
+        context: [a.ex],
+      });
     }
   },
 };

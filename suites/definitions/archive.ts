@@ -34,14 +34,22 @@ export const archiveDefinition: CheckDef = {
     const state = isObject(out) ? out.state : undefined;
     const archivedAt = isObject(out) ? out.archived_at : undefined;
     if (state !== 'archived') ctx.softFail({ clause: 'DEF-013', message: `the archive answer has state ${brief(state)}`, expected: 'state "archived"', received: shown(ex), exchange: ex });
-    if (timeOf(archivedAt) === undefined) ctx.softFail({ clause: 'DEF-014', message: `the archive answer has archived_at ${brief(archivedAt)}`, expected: 'archived_at set to a timestamp', received: shown(ex), exchange: ex });
+    if (timeOf(archivedAt) === undefined)
+      ctx.softFail({ clause: 'DEF-014', message: `the archive answer has archived_at ${brief(archivedAt)}`, expected: 'archived_at set to a timestamp', received: shown(ex), exchange: ex });
 
     for (const form of ['absent', 'false'] as const) {
       const listing = await listDefinitions(ctx, key, form, { ids: [live.definition.id, id] });
       const what = form === 'absent' ? 'without includeArchived' : 'with includeArchived=false';
       if (!listing.byId.has(live.definition.id)) throw new NotObservable(`the listing ${what} does not show a live definition, so hiding the archived one cannot be told apart`);
       if (listing.byId.has(id)) {
-        ctx.softFail({ clause: 'DEF-015', message: `the archived definition ${id} is listed ${what}`, expected: 'archived definitions left out', received: brief(listing.byId.get(id)), exchange: listing.exchanges.at(-1)!, context: [ex] });
+        ctx.softFail({
+          clause: 'DEF-015',
+          message: `the archived definition ${id} is listed ${what}`,
+          expected: 'archived definitions left out',
+          received: brief(listing.byId.get(id)),
+          exchange: listing.exchanges.at(-1)!,
+          context: [ex],
+        });
       }
     }
     const withArchived = await listDefinitions(ctx, key, 'true', { ids: [id] });
@@ -49,7 +57,14 @@ export const archiveDefinition: CheckDef = {
     const listedArchived = withArchived.byId.get(id);
     if (listedArchived) for (const e of shapeEvidence(await apiSpec(), listedArchived, withArchived.pageOf.get(id)!, `the listed archived definition ${id}`)) ctx.softFail(e);
     if (!withArchived.byId.has(id)) {
-      ctx.softFail({ clause: 'DEF-015', message: `the archived definition ${id} is not listed with includeArchived=true`, expected: 'the archived definition listed', received: `${withArchived.byId.size} other definitions`, exchange: withArchived.exchanges.at(-1)!, context: [ex] });
+      ctx.softFail({
+        clause: 'DEF-015',
+        message: `the archived definition ${id} is not listed with includeArchived=true`,
+        expected: 'the archived definition listed',
+        received: `${withArchived.byId.size} other definitions`,
+        exchange: withArchived.exchanges.at(-1)!,
+        context: [ex],
+      });
     }
   },
 };
@@ -89,15 +104,30 @@ export const archivedStaysArchived: CheckDef = {
     }
     const again = await archive(ctx, key, a.definition.id, 'conformance check: archive again');
     judgeWriteOnArchived(ctx, 'DEF-016', again, 'archiving again');
-    const patch = await ctx.api.send({ method: 'PATCH', path: `/definitions/${encodeURIComponent(b.definition.id)}`, key, body: { reason: 'conformance check: patch archived', description: 'patched while archived' } });
+    const patch = await ctx.api.send({
+      method: 'PATCH',
+      path: `/definitions/${encodeURIComponent(b.definition.id)}`,
+      key,
+      body: { reason: 'conformance check: patch archived', description: 'patched while archived' },
+    });
     judgeWriteOnArchived(ctx, 'DEF-021', patch, 'a PATCH');
 
     const { found, listing } = await readBack(ctx, key, [a.definition.id, b.definition.id]);
-    for (const [d, clause, ex] of [[a, 'DEF-016', again], [b, 'DEF-021', patch]] as const) {
+    for (const [d, clause, ex] of [
+      [a, 'DEF-016', again],
+      [b, 'DEF-021', patch],
+    ] as const) {
       const item = found.get(d.definition.id);
       if (!item) throw new NotObservable(`an archived definition is not listed with includeArchived=true (see DEF-015), so it cannot be read back`);
       if (item.state !== 'archived') {
-        ctx.softFail({ clause, message: `read back, the definition is no longer archived (state ${brief(item.state)})`, expected: 'state "archived"', received: brief(item), exchange: listing.exchanges.at(-1)!, context: [ex] });
+        ctx.softFail({
+          clause,
+          message: `read back, the definition is no longer archived (state ${brief(item.state)})`,
+          expected: 'state "archived"',
+          received: brief(item),
+          exchange: listing.exchanges.at(-1)!,
+          context: [ex],
+        });
       }
     }
   },

@@ -145,7 +145,14 @@ export const workspaceId: CheckDef = {
       const listing = await listDefinitions(ctx, key, 'true', { ids: [definition.id] });
       const item = listing.byId.get(definition.id);
       if (item && item.workspace_id !== ws) {
-        ctx.softFail({ clause: 'DEF-024', message: `the definition listed for the ${key.name} key names another workspace than its GET /me`, expected: ws, received: brief(item.workspace_id), exchange: listing.exchanges.at(-1)!, context: [me] });
+        ctx.softFail({
+          clause: 'DEF-024',
+          message: `the definition listed for the ${key.name} key names another workspace than its GET /me`,
+          expected: ws,
+          received: brief(item.workspace_id),
+          exchange: listing.exchanges.at(-1)!,
+          context: [me],
+        });
       }
     }
   },

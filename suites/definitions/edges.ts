@@ -99,7 +99,8 @@ type Sent = { kind: 'accepted' } | { kind: 'refused'; exchange: Exchange } | { k
 async function sendValid(ctx: CheckContext, spec: LoadedSpec, write: Write, body: Record<string, unknown>): Promise<Sent> {
   const key = ctx.key(ADMIN);
   const at = { counterexample: JSON.stringify(body).slice(0, 4000) };
-  const outcome = (ex: Exchange): Sent => (is2xx(ex) ? { kind: 'accepted' } : ex.response && INVALID_STATUSES.includes(ex.response.status) ? { kind: 'refused', exchange: ex } : { kind: 'other', exchange: ex });
+  const outcome = (ex: Exchange): Sent =>
+    is2xx(ex) ? { kind: 'accepted' } : ex.response && INVALID_STATUSES.includes(ex.response.status) ? { kind: 'refused', exchange: ex } : { kind: 'other', exchange: ex };
   switch (write) {
     case 'create': {
       const ex = await send(ctx, write, undefined, body);
@@ -178,7 +179,12 @@ async function runValidEdges(ctx: CheckContext, spec: LoadedSpec, write: Write, 
 }
 
 /** One bundle sent; refused (or its set-up not made as a whole), each of its edges alone. */
-async function validBundle(ctx: CheckContext, write: Write, bundle: { value: Record<string, unknown>; edges: readonly Edge[] }, trySend: (value: Record<string, unknown>, carried: readonly Edge[]) => Promise<Sent | undefined>): Promise<void> {
+async function validBundle(
+  ctx: CheckContext,
+  write: Write,
+  bundle: { value: Record<string, unknown>; edges: readonly Edge[] },
+  trySend: (value: Record<string, unknown>, carried: readonly Edge[]) => Promise<Sent | undefined>,
+): Promise<void> {
   const sent = await trySend(bundle.value, bundle.edges);
   // Refused, or its set-up could not be made as a whole: each edge alone.
   if (sent !== undefined && sent.kind !== 'refused') return;

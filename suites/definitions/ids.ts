@@ -31,7 +31,14 @@ export const unknownId: CheckDef = {
   async run(ctx) {
     for (const write of writesTo(ctx, randomUUID())) {
       const ex = await write();
-      if (ex.response?.status !== 404) ctx.softFail({ clause: 'DEF-026', message: `${ex.request.method} ${new URL(ex.request.url).pathname} of an unknown id answered ${ex.response?.status ?? 'nothing'}`, expected: 'status 404', received: shown(ex), exchange: ex });
+      if (ex.response?.status !== 404)
+        ctx.softFail({
+          clause: 'DEF-026',
+          message: `${ex.request.method} ${new URL(ex.request.url).pathname} of an unknown id answered ${ex.response?.status ?? 'nothing'}`,
+          expected: 'status 404',
+          received: shown(ex),
+          exchange: ex,
+        });
     }
   },
 };

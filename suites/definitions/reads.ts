@@ -72,7 +72,14 @@ function settling(a: Snapshot, b: Snapshot): Set<string> {
 function changed(clause: string, what: string, a: Snapshot, b: Snapshot, context: Exchange[], moving?: ReadonlySet<string>): Finding | undefined {
   const diff = differences(a, b, moving);
   if (diff.length === 0) return undefined;
-  return new Finding({ clause, message: `${what} changed the stored definitions`, expected: 'the listing identical before and after', received: diff.join('; ').slice(0, 1500), exchange: b.exchange, context: [a.exchange, ...context.slice(-5)] });
+  return new Finding({
+    clause,
+    message: `${what} changed the stored definitions`,
+    expected: 'the listing identical before and after',
+    received: diff.join('; ').slice(0, 1500),
+    exchange: b.exchange,
+    context: [a.exchange, ...context.slice(-5)],
+  });
 }
 
 /** The keys that read: admin, and the reader when the target supplies one. */
@@ -148,7 +155,12 @@ export const traceReadsChangeNothing: CheckDef = {
     const trace = { reason: 'conformance check: traced for a trace read' };
     const made = await setupDefinition(ctx, key, { decision_trace: trace });
     const id = made.definition.id;
-    const patch = await ctx.api.send({ method: 'PATCH', path: `/definitions/${encodeURIComponent(id)}`, key, body: { reason: 'conformance check', description: 'second event', decision_trace: trace } });
+    const patch = await ctx.api.send({
+      method: 'PATCH',
+      path: `/definitions/${encodeURIComponent(id)}`,
+      key,
+      body: { reason: 'conformance check', description: 'second event', decision_trace: trace },
+    });
     if (!is2xx(patch)) throw new NotObservable(`a traced PATCH (set-up for a trail of two events) was not accepted: ${shown(patch)}`);
     const first = await snapshot(ctx, [id]);
     const before = await snapshot(ctx, [id]);
@@ -170,7 +182,9 @@ export const traceReadsChangeNothing: CheckDef = {
     const finding = changed('TRACE-017', `${reads.length} trace reads`, before, after, reads, settling(first, before));
     if (finding) throw finding;
     if (!reads.some(is2xx)) {
-      throw new NotObservable(`no trace read form was accepted, so no trace read was observed: ${reads.map((r) => `${new URL(r.request.url).search} → ${r.response?.status ?? r.error?.kind}`).join('; ')}`);
+      throw new NotObservable(
+        `no trace read form was accepted, so no trace read was observed: ${reads.map((r) => `${new URL(r.request.url).search} → ${r.response?.status ?? r.error?.kind}`).join('; ')}`,
+      );
     }
   },
 };

@@ -54,7 +54,11 @@ export interface Created {
  * Creates a definition (minimal body plus `overrides`, named with the run prefix) and, when it
  * was accepted, archives it at clean-up unless the check did. Never throws for the target's answer.
  */
-export async function tryCreate(ctx: CheckContext, key: KeyHandle, overrides: Record<string, unknown> = {}): Promise<Created | { exchange: Exchange; body: Record<string, unknown>; definition?: undefined }> {
+export async function tryCreate(
+  ctx: CheckContext,
+  key: KeyHandle,
+  overrides: Record<string, unknown> = {},
+): Promise<Created | { exchange: Exchange; body: Record<string, unknown>; definition?: undefined }> {
   const body = minimalCreateBody(ctx, overrides);
   const exchange = await ctx.api.send({ method: 'POST', path: '/definitions', key, body });
   const json = exchange.response?.json;
@@ -126,7 +130,6 @@ export function refusalEvidence(clause: string, ex: Exchange, statuses: number |
     throw e;
   }
 }
-
 
 /**
  * Runs `fn` on `numRuns` generated values (the run's seed) through checkProperty, without

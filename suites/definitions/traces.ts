@@ -102,7 +102,14 @@ export const validTraces: CheckDef = {
     await forEachGenerated(ctx, 'TRACE-001', same, async (traces, path, ctx) => {
       for (const r of await writeSequence(ctx, traces)) {
         const i = ['create', 'update', 'merge-value', 'archive'].indexOf(r.write);
-        ctx.softFail({ clause: 'TRACE-001', message: `a valid decision trace on ${r.write} was refused`, expected: '2xx', received: shown(r.exchange), exchange: r.exchange, ...replay(ctx, traces[i], path) });
+        ctx.softFail({
+          clause: 'TRACE-001',
+          message: `a valid decision trace on ${r.write} was refused`,
+          expected: '2xx',
+          received: shown(r.exchange),
+          exchange: r.exchange,
+          ...replay(ctx, traces[i], path),
+        });
       }
     });
   },

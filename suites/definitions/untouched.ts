@@ -38,7 +38,13 @@ export function untouchedEvidence(patch: Record<string, unknown>, before: Record
     const later = now.get(value.slug);
     if (later === undefined) {
       const clause = patch.addEnumValues !== undefined ? 'DEF-018' : 'DEF-028';
-      out.push({ clause, message: `the enum value ${JSON.stringify(value.slug)} is gone after a PATCH that did not archive it${clause === 'DEF-018' ? ' (addEnumValues replaced the values instead of adding to them)' : ''}`, expected: brief(value), received: `${now.size} values: ${brief([...now.keys()])}`, exchange: ex });
+      out.push({
+        clause,
+        message: `the enum value ${JSON.stringify(value.slug)} is gone after a PATCH that did not archive it${clause === 'DEF-018' ? ' (addEnumValues replaced the values instead of adding to them)' : ''}`,
+        expected: brief(value),
+        received: `${now.size} values: ${brief([...now.keys()])}`,
+        exchange: ex,
+      });
     } else if (canonical(later) !== canonical(value)) {
       out.push({ clause: 'DEF-028', message: `the enum value ${JSON.stringify(value.slug)} changed although the PATCH did not name it`, expected: brief(value), received: brief(later), exchange: ex });
     }

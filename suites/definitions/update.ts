@@ -17,7 +17,6 @@ import { PAGE_LIMIT, WALK_PAGES, expectListedAsAnswered, listDefinitions, walkMa
 import { pagesFor } from '../_shared/paging-walk.ts';
 import { allowedReflection, cappedAdditions, enumValuesMax, nullableFields, orderedPatch, thresholdsBefore } from './valid-bodies.ts';
 
-
 /**
  * Create-body values that differ from the PATCH's, so that every PATCHed field must visibly
  * change. Enum members come from the create schema; the rest only need to differ. Thresholds
@@ -54,12 +53,22 @@ export interface PatchFrame {
  * shows) and judges the answer: given fields (DEF-017), added values (DEF-018), archived slugs
  * (DEF-019), updated_at (DEF-020).
  */
-async function judgePatch(ctx: CheckContext, given: Record<string, unknown>, frame: PatchFrame, replayOf: (sent: unknown) => Pick<Evidence, 'seed' | 'path' | 'counterexample'>, answers: Map<string, Record<string, unknown>>): Promise<void> {
+async function judgePatch(
+  ctx: CheckContext,
+  given: Record<string, unknown>,
+  frame: PatchFrame,
+  replayOf: (sent: unknown) => Pick<Evidence, 'seed' | 'path' | 'counterexample'>,
+  answers: Map<string, Record<string, unknown>>,
+): Promise<void> {
   const key = ctx.key(ADMIN);
   const { definition: before, exchange: made } = await setupDefinition(ctx, key, { ...TWO_VALUES, ...oppositeOf(given, frame.policies) });
   const slugs = slugsOf(before, 2, made);
   // No more values than a definition may hold, and no label it has already.
-  const patch = cappedAdditions(given, TWO_VALUES.enumValues.map((v) => v.label), frame.maxValues);
+  const patch = cappedAdditions(
+    given,
+    TWO_VALUES.enumValues.map((v) => v.label),
+    frame.maxValues,
+  );
   // Generated slugs name no value of this definition: archive as many real ones instead.
   if (Array.isArray(patch.archiveEnumValueSlugs)) patch.archiveEnumValueSlugs = slugs.slice(0, Math.min(2, patch.archiveEnumValueSlugs.length));
   const ex = await ctx.api.send({ method: 'PATCH', path: `/definitions/${encodeURIComponent(before.id)}`, key, body: patch });
@@ -77,7 +86,15 @@ async function judgePatch(ctx: CheckContext, given: Record<string, unknown>, fra
  * value slugs were `slugs`): given fields (DEF-017), added values (DEF-018), archived slugs
  * (DEF-019), updated_at (DEF-020).
  */
-export function judgePatched(ctx: CheckContext, patch: Record<string, unknown>, before: DefinitionView, slugs: readonly string[], ex: Exchange, frame: PatchFrame, at: Pick<Evidence, 'seed' | 'path' | 'counterexample' | 'context'>): void {
+export function judgePatched(
+  ctx: CheckContext,
+  patch: Record<string, unknown>,
+  before: DefinitionView,
+  slugs: readonly string[],
+  ex: Exchange,
+  frame: PatchFrame,
+  at: Pick<Evidence, 'seed' | 'path' | 'counterexample' | 'context'>,
+): void {
   const after = ex.response?.json;
   if (!isObject(after)) return;
   for (const e of [...shapeEvidence(frame.spec, after, ex, 'the PATCH answer'), ...untouchedEvidence(patch, before as unknown as Record<string, unknown>, after, ex)]) ctx.softFail({ ...e, ...at });
@@ -92,14 +109,28 @@ export function judgePatched(ctx: CheckContext, patch: Record<string, unknown>, 
   for (const slug of (patch.archiveEnumValueSlugs as string[] | undefined) ?? []) {
     const v = values.find((x) => isObject(x) && x.slug === slug);
     if (isObject(v) && v.archived === true) continue;
-    ctx.softFail({ clause: 'DEF-019', message: `the enum value ${JSON.stringify(slug)} is not archived after archiveEnumValueSlugs named it`, expected: 'archived true', received: brief(v ?? values), exchange: ex, ...at });
+    ctx.softFail({
+      clause: 'DEF-019',
+      message: `the enum value ${JSON.stringify(slug)} is not archived after archiveEnumValueSlugs named it`,
+      expected: 'archived true',
+      received: brief(v ?? values),
+      exchange: ex,
+      ...at,
+    });
   }
   const [was, now, created] = [timeOf(before.updated_at), timeOf(after.updated_at), timeOf(after.created_at)];
   if (was === undefined || now === undefined || created === undefined) {
     throw new NotObservable(`updated_at cannot be compared: the timestamps do not parse (before ${brief(before.updated_at)}, after ${brief(after.updated_at)}, created ${brief(after.created_at)})`);
   }
   if (now < was || now < created) {
-    ctx.softFail({ clause: 'DEF-020', message: `updated_at went back to ${String(after.updated_at)}`, expected: `not before ${before.updated_at} (previous) nor ${String(after.created_at)} (created)`, received: String(after.updated_at), exchange: ex, ...at });
+    ctx.softFail({
+      clause: 'DEF-020',
+      message: `updated_at went back to ${String(after.updated_at)}`,
+      expected: `not before ${before.updated_at} (previous) nor ${String(after.created_at)} (created)`,
+      received: String(after.updated_at),
+      exchange: ex,
+      ...at,
+    });
   }
 }
 
@@ -131,7 +162,7 @@ export const patchProperty: CheckDef = {
       reviewThreshold: 0.3,
       chatVisible: false,
       addEnumValues: [{ label: 'Gamma' }, { label: 'Delta', description: 'added', color: '#00aa11' }],
-      archiveEnumValueSlugs: ['(one of the definition\'s own slugs)'],
+      archiveEnumValueSlugs: ["(one of the definition's own slugs)"],
     };
     // What each PATCH answered, by id: the listed copy must be the same (DEF-029).
     const answers = new Map<string, Record<string, unknown>>();
@@ -163,10 +194,24 @@ export const mergeValue: CheckDef = {
     const [fromSlug, intoSlug] = slugsOf(definition, 2, exchange);
     const body = { fromSlug, intoSlug, reason: 'conformance check: merge' };
     const ex = await ctx.api.send({ method: 'POST', path: `/definitions/${encodeURIComponent(definition.id)}/merge-value`, key, body });
-    if (!is2xx(ex)) throw new Finding({ clause: 'DEF-022', message: 'merging two existing enum values was not accepted', expected: '2xx with { rewritten }', received: shown(ex), exchange: ex, context: [exchange] });
+    if (!is2xx(ex))
+      throw new Finding({
+        clause: 'DEF-022',
+        message: 'merging two existing enum values was not accepted',
+        expected: '2xx with { rewritten }',
+        received: shown(ex),
+        exchange: ex,
+        context: [exchange],
+      });
     const issues = validateSchema(spec, 'MergeResult', ex.response?.json);
     if (issues.length > 0) {
-      throw new Finding({ clause: 'DEF-022', message: `the merge result is not { rewritten: integer ≥ 0 }: ${issues.map((i) => i.message).join('; ')}`, expected: '{ rewritten: integer ≥ 0 }', received: shown(ex), exchange: ex });
+      throw new Finding({
+        clause: 'DEF-022',
+        message: `the merge result is not { rewritten: integer ≥ 0 }: ${issues.map((i) => i.message).join('; ')}`,
+        expected: '{ rewritten: integer ≥ 0 }',
+        received: shown(ex),
+        exchange: ex,
+      });
     }
   },
 };

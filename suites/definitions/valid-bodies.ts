@@ -146,7 +146,14 @@ export function consistentTrace(trace: unknown, maxEvidence: number): unknown {
   const out: Record<string, unknown> = structuredClone(trace);
   if (Object.hasOwn(out, 'definition_refs')) out.definition_refs = [];
   const evidence = Array.isArray(out.evidence) ? out.evidence : [];
-  const pool = [...new Set(evidence.filter(isObject).map((e) => e.source_id).filter((id): id is string => typeof id === 'string'))];
+  const pool = [
+    ...new Set(
+      evidence
+        .filter(isObject)
+        .map((e) => e.source_id)
+        .filter((id): id is string => typeof id === 'string'),
+    ),
+  ];
   const factors = (Array.isArray(out.factors) ? out.factors : []).filter(isObject);
   for (const f of factors) {
     if (!Array.isArray(f.evidence_ids)) continue;

@@ -117,7 +117,5 @@ export function scenariosFor(write: Write, all: readonly Violation[]): { violati
     const mine = indexes.filter((_, i) => i % WRITE_ORDER.length === w);
     for (const index of mine.length > 0 ? mine : [indexes[w % indexes.length]!]) chosen.add(index);
   }
-  return all
-    .map((violation, index) => ({ violation, index, clause: clauseOf(write, violation) }))
-    .filter((s) => !s.clause.startsWith('TRACE-') || chosen.has(s.index));
+  return all.map((violation, index) => ({ violation, index, clause: clauseOf(write, violation) })).filter((s) => !s.clause.startsWith('TRACE-') || chosen.has(s.index));
 }

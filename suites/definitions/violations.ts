@@ -101,7 +101,7 @@ export async function runViolations(ctx: CheckContext, write: Write, declared: r
   // existing definition accepted by mistake changes its target: the scenarios after it in the
   // batch are sent again against a fresh one (only a faulty target costs those requests), so
   // each scenario meets the target it would have met one at a time.
-  for (let pos = 0; pos < all.length; ) {
+  for (let pos = 0; pos < all.length;) {
     const t = target;
     const batch = all.slice(pos, pos + CHECK_PARALLEL).map(({ violation: v, index: i, clause }) => {
       const [sample] = fc.sample(v.value, { seed: (ctx.run.seed + i) | 0, numRuns: 1 });
@@ -121,7 +121,14 @@ export async function runViolations(ctx: CheckContext, write: Write, declared: r
 }
 
 /** Judges one violation's answer; true when it changed the target (a fresh one is needed). */
-function judgeViolation(ctx: CheckContext, write: Write, key: KeyHandle, s: { v: Violation; clause: string; body: unknown; name?: string | undefined }, ex: Exchange, refusedCreates: Map<string, Exchange>): boolean {
+function judgeViolation(
+  ctx: CheckContext,
+  write: Write,
+  key: KeyHandle,
+  s: { v: Violation; clause: string; body: unknown; name?: string | undefined },
+  ex: Exchange,
+  refusedCreates: Map<string, Exchange>,
+): boolean {
   const { v, clause, body, name } = s;
   const evidence = refusalEvidence(clause, ex, INVALID_STATUSES);
   if (evidence) {
@@ -152,7 +159,14 @@ async function verifyNothingStored(ctx: CheckContext, write: Write, target: Targ
     for (const item of listing.byId.values()) {
       const refused = typeof item.name === 'string' ? refusedCreates.get(item.name) : undefined;
       if (refused) {
-        ctx.softFail({ clause: 'DEF-011', message: `a create refused as invalid was stored anyway (listed as ${String(item.id)})`, expected: 'nothing stored', received: JSON.stringify(item).slice(0, 300), exchange: page, context: [refused] });
+        ctx.softFail({
+          clause: 'DEF-011',
+          message: `a create refused as invalid was stored anyway (listed as ${String(item.id)})`,
+          expected: 'nothing stored',
+          received: JSON.stringify(item).slice(0, 300),
+          exchange: page,
+          context: [refused],
+        });
       }
     }
     return;

@@ -56,7 +56,12 @@ function cases(ctx: CheckContext, definitionId: string | undefined): Case[] {
   const patch = { method: 'PATCH' as const, path: `/definitions/${encodeURIComponent(definitionId)}` };
   out.push(
     { ep: patch, contentType: 'text/plain', text: JSON.stringify({ reason: 'conformance check', description: 'sent as text' }), processed: { field: 'description', value: 'sent as text' } },
-    { ep: patch, contentType: 'application/x-www-form-urlencoded', text: formEncoded({ reason: 'conformance check', description: 'sent as a form' }), processed: { field: 'description', value: 'sent as a form' } },
+    {
+      ep: patch,
+      contentType: 'application/x-www-form-urlencoded',
+      text: formEncoded({ reason: 'conformance check', description: 'sent as a form' }),
+      processed: { field: 'description', value: 'sent as a form' },
+    },
     { ep: patch, contentType: 'text/plain', text: 'reason=conformance check; description=sent as prose' },
   );
   return out;

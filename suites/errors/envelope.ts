@@ -46,13 +46,25 @@ export async function judgeEnvelope(ctx: CheckContext, ex: Exchange, presence = 
   if (!res) return false;
   const body = res.json;
   if (!res.isJson || !isObject(body)) {
-    ctx.softFail({ clause: presence, message: `the ${res.status} answer has no error envelope: the body is not a JSON object`, expected: '{ defined, code, status, message, data? }', received: describeResponse(res), exchange: ex });
+    ctx.softFail({
+      clause: presence,
+      message: `the ${res.status} answer has no error envelope: the body is not a JSON object`,
+      expected: '{ defined, code, status, message, data? }',
+      received: describeResponse(res),
+      exchange: ex,
+    });
     return false;
   }
   const spec = await loadSpec();
   const issues = validateSchema(spec, 'ErrorEnvelope', body);
   if (issues.length > 0) {
-    ctx.softFail({ clause: 'ERR-001', message: `the ${res.status} error envelope is malformed: ${issues.map((i) => i.message).join('; ')}`, expected: 'defined boolean, code string, status number, message string', received: describeResponse(res), exchange: ex });
+    ctx.softFail({
+      clause: 'ERR-001',
+      message: `the ${res.status} error envelope is malformed: ${issues.map((i) => i.message).join('; ')}`,
+      expected: 'defined boolean, code string, status number, message string',
+      received: describeResponse(res),
+      exchange: ex,
+    });
   }
   const known = (await knownErrors()).find((k) => k.status === res.status);
   if (known && (body.defined !== true || body.code !== known.code || body.status !== res.status)) {
@@ -80,12 +92,7 @@ export const INVALID_EXPECTED = '400 BAD_REQUEST, or 422 with defined false';
  * all" as in judgeEnvelope. Returns false, judging nothing, when the answer is not such a
  * refusal: the caller reports that under its clause.
  */
-export async function judgeInvalidRefusal(
-  ctx: CheckContext,
-  ex: Exchange,
-  clause: string,
-  opts: { also?: readonly number[]; presence?: string } = {},
-): Promise<boolean> {
+export async function judgeInvalidRefusal(ctx: CheckContext, ex: Exchange, clause: string, opts: { also?: readonly number[]; presence?: string } = {}): Promise<boolean> {
   const res = ex.response;
   if (!res || !(INVALID_STATUSES.includes(res.status) || (opts.also ?? []).includes(res.status))) return false;
   if (!(await judgeEnvelope(ctx, ex, opts.presence))) return true;

@@ -69,10 +69,12 @@ export const malformedJson: CheckDef = {
     const spec = await loadSpec();
     const cut = fc.constantFrom(...endpoints).chain((ep) =>
       // Only objects and arrays: every proper prefix of their JSON text is invalid JSON.
-      bodyArbitraries(spec, ep.operationId).valid.filter((b) => typeof b === 'object' && b !== null).chain((body) => {
-        const text = JSON.stringify(body);
-        return fc.integer({ min: 1, max: text.length - 1 }).map((n) => ({ ep, text: text.slice(0, n), scenario: `a valid body cut after ${n} of ${text.length} characters`, path: '' }));
-      }),
+      bodyArbitraries(spec, ep.operationId)
+        .valid.filter((b) => typeof b === 'object' && b !== null)
+        .chain((body) => {
+          const text = JSON.stringify(body);
+          return fc.integer({ min: 1, max: text.length - 1 }).map((n) => ({ ep, text: text.slice(0, n), scenario: `a valid body cut after ${n} of ${text.length} characters`, path: '' }));
+        }),
     );
     await checkProperty(ctx, {
       clause: 'ERR-004',

@@ -103,9 +103,7 @@ export const wrongTypes: CheckDef = {
     // Every generated body gets a prefixed name (unless the name is the wrong-typed field), so a
     // body the target wrongly accepts is recognisable and archived.
     const arbitrary = fc.oneof(
-      ...typeViolations.map((v) =>
-        v.value.map((body) => ({ body: isObject(body) && v.path !== '/name' ? { ...body, name: uniqueName(ctx, 'types') } : body, scenario: v.scenario, path: v.path })),
-      ),
+      ...typeViolations.map((v) => v.value.map((body) => ({ body: isObject(body) && v.path !== '/name' ? { ...body, name: uniqueName(ctx, 'types') } : body, scenario: v.scenario, path: v.path }))),
     );
     await checkProperty(ctx, {
       clause: 'ERR-005',

@@ -63,7 +63,14 @@ export const keyReuseConflict: CheckDef = {
       const id = createdId(clash);
       if (id !== undefined && id !== firstId) archiveLater(ctx, key, [id]);
       if (clash.response?.status !== 409) {
-        throw new Finding({ clause: 'IDEM-004', message: `the key reused with a create body that differs only in ${what} was not refused`, expected: '409', received: answerOf(clash), exchange: clash, context: [used] });
+        throw new Finding({
+          clause: 'IDEM-004',
+          message: `the key reused with a create body that differs only in ${what} was not refused`,
+          expected: '409',
+          received: answerOf(clash),
+          exchange: clash,
+          context: [used],
+        });
       }
     }
     const reuse = await ctx.api.send({ method: 'POST', path: '/definitions', key, body: second, idempotencyKey: idem });
@@ -73,7 +80,14 @@ export const keyReuseConflict: CheckDef = {
     const performed = await liveIdsNamed(ctx, key, String(second.name));
     archiveLater(ctx, key, performed);
     if (performed.length > 0) {
-      throw new Finding({ clause: 'IDEM-004', message: 'the refused create was performed: a definition with its name is listed', expected: 'no definition of that name', received: performed.join(', '), exchange: reuse, context: [used] });
+      throw new Finding({
+        clause: 'IDEM-004',
+        message: 'the refused create was performed: a definition with its name is listed',
+        expected: 'no definition of that name',
+        received: performed.join(', '),
+        exchange: reuse,
+        context: [used],
+      });
     }
 
     // PATCH: the second description must not be applied.
@@ -87,7 +101,14 @@ export const keyReuseConflict: CheckDef = {
     const found = await findDefinition(ctx, key, id, false);
     if (!found.item) throw new NotObservable(`definition ${id} is not listed, so whether the refused PATCH was applied cannot be seen`);
     if (found.item.description !== 'first description') {
-      throw new Finding({ clause: 'IDEM-004', message: 'the refused PATCH was applied', expected: 'description "first description"', received: `description ${JSON.stringify(found.item.description)}`, exchange: clash, context: [patched] });
+      throw new Finding({
+        clause: 'IDEM-004',
+        message: 'the refused PATCH was applied',
+        expected: 'description "first description"',
+        received: `description ${JSON.stringify(found.item.description)}`,
+        exchange: clash,
+        context: [patched],
+      });
     }
   },
 };
@@ -116,7 +137,14 @@ export const concurrentSameKey: CheckDef = {
       throw new NotObservable('a concurrent create succeeded but its definition is not listed, so the definitions created cannot be counted');
     }
     if (ids.length > 1) {
-      throw new Finding({ clause: 'IDEM-008', message: `${ids.length} definitions were created by ${CONCURRENCY} concurrent requests under one key`, expected: 'at most one', received: ids.join(', '), exchange: answers.find(is2xx) ?? answers[0]!, context: answers });
+      throw new Finding({
+        clause: 'IDEM-008',
+        message: `${ids.length} definitions were created by ${CONCURRENCY} concurrent requests under one key`,
+        expected: 'at most one',
+        received: ids.join(', '),
+        exchange: answers.find(is2xx) ?? answers[0]!,
+        context: answers,
+      });
     }
     // Status equality across 2xx answers is IDEM-002's concern; here every success must carry one body.
     const successes = answers.filter(is2xx);
@@ -175,10 +203,18 @@ export const keyAfterRefusal: CheckDef = {
     const context = [refused, next, ...(repeat ? [repeat] : [])];
 
     if (!processed && status !== refusedWith && status !== 409) {
-      throw new Finding({ clause: 'IDEM-009', message: `the valid body under the refused request's key answered ${status}`, expected: `${refusedWith} (the refusal replayed), 409, or success`, received: answerOf(next), exchange: next, context });
+      throw new Finding({
+        clause: 'IDEM-009',
+        message: `the valid body under the refused request's key answered ${status}`,
+        expected: `${refusedWith} (the refusal replayed), 409, or success`,
+        received: answerOf(next),
+        exchange: next,
+        context,
+      });
     }
     const nextId = createdId(next)?.toLowerCase();
-    if (processed && (nextId === undefined || !ids.includes(nextId))) throw new NotObservable('the valid create succeeded but its definition is not listed, so how often it was processed cannot be counted');
+    if (processed && (nextId === undefined || !ids.includes(nextId)))
+      throw new NotObservable('the valid create succeeded but its definition is not listed, so how often it was processed cannot be counted');
     const expectedCount = processed ? 1 : 0;
     if (ids.length !== expectedCount) {
       throw new Finding({
@@ -194,7 +230,14 @@ export const keyAfterRefusal: CheckDef = {
     }
     // The body tells a replay from a second execution (a new id); the replayed status is IDEM-002's concern.
     if (repeat && !sameJson(repeat.response?.json, next.response?.json, repeat.response?.text, next.response?.text)) {
-      throw new Finding({ clause: 'IDEM-009', message: 'after processing the valid request, a repeat under the key did not return its answer', expected: answerOf(next), received: answerOf(repeat), exchange: repeat, context });
+      throw new Finding({
+        clause: 'IDEM-009',
+        message: 'after processing the valid request, a repeat under the key did not return its answer',
+        expected: answerOf(next),
+        received: answerOf(repeat),
+        exchange: repeat,
+        context,
+      });
     }
   },
 };

@@ -60,7 +60,10 @@ const CELLS: readonly Cell[] = [
     async target(ctx, key) {
       const { id } = await setupDefinition(ctx, key, { description: 'before' });
       const path = `/definitions/${id}`;
-      return { request: (idem, v) => ({ method: 'PATCH', path, key, body: { reason: 'idempotency check', description: `patched ${v}` }, idempotencyKey: idem }), state: () => definitionState(ctx, key, id) };
+      return {
+        request: (idem, v) => ({ method: 'PATCH', path, key, body: { reason: 'idempotency check', description: `patched ${v}` }, idempotencyKey: idem }),
+        state: () => definitionState(ctx, key, id),
+      };
     },
   },
   {
@@ -80,7 +83,10 @@ const CELLS: readonly Cell[] = [
       const pair = slugs(exchange);
       if (!pair) throw new NotObservable(`the created definition shows no two enum value slugs to merge: ${answerOf(exchange)}`);
       const path = `/definitions/${id}/merge-value`;
-      return { request: (idem, v) => ({ method: 'POST', path, key, body: { fromSlug: pair[0], intoSlug: pair[1], reason: `idempotency check ${v}` }, idempotencyKey: idem }), state: () => definitionState(ctx, key, id) };
+      return {
+        request: (idem, v) => ({ method: 'POST', path, key, body: { fromSlug: pair[0], intoSlug: pair[1], reason: `idempotency check ${v}` }, idempotencyKey: idem }),
+        state: () => definitionState(ctx, key, id),
+      };
     },
   },
   {
@@ -96,7 +102,11 @@ const CELLS: readonly Cell[] = [
       }
       const body = (v: string) => ({
         operation: 'graph.apply_update',
-        arguments: { customer_id: subject.accountId, summary: `Idempotency check ${v}`, changes: [{ kind: 'person_field', target_label: 'Job title', person_id: subject.accountPersonId, field: 'title', after: `Title ${v}` }] },
+        arguments: {
+          customer_id: subject.accountId,
+          summary: `Idempotency check ${v}`,
+          changes: [{ kind: 'person_field', target_label: 'Job title', person_id: subject.accountPersonId, field: 'title', after: `Title ${v}` }],
+        },
         reason: 'idempotency check',
       });
       return { request: (idem, v) => ({ method: 'POST', path: '/operations', key, body: body(v), idempotencyKey: idem }), state: async () => undefined };
@@ -107,7 +117,13 @@ const CELLS: readonly Cell[] = [
 /** Records a finding on `clause` unless `ex` is a refusal with one of `statuses`. */
 function expectRefusedWith(ctx: CheckContext, clause: string, ex: Exchange, statuses: readonly number[], what: string): boolean {
   if (ex.response && statuses.includes(ex.response.status)) return true;
-  ctx.softFail({ clause, message: `${ex.request.method} ${new URL(ex.request.url).pathname}: ${what} answered ${ex.response?.status ?? ex.error?.kind ?? 'nothing'}`, expected: statuses.join(' or '), received: answerOf(ex), exchange: ex });
+  ctx.softFail({
+    clause,
+    message: `${ex.request.method} ${new URL(ex.request.url).pathname}: ${what} answered ${ex.response?.status ?? ex.error?.kind ?? 'nothing'}`,
+    expected: statuses.join(' or '),
+    received: answerOf(ex),
+    exchange: ex,
+  });
   return false;
 }
 
@@ -123,7 +139,8 @@ const CELL_ENDPOINTS = CELLS.map((c) => c.operationId);
 
 export const keyBoundsEveryEndpoint: CheckDef = {
   id: 'idempotency/key-bounds-every-endpoint',
-  title: 'On PATCH, archive, merge-value and POST /operations, an Idempotency-Key of 129 characters or with a space is refused as invalid (400 or 422) with nothing changed, and ones of 128 and of 1 are accepted',
+  title:
+    'On PATCH, archive, merge-value and POST /operations, an Idempotency-Key of 129 characters or with a space is refused as invalid (400 or 422) with nothing changed, and ones of 128 and of 1 are accepted',
   clauses: ['IDEM-005', 'IDEM-006', 'IDEM-007'],
   endpoints: CELL_ENDPOINTS,
   needs: { mutation: true },
@@ -144,7 +161,10 @@ export const keyBoundsEveryEndpoint: CheckDef = {
       const long = `${freshKey(ctx, 'long')}`.padEnd(129, 'x');
       const tooLong = await ctx.api.send(t.request(long, 'long'));
       const spaced = await ctx.api.send(t.request(`${freshKey(ctx, 'space')} x`, 'space'));
-      const refused = [expectRefusedWith(ctx, 'IDEM-005', tooLong, INVALID_STATUSES, 'a 129-character Idempotency-Key'), expectRefusedWith(ctx, 'IDEM-006', spaced, INVALID_STATUSES, 'an Idempotency-Key with a space')];
+      const refused = [
+        expectRefusedWith(ctx, 'IDEM-005', tooLong, INVALID_STATUSES, 'a 129-character Idempotency-Key'),
+        expectRefusedWith(ctx, 'IDEM-006', spaced, INVALID_STATUSES, 'an Idempotency-Key with a space'),
+      ];
       if (refused.every(Boolean)) await expectUnchanged(ctx, 'IDEM-005', t, before, tooLong);
       const ok = await ctx.api.send(t.request(`${freshKey(ctx, 'max')}`.padEnd(128, 'y'), 'max'));
       if (!is2xx(ok)) ctx.softFail({ clause: 'IDEM-007', message: `${cell.name} under a 128-character Idempotency-Key was not accepted`, expected: '2xx', received: answerOf(ok), exchange: ok });
@@ -154,7 +174,14 @@ export const keyBoundsEveryEndpoint: CheckDef = {
       // One of the keys kept for this check (SHORT_KEYS), a different one per endpoint; in a
       // shared workspace another run may have used it: a 409 then shows it was read as a key.
       const short = await ctx.api.send(fresh.request(SHORT_KEYS[CELLS.indexOf(cell)]!, 'min'));
-      if (!is2xx(short) && !(short.response?.status === 409 && ctx.run.sharedWorkspace)) ctx.softFail({ clause: 'IDEM-007', message: `${cell.name} under a 1-character Idempotency-Key was not accepted`, expected: `2xx${ctx.run.sharedWorkspace ? ' (or 409: the key was already used)' : ''}`, received: answerOf(short), exchange: short });
+      if (!is2xx(short) && !(short.response?.status === 409 && ctx.run.sharedWorkspace))
+        ctx.softFail({
+          clause: 'IDEM-007',
+          message: `${cell.name} under a 1-character Idempotency-Key was not accepted`,
+          expected: `2xx${ctx.run.sharedWorkspace ? ' (or 409: the key was already used)' : ''}`,
+          received: answerOf(short),
+          exchange: short,
+        });
     }
     if (judged === 0) throw new NotObservable('no endpoint of 4.1 other than POST /definitions could be given a target');
   },

@@ -53,7 +53,13 @@ async function expectRefused(ctx: CheckContext, key: KeyHandle, clause: string, 
   if (id !== undefined) archiveLater(ctx, key, [id]);
   const res = expectResponse(clause, ex);
   if (!INVALID_STATUSES.includes(res.status)) {
-    throw new Finding({ clause, message: `a create under the invalid Idempotency-Key ${JSON.stringify(idem)} answered ${res.status}`, expected: `status ${REFUSED}`, received: answerOf(ex), exchange: ex });
+    throw new Finding({
+      clause,
+      message: `a create under the invalid Idempotency-Key ${JSON.stringify(idem)} answered ${res.status}`,
+      expected: `status ${REFUSED}`,
+      received: answerOf(ex),
+      exchange: ex,
+    });
   }
   return true;
 }
@@ -65,8 +71,17 @@ async function expectNoneCreated(ctx: CheckContext, key: KeyHandle, clause: stri
   const walk = await walkOrNotObservable(ctx, key);
   const made = walk.items.filter((i) => typeof i.name === 'string' && wanted.has(i.name));
   if (made.length > 0) {
-    archiveLater(ctx, key, made.map((i) => String(i.id)));
-    throw new Finding({ clause, message: 'a create refused for its Idempotency-Key was performed anyway', expected: 'no definition from a refused create', received: made.map((i) => `${String(i.id)} ${String(i.name)}`).join(', ') });
+    archiveLater(
+      ctx,
+      key,
+      made.map((i) => String(i.id)),
+    );
+    throw new Finding({
+      clause,
+      message: 'a create refused for its Idempotency-Key was performed anyway',
+      expected: 'no definition from a refused create',
+      received: made.map((i) => `${String(i.id)} ${String(i.name)}`).join(', '),
+    });
   }
 }
 
@@ -93,7 +108,13 @@ export const keyTooLong: CheckDef = {
     if (id !== undefined) archiveLater(ctx, key, [id]);
     const res = expectResponse('IDEM-005', empty);
     if (!INVALID_STATUSES.includes(res.status) && !is2xx(empty)) {
-      throw new Finding({ clause: 'IDEM-005', message: `a create with an empty Idempotency-Key answered ${res.status}`, expected: `${REFUSED}, or the create as without a key`, received: answerOf(empty), exchange: empty });
+      throw new Finding({
+        clause: 'IDEM-005',
+        message: `a create with an empty Idempotency-Key answered ${res.status}`,
+        expected: `${REFUSED}, or the create as without a key`,
+        received: answerOf(empty),
+        exchange: empty,
+      });
     }
     // Whichever reading, the empty value is never a key: a second create under it with another
     // body is refused the same way, or is a create of its own (never a replay, never a conflict).
@@ -188,7 +209,13 @@ export const keyBoundsAccepted: CheckDef = {
       // A short key cannot be made unique: another run (or another workspace, where keys are
       // scoped wider) may have used it. A 409 then shows it was read as a key; a refused key is 400 or 422.
       if (res.status === 409 && idem.length < UNIQUE_HEAD) return;
-      throw new Finding({ clause: 'IDEM-007', message: `a PATCH under the valid ${idem.length}-character Idempotency-Key ${JSON.stringify(idem)} answered ${res.status}`, expected: '2xx', received: answerOf(ex), exchange: ex });
+      throw new Finding({
+        clause: 'IDEM-007',
+        message: `a PATCH under the valid ${idem.length}-character Idempotency-Key ${JSON.stringify(idem)} answered ${res.status}`,
+        expected: '2xx',
+        received: answerOf(ex),
+        exchange: ex,
+      });
     };
     await accept(String.fromCharCode(0x21 + randomInt(94)));
     await accept(`${ctx.run.prefix}${randomUUID()}`.padEnd(128, '~'));
@@ -207,7 +234,13 @@ export const keyBoundsAccepted: CheckDef = {
       const made = createdId(ex);
       if (made) archiveLater(ctx, key, [made]);
       if (is2xx(ex) || (ex.response?.status === 409 && idem.length < UNIQUE_HEAD)) continue;
-      ctx.softFail({ clause: 'IDEM-007', message: `a create under the valid ${idem.length}-character Idempotency-Key ${JSON.stringify(idem)} was not accepted`, expected: '2xx', received: answerOf(ex), exchange: ex });
+      ctx.softFail({
+        clause: 'IDEM-007',
+        message: `a create under the valid ${idem.length}-character Idempotency-Key ${JSON.stringify(idem)} was not accepted`,
+        expected: '2xx',
+        received: answerOf(ex),
+        exchange: ex,
+      });
     }
   },
 };

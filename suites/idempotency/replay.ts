@@ -10,25 +10,13 @@ import type { Exchange } from '../../src/http/exchange.ts';
 import { minimalCreateBody, uniqueName } from '../_shared/definitions.ts';
 import { compareIds, isObject } from '../_shared/json.ts';
 import { WALK_MAX_PAGES } from '../_shared/paging-walk.ts';
-import {
-  ADMIN,
-  archiveLater,
-  CHANGE_AROUND_CREDITS,
-  CHANGE_AROUND_MAX_CREDITS,
-  changeAround,
-  createdId,
-  freshKey,
-  judgeReplay,
-  liveIdsNamed,
-  sendAccepted,
-  setupDefinition,
-} from './support.ts';
+import { ADMIN, archiveLater, CHANGE_AROUND_CREDITS, CHANGE_AROUND_MAX_CREDITS, changeAround, createdId, freshKey, judgeReplay, liveIdsNamed, sendAccepted, setupDefinition } from './support.ts';
 
 const CLAUSES = ['IDEM-001', 'IDEM-002', 'IDEM-003'] as const;
 
 export const createReplay: CheckDef = {
   id: 'idempotency/create-replay',
-  title: 'POST /definitions under a key succeeds; its replay (also with the body\'s members in another order) returns the original answer and creates no second definition',
+  title: "POST /definitions under a key succeeds; its replay (also with the body's members in another order) returns the original answer and creates no second definition",
   clauses: CLAUSES,
   endpoints: ['createDefinition'],
   needs: { mutation: true },
@@ -46,7 +34,12 @@ export const createReplay: CheckDef = {
       ctx,
       req,
       () => ({ method: 'POST', path: '/definitions', key, body: { ...body, name: uniqueName(ctx, 'idem-create-plain') } }),
-      (ex) => archiveLater(ctx, key, [createdId(ex)].filter((id): id is string => id !== undefined)),
+      (ex) =>
+        archiveLater(
+          ctx,
+          key,
+          [createdId(ex)].filter((id): id is string => id !== undefined),
+        ),
     );
     const replay = await ctx.api.send(req);
     judgeReplay(ctx, original, replay);
@@ -59,7 +52,11 @@ export const createReplay: CheckDef = {
     if (originalId === undefined) throw new NotObservable('the create answered no Definition id, so the definitions it made cannot be counted');
     const ids = await liveIdsNamed(ctx, key, String(body.name));
     // Anything else under this name was created by the replay: archive it as well.
-    archiveLater(ctx, key, ids.filter((id) => compareIds(id, originalId) !== 0));
+    archiveLater(
+      ctx,
+      key,
+      ids.filter((id) => compareIds(id, originalId) !== 0),
+    );
     if (!ids.some((id) => compareIds(id, originalId) === 0)) {
       throw new NotObservable(`the created definition ${originalId} is not in the listing, so the definitions it named cannot be counted`);
     }

@@ -41,10 +41,12 @@ export function canonical(v: unknown, depth = 0): string | undefined {
     return parts.includes(undefined) ? undefined : `[${parts.join(',')}]`;
   }
   if (isObject(v)) {
-    const parts = Object.keys(v).sort().map((k) => {
-      const c = canonical(v[k], depth + 1);
-      return c === undefined ? undefined : `${JSON.stringify(k)}:${c}`;
-    });
+    const parts = Object.keys(v)
+      .sort()
+      .map((k) => {
+        const c = canonical(v[k], depth + 1);
+        return c === undefined ? undefined : `${JSON.stringify(k)}:${c}`;
+      });
     return parts.includes(undefined) ? undefined : `{${parts.join(',')}}`;
   }
   return JSON.stringify(v) ?? 'undefined';
@@ -105,9 +107,7 @@ export async function sendAccepted(
       context: [plain],
     });
   }
-  throw new NotObservable(
-    `${req.method} ${req.path} is refused with and without an Idempotency-Key (${answerOf(ex)} / ${answerOf(plain)}), so the suite could not form an accepted request`,
-  );
+  throw new NotObservable(`${req.method} ${req.path} is refused with and without an Idempotency-Key (${answerOf(ex)} / ${answerOf(plain)}), so the suite could not form an accepted request`);
 }
 
 /** Records an IDEM-002 finding (without stopping) when the replay is not the original answer. */

@@ -10,7 +10,21 @@ import type { Exchange } from '../../src/http/exchange.ts';
 import { is2xx } from '../_shared/definitions.ts';
 import { brief } from '../_shared/json.ts';
 import { describeBound } from '../../src/engine/waits.ts';
-import { AGENT_CALL_CREDITS, AGENT_CALL_MAX_CREDITS, agentPreviewBody, isQuoted, makeAccount, makeAccounts, previewAndQuote, QUOTE_BOUND_MS, QUOTE_FIELDS, QUOTE_NUMBERS, QUOTE_PATIENCE_MS, QUOTE_STRINGS, submitOperation } from '../_shared/ops-fixtures.ts';
+import {
+  AGENT_CALL_CREDITS,
+  AGENT_CALL_MAX_CREDITS,
+  agentPreviewBody,
+  isQuoted,
+  makeAccount,
+  makeAccounts,
+  previewAndQuote,
+  QUOTE_BOUND_MS,
+  QUOTE_FIELDS,
+  QUOTE_NUMBERS,
+  QUOTE_PATIENCE_MS,
+  QUOTE_STRINGS,
+  submitOperation,
+} from '../_shared/ops-fixtures.ts';
 import { usableResponses } from '../_shared/ops-usable.ts';
 
 const received = (ex: Exchange): string => (ex.response ? describeResponse(ex.response) : `no response (${ex.error?.kind}: ${ex.error?.message})`);

@@ -29,7 +29,9 @@ export const acceptedOperationsListed: CheckDef = {
     ctx = usableResponses(ctx, 'OPS-003');
     const owner = ctx.key('owner');
     const spec = await loadSpec();
-    const named = Object.entries(spec.catalogOperations).filter(([, rule]) => rule.via === 'POST /operations').map(([name]) => name);
+    const named = Object.entries(spec.catalogOperations)
+      .filter(([, rule]) => rule.via === 'POST /operations')
+      .map(([name]) => name);
     const shapes = operationArgumentShapes(await makeAccount(ctx, 'ops-catalog'));
     const accepted = new Map<string, Exchange>();
     const refused: string[] = [];
@@ -51,7 +53,13 @@ export const acceptedOperationsListed: CheckDef = {
 
     const catalog = await ctx.api.send({ method: 'GET', path: '/capabilities', key: owner });
     if (!is2xx(catalog) || !catalog.response?.isJson) {
-      throw new Finding({ clause: 'OPS-003', message: 'GET /capabilities did not serve a JSON catalog to a fully permitted key', expected: '2xx with the catalog', received: catalog.response ? describeResponse(catalog.response) : `no response (${catalog.error?.kind})`, exchange: catalog });
+      throw new Finding({
+        clause: 'OPS-003',
+        message: 'GET /capabilities did not serve a JSON catalog to a fully permitted key',
+        expected: '2xx with the catalog',
+        received: catalog.response ? describeResponse(catalog.response) : `no response (${catalog.error?.kind})`,
+        exchange: catalog,
+      });
     }
     for (const [name, ex] of accepted) {
       if (containsString(catalog.response.json, name)) continue;

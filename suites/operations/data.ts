@@ -81,12 +81,24 @@ export const relationshipsListed: CheckDef = {
     if (!is2xx(ex)) {
       // A refusal is neither the listing nor its envelope: both clauses fail on it.
       ctx.softFail({ clause: 'DATA-003', message: 'GET /data/relationships did not succeed', expected: '2xx', received: received(ex), exchange: ex });
-      ctx.softFail({ clause: 'ENV-003', message: 'GET /data/relationships answered no collection envelope', expected: '2xx with { items: [...], nextCursor: uuid | null }', received: received(ex), exchange: ex });
+      ctx.softFail({
+        clause: 'ENV-003',
+        message: 'GET /data/relationships answered no collection envelope',
+        expected: '2xx with { items: [...], nextCursor: uuid | null }',
+        received: received(ex),
+        exchange: ex,
+      });
       return;
     }
     const body = ex.response?.json;
     if (!isObject(body) || !Array.isArray(body.items) || !(body.nextCursor === null || typeof body.nextCursor === 'string')) {
-      ctx.softFail({ clause: 'ENV-003', message: 'the relationships listing is not a collection envelope', expected: '{ items: [...], nextCursor: uuid | null }', received: brief(body ?? ex.response?.text), exchange: ex });
+      ctx.softFail({
+        clause: 'ENV-003',
+        message: 'the relationships listing is not a collection envelope',
+        expected: '{ items: [...], nextCursor: uuid | null }',
+        received: brief(body ?? ex.response?.text),
+        exchange: ex,
+      });
     }
   },
 };
@@ -114,7 +126,10 @@ export const unknownRecords: CheckDef = {
     ctx = usableResponses(ctx, 'DATA-004');
     const owner = ctx.key('owner');
     const issued = await issuedIds(ctx);
-    for (const [kind, path] of [['account', '/data/accounts'], ['person', '/data/people']] as const) {
+    for (const [kind, path] of [
+      ['account', '/data/accounts'],
+      ['person', '/data/people'],
+    ] as const) {
       // A random uuid when no id was issued; else ids shaped like each issued one in turn.
       const shapes: (string | undefined)[] = issued[kind].length > 0 ? issued[kind] : [undefined];
       const refused: string[] = [];

@@ -35,11 +35,23 @@ export const applyUpdateAccepted: CheckDef = {
     const ex = await submitOperation(ctx, ctx.key('owner'), applyUpdateBody(fx));
     unlessUnavailable(ex, 'graph.apply_update');
     if (!is2xx(ex)) {
-      throw new Finding({ clause: 'OPS-006', message: 'a graph.apply_update of the shape seed 4.8 shows, from a fully permitted key, was not accepted', expected: '2xx with a receipt', received: received(ex), exchange: ex });
+      throw new Finding({
+        clause: 'OPS-006',
+        message: 'a graph.apply_update of the shape seed 4.8 shows, from a fully permitted key, was not accepted',
+        expected: '2xx with a receipt',
+        received: received(ex),
+        exchange: ex,
+      });
     }
     // A receipt's fields are not shown: an object body, or a Location to poll, is one.
     if (!isObject(ex.response?.json) && !ex.response?.headers['location']) {
-      throw new Finding({ clause: 'OPS-006', message: 'the accepted submission carries no receipt', expected: 'a JSON object (the receipt) or a Location header', received: received(ex), exchange: ex });
+      throw new Finding({
+        clause: 'OPS-006',
+        message: 'the accepted submission carries no receipt',
+        expected: 'a JSON object (the receipt) or a Location header',
+        received: received(ex),
+        exchange: ex,
+      });
     }
   },
 };
@@ -62,7 +74,14 @@ export const receiptPollable: CheckDef = {
     if (receiptPath(submitted) === undefined) throw new NotObservable('the submission names no receipt id (id, receiptId, operationId, a wrapper or Location)');
     const polled = (await pollReceipt(ctx, owner, submitted, { budgetMs: RECEIPT_BOUND_MS }))!;
     if (!polled.satisfied) {
-      throw new Finding({ clause: 'OPS-001', message: `the receipt never answered 2xx at ${receiptPath(submitted)} (${polled.polls.length} polls within ${describeBound(ctx.run, RECEIPT_BOUND_MS)})`, expected: '2xx with the receipt', received: received(polled.last), exchange: polled.last, context: [submitted] });
+      throw new Finding({
+        clause: 'OPS-001',
+        message: `the receipt never answered 2xx at ${receiptPath(submitted)} (${polled.polls.length} polls within ${describeBound(ctx.run, RECEIPT_BOUND_MS)})`,
+        expected: '2xx with the receipt',
+        received: received(polled.last),
+        exchange: polled.last,
+        context: [submitted],
+      });
     }
   },
 };
@@ -164,7 +183,10 @@ export const submittedWorkListed: CheckDef = {
       seen = await listsReceipt(ctx, owner, id);
     }
     if (seen.found) return;
-    if (seen.truncated) throw new NotObservable(`GET /operations did not list receipt ${id} within ${seen.pages.length} page(s), and may be cut short (${MAYBE_TRUNCATED} or more receipts, no cursor, or more than ${LIST_PAGES} pages)`);
+    if (seen.truncated)
+      throw new NotObservable(
+        `GET /operations did not list receipt ${id} within ${seen.pages.length} page(s), and may be cut short (${MAYBE_TRUNCATED} or more receipts, no cursor, or more than ${LIST_PAGES} pages)`,
+      );
     throw new Finding({
       clause: 'OPS-014',
       message: `GET /operations does not list receipt ${id}, which POST /operations just returned (${describeBound(ctx.run, RECEIPT_BOUND_MS)})`,

@@ -45,7 +45,13 @@ export const malformedSubmissionRefused: CheckDef = {
       sent.push(ex);
       const status = ex.response?.status;
       if (status !== undefined && ([...INVALID_STATUSES, ...(also ?? [])] as number[]).includes(status)) continue;
-      ctx.softFail({ clause: 'OPS-015', message: `a submission ${what} was not refused as invalid`, expected: `400 or 422${also ? ` (or ${also.join(', ')})` : ''}`, received: ex.response ? `${status} ${ex.response.text.slice(0, 200)}` : `no response (${ex.error?.kind})`, exchange: ex });
+      ctx.softFail({
+        clause: 'OPS-015',
+        message: `a submission ${what} was not refused as invalid`,
+        expected: `400 or 422${also ? ` (or ${also.join(', ')})` : ''}`,
+        received: ex.response ? `${status} ${ex.response.text.slice(0, 200)}` : `no response (${ex.error?.kind})`,
+        exchange: ex,
+      });
     }
     // Nothing submitted: in a workspace of the suite's own, the list of receipts is unchanged.
     if (ctx.run.sharedWorkspace) return;
@@ -54,7 +60,14 @@ export const malformedSubmissionRefused: CheckDef = {
     const was = new Set(listedReceiptIds(before));
     const fresh = listedReceiptIds(after).filter((id) => !was.has(id));
     if (fresh.length > 0) {
-      ctx.softFail({ clause: 'OPS-015', message: `malformed submissions left ${fresh.length} receipt(s) behind (${fresh.join(', ')})`, expected: 'no new receipt', received: after.response?.text.slice(0, 300) ?? '', exchange: after, context: sent });
+      ctx.softFail({
+        clause: 'OPS-015',
+        message: `malformed submissions left ${fresh.length} receipt(s) behind (${fresh.join(', ')})`,
+        expected: 'no new receipt',
+        received: after.response?.text.slice(0, 300) ?? '',
+        exchange: after,
+        context: sent,
+      });
     }
   },
 };
@@ -82,7 +95,14 @@ export const canonicalPersonIdNotApplied: CheckDef = {
     for (const id of [fx.accountPersonId, fx.personId]) {
       const read = await ctx.api.send({ method: 'GET', path: `/data/people/${encodeURIComponent(id)}`, key: owner });
       if (!is2xx(read) || !containsString(read.response?.json, marker)) continue;
-      ctx.softFail({ clause: 'OPS-016', message: 'a person_field change addressed to the canonical person id was applied', expected: 'refused, or nothing changed', received: (read.response?.text ?? '').slice(0, 300), exchange: read, context: [submitted] });
+      ctx.softFail({
+        clause: 'OPS-016',
+        message: 'a person_field change addressed to the canonical person id was applied',
+        expected: 'refused, or nothing changed',
+        received: (read.response?.text ?? '').slice(0, 300),
+        exchange: read,
+        context: [submitted],
+      });
       return;
     }
   },

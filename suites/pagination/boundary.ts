@@ -96,7 +96,8 @@ export const cursorIsBoundary: CheckDef = {
     // id order: the inserted items up to its last one must be there.
     const ids = idsOf(rest.items);
     const reach = rest.end === 'complete' ? undefined : firstDescent(ids) === undefined ? ids.at(-1) : null;
-    if (reach === null) throw new NotObservable(`the rest of the walk did not end within ${rest.pages.length} pages and is not in id order (see PAGE-005), so whether every inserted item appears cannot be seen`);
+    if (reach === null)
+      throw new NotObservable(`the rest of the walk did not end within ${rest.pages.length} pages and is not in id order (see PAGE-005), so whether every inserted item appears cannot be seen`);
     const inReach = expected.filter((id) => reach === undefined || compareIds(id, reach) <= 0);
     if (inReach.length === 0) throw new NotObservable(`the rest of the walk did not end within ${rest.pages.length} pages, and did not reach the first inserted id after the cursor`);
     const listed = new Set(ids);
@@ -141,7 +142,10 @@ export const unknownCursorIsBoundary: CheckDef = {
     const q = await archivedIncluded(ctx, key);
     const first = await ctx.api.send({ method: 'GET', path: '/definitions', key, query: listQuery({ ...q, limit: 10 }) });
     const ids = idsOf(itemsOf(first.response?.json));
-    if (ids.length <= PICKS.at(-1)! || firstDescent(ids) !== undefined) throw new NotObservable(`the first page of 10 lists ${ids.length} items${firstDescent(ids) !== undefined ? ' out of id order (see PAGE-005)' : ''}, so no cursor between two of them can be formed`);
+    if (ids.length <= PICKS.at(-1)! || firstDescent(ids) !== undefined)
+      throw new NotObservable(
+        `the first page of 10 lists ${ids.length} items${firstDescent(ids) !== undefined ? ' out of id order (see PAGE-005)' : ''}, so no cursor between two of them can be formed`,
+      );
     // Not across a borrow into the uuid's version or variant digits (a strict server may check
     // them): only ids not ending in 0 are picked, past the first (so a restart shows).
     const eligible = ids.slice(1).filter((id) => !id.endsWith('0'));

@@ -107,7 +107,7 @@ const FOREIGN = 30;
 
 export const workspaceFilterBeforeLimit: CheckDef = {
   id: 'pagination/workspace-filter-before-limit',
-  title: "Definitions of another workspace never shorten a page: the workspace filter applies before the limit",
+  title: 'Definitions of another workspace never shorten a page: the workspace filter applies before the limit',
   clauses: ['PAGE-012'],
   endpoints: ['listDefinitions'],
   needs: { mutation: true, control: true },
@@ -132,11 +132,15 @@ export const workspaceFilterBeforeLimit: CheckDef = {
     const { userId } = await control.addMember(workspaceId, 'owner');
     const made = await control.createKey(workspaceId, userId, ['admin', 'graph:read']);
     const theirs: KeyHandle = { name: 'other_workspace', secret: made.secret, role: 'owner', scopes: ['admin', 'graph:read'], keyId: made.keyId, userId, workspaceId };
-    const created = await inParallel(Array.from({ length: FOREIGN }, (_, i) => i), CHECK_PARALLEL, async () => {
-      const ex = await ctx.api.send({ method: 'POST', path: '/definitions', key: theirs, body: minimalCreateBody(ctx) });
-      if (!is2xx(ex)) throw new NotObservable(`the second workspace could not create its definitions (${ex.response?.status ?? ex.error?.kind})`);
-      return ex;
-    });
+    const created = await inParallel(
+      Array.from({ length: FOREIGN }, (_, i) => i),
+      CHECK_PARALLEL,
+      async () => {
+        const ex = await ctx.api.send({ method: 'POST', path: '/definitions', key: theirs, body: minimalCreateBody(ctx) });
+        if (!is2xx(ex)) throw new NotObservable(`the second workspace could not create its definitions (${ex.response?.status ?? ex.error?.kind})`);
+        return ex;
+      },
+    );
     await inParallel(full, CHECK_PARALLEL, (limit) => expectFullPage(ctx, key, q, limit, 'PAGE-012', ` and ${FOREIGN} of another workspace interleave with them by id`, created.slice(0, 3)));
   },
 };

@@ -40,7 +40,13 @@ export const moduleKeysFilter: CheckDef = {
     const known = await seed(ctx, key, SEEDED.length, SEEDED, 'modules');
     const verdicts = await probeForms(ctx, key, { keys: FILTER, known });
     const evidence = (v: FormVerdict | undefined, message: string): Finding =>
-      new Finding({ clause: 'DEF-023', message, expected: `only ${FILTER.join(' and ')} definitions, in at least one wire form`, received: describeVerdicts(verdicts), ...(v?.exchange ? { exchange: v.exchange } : {}) });
+      new Finding({
+        clause: 'DEF-023',
+        message,
+        expected: `only ${FILTER.join(' and ')} definitions, in at least one wire form`,
+        received: describeVerdicts(verdicts),
+        ...(v?.exchange ? { exchange: v.exchange } : {}),
+      });
     const wrong = verdicts.find((v) => v.kind === 'wrong');
     if (wrong) throw evidence(wrong, `moduleKeys in the form ${wrong.form.name} was accepted but filtered wrongly: ${wrong.detail}`);
     // A form that kept only some of the keys is not this server's form when another one filters.
@@ -109,14 +115,22 @@ export const moduleKeysRefused: CheckDef = {
         const status = (await send(form, ['not_a_module'])).response?.status;
         if (status !== undefined && INVALID_STATUSES.includes(status)) return;
       }
-      throw new NotObservable(`no wire form of moduleKeys could be shown to be read by the server (${verdicts.length ? describeVerdicts(verdicts) : 'no definitions of two modules to tell'}), so refusing an invalid key cannot be told from ignoring the parameter`);
+      throw new NotObservable(
+        `no wire form of moduleKeys could be shown to be read by the server (${verdicts.length ? describeVerdicts(verdicts) : 'no definitions of two modules to tell'}), so refusing an invalid key cannot be told from ignoring the parameter`,
+      );
     }
     const expectRefused = async (keys: readonly string[]): Promise<void> => {
       for (const form of understood) {
         const ex = await send(form, keys);
         const res = expectResponse('PAGE-010', ex);
         if (!INVALID_STATUSES.includes(res.status)) {
-          throw new Finding({ clause: 'PAGE-010', message: `moduleKeys ${JSON.stringify(keys)} in the form ${form.name}, which the server filters by, answered ${res.status}`, expected: `status ${INVALID_STATUSES.join(' or ')}`, received: describeResponse(res), exchange: ex });
+          throw new Finding({
+            clause: 'PAGE-010',
+            message: `moduleKeys ${JSON.stringify(keys)} in the form ${form.name}, which the server filters by, answered ${res.status}`,
+            expected: `status ${INVALID_STATUSES.join(' or ')}`,
+            received: describeResponse(res),
+            exchange: ex,
+          });
         }
       }
     };

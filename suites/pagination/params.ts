@@ -72,7 +72,13 @@ export const limitsAccepted: CheckDef = {
       const body = expectAccepted('PAGE-002', ex, `limit=${limit}`);
       const items = body.items as unknown[];
       if (items.length > limit) {
-        throw new Finding({ clause: 'PAGE-002', message: `a page asked with limit=${limit} holds ${items.length} items`, expected: `at most ${limit} items`, received: `${items.length} items`, exchange: ex });
+        throw new Finding({
+          clause: 'PAGE-002',
+          message: `a page asked with limit=${limit} holds ${items.length} items`,
+          expected: `at most ${limit} items`,
+          received: `${items.length} items`,
+          exchange: ex,
+        });
       }
     };
     await check(1);

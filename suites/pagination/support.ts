@@ -45,7 +45,8 @@ export async function seed(ctx: CheckContext, key: KeyHandle, count: number, mod
       });
     }
     for (const m of made) {
-      if (m.id === undefined) throw new NotObservable(`could not create the definitions the check needs (${m.ex.response?.status ?? m.ex.error?.kind}: ${brief(m.ex.response?.json ?? m.ex.response?.text)})`);
+      if (m.id === undefined)
+        throw new NotObservable(`could not create the definitions the check needs (${m.ex.response?.status ?? m.ex.error?.kind}: ${brief(m.ex.response?.json ?? m.ex.response?.text)})`);
       out.push({ id: m.id, module_key: m.moduleKey });
     }
   }
@@ -83,7 +84,10 @@ export async function visibleUpTo(ctx: CheckContext, key: KeyHandle, atLeast: nu
 
 /** Lower-cased ids of items, in order (items without a string id are left out). */
 export function idsOf(items: readonly Record<string, unknown>[]): string[] {
-  return items.map(idOf).filter((id): id is string => id !== undefined).map((id) => id.toLowerCase());
+  return items
+    .map(idOf)
+    .filter((id): id is string => id !== undefined)
+    .map((id) => id.toLowerCase());
 }
 
 /** The first place where `ids` goes down (ids[i] sorts before ids[i - 1]), or undefined. */

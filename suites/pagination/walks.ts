@@ -74,11 +74,23 @@ async function walkOrSkip(ctx: CheckContext, key: KeyHandle, limit: number, maxP
 function judgeEnd(walk: Walk, limit: number, partialOk = false): void {
   const last = walk.pages.at(-1)!.exchange;
   if (walk.end === 'loop') {
-    throw new Finding({ clause: 'PAGE-006', message: `with limit=${limit} a nextCursor came back: the walk would never end`, expected: 'new cursors until null', received: `${walk.pages.length} pages, cursor ${String(walk.pages.at(-1)!.nextCursor)} again`, exchange: last });
+    throw new Finding({
+      clause: 'PAGE-006',
+      message: `with limit=${limit} a nextCursor came back: the walk would never end`,
+      expected: 'new cursors until null',
+      received: `${walk.pages.length} pages, cursor ${String(walk.pages.at(-1)!.nextCursor)} again`,
+      exchange: last,
+    });
   }
   const dup = duplicates(idsOf(walk.items));
   if (dup.length > 0) {
-    throw new Finding({ clause: 'PAGE-006', message: `with limit=${limit} the walk listed ${dup.length} item(s) more than once`, expected: 'every item exactly once', received: dup.slice(0, 5).join(', '), exchange: exchangeListing(walk.pages.slice(1), dup[0]!) ?? last });
+    throw new Finding({
+      clause: 'PAGE-006',
+      message: `with limit=${limit} the walk listed ${dup.length} item(s) more than once`,
+      expected: 'every item exactly once',
+      received: dup.slice(0, 5).join(', '),
+      exchange: exchangeListing(walk.pages.slice(1), dup[0]!) ?? last,
+    });
   }
   if (walk.end === 'capped' && !partialOk) throw new NotObservable(`with limit=${limit} the walk did not end within ${walk.pages.length} pages (more items than the check's credit plan covers)`);
 }
@@ -180,7 +192,10 @@ export const walkOrderAndCompleteness: CheckDef = {
         expected: `every item visible throughout the walk, each once, and no other (${reference.ids.size} items in the limit=${MAX_LIMIT} walk)`,
         received: `${missing.length ? `missing ${missing.slice(0, 5).join(', ')} ` : ''}${wrong.slice(0, 5).join(', ')} (${walk.pages.length} pages)`,
         exchange: (leaked.length ? exchangeListing(walk.pages, leaked[0]!) : undefined) ?? walk.pages.at(-1)!.exchange,
-        context: walk.pages.slice(0, -1).map((p) => p.exchange).slice(0, 10),
+        context: walk.pages
+          .slice(0, -1)
+          .map((p) => p.exchange)
+          .slice(0, 10),
       });
     };
 

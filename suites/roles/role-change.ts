@@ -29,7 +29,9 @@ async function roundTrip(ctx: CheckContext, key: KeyHandle, send: Send, start: E
   const first = await send(key);
   const premise = start === 'allow' ? is2xx(first) : [401, 403].includes(first.response?.status ?? 0);
   if (!premise) {
-    throw new NotObservable(`${what}: before any move, the ${key.role} role was ${is2xx(first) ? 'let through' : `answered ${first.response?.status ?? first.error?.kind}`}, so a role change cannot be seen through this gate`);
+    throw new NotObservable(
+      `${what}: before any move, the ${key.role} role was ${is2xx(first) ? 'let through' : `answered ${first.response?.status ?? first.error?.kind}`}, so a role change cannot be seen through this gate`,
+    );
   }
   const attempts: Attempt[] = [];
   let current = key.role;
@@ -54,7 +56,17 @@ export const roleChangeCompute: CheckDef = {
     const what = 'POST /compute/preview';
     const established = await establish(adminKey(ctx, 'owner'), computeCandidates(ctx, 'preview'), undefined, what);
     const key = await memberKey(ctx, 'role-changing-admin-scope', 'admin', ['admin']);
-    await roundTrip(ctx, key, established.send, 'allow', [{ role: 'analyst', expect: 'refuse' }, { role: 'admin', expect: 'allow' }], what);
+    await roundTrip(
+      ctx,
+      key,
+      established.send,
+      'allow',
+      [
+        { role: 'analyst', expect: 'refuse' },
+        { role: 'admin', expect: 'allow' },
+      ],
+      what,
+    );
   },
 };
 
@@ -75,6 +87,16 @@ export const roleChangeAgent: CheckDef = {
     const established = await establish(agentKey(ctx, 'owner'), [previewOf(ctx, fx.accountId)], undefined, what);
     // Moved to member before its first use (memberKey): what the key is first seen with is not what it ends with.
     const key = await memberKey(ctx, 'role-changing-agent-scopes', 'member', AGENT_SCOPES);
-    await roundTrip(ctx, key, established.send, 'refuse', [{ role: 'analyst', expect: 'allow' }, { role: 'member', expect: 'refuse' }], what);
+    await roundTrip(
+      ctx,
+      key,
+      established.send,
+      'refuse',
+      [
+        { role: 'analyst', expect: 'allow' },
+        { role: 'member', expect: 'refuse' },
+      ],
+      what,
+    );
   },
 };

@@ -54,7 +54,13 @@ export function expectUntouched(ctx: CheckContext, attempts: readonly Attempt[],
   if (attempts.length === 0) return;
   const context = attempts.slice(0, 6).map((a) => a.ex);
   if (!after) {
-    ctx.softFail({ clause: NO_TRACE, message: `${what}: the definition disappeared from the listing after calls lacking the scope (${answered(attempts)})`, expected: brief(writable(before)), received: 'not listed', context });
+    ctx.softFail({
+      clause: NO_TRACE,
+      message: `${what}: the definition disappeared from the listing after calls lacking the scope (${answered(attempts)})`,
+      expected: brief(writable(before)),
+      received: 'not listed',
+      context,
+    });
     return;
   }
   const shown = JSON.stringify(writable(after));

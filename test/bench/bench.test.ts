@@ -24,7 +24,24 @@ describe('wgc bench', () => {
     const code = await benchCommand(['--iterations', '1', '--suite', 'roles', '--runs', '2', '--json', json], c.io);
     expect(code, c.err()).toBe(0);
     const text = c.out();
-    for (const figure of ['wall time', 'requests sent', 'requests/s', 'peak RSS', 'CPU time', 'credits charged', 'where the time goes', 'worker start, suite imports', 'raw limit', 'suite/raw', 'raw wall, warm', 'suite/raw, warm', 'per suite', 'credits: plan', 'load average', 'machine:']) {
+    for (const figure of [
+      'wall time',
+      'requests sent',
+      'requests/s',
+      'peak RSS',
+      'CPU time',
+      'credits charged',
+      'where the time goes',
+      'worker start, suite imports',
+      'raw limit',
+      'suite/raw',
+      'raw wall, warm',
+      'suite/raw, warm',
+      'per suite',
+      'credits: plan',
+      'load average',
+      'machine:',
+    ]) {
       expect(text).toContain(figure);
     }
     expect(text).toMatch(/^\s+roles\s/m);

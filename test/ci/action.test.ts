@@ -50,11 +50,17 @@ describe('the CI examples install the package, as the Action does', () => {
     for (const [name, job] of Object.entries(wf.jobs)) {
       expect((job.defaults?.run as Obj | undefined)?.['working-directory'], name).toBe('wg-conformance');
       const steps = job.steps;
-      expect(steps.filter((s) => s.uses === 'actions/checkout@v4').map((s) => s.with), name).toEqual([undefined]);
+      expect(
+        steps.filter((s) => s.uses === 'actions/checkout@v4').map((s) => s.with),
+        name,
+      ).toEqual([undefined]);
       expect(steps.find((s) => String(s.uses).startsWith('actions/setup-node@'))?.with, name).toMatchObject({ 'cache-dependency-path': 'wg-conformance/package-lock.json' });
       const runs = steps.map((s) => String(s.run ?? ''));
       expect(runs, name).toContain('npm ci');
-      expect(runs.filter((r) => /wg-conformance (run|merge)/.test(r)).every((r) => r.startsWith('npx --no-install wg-conformance ')), name).toBe(true);
+      expect(
+        runs.filter((r) => /wg-conformance (run|merge)/.test(r)).every((r) => r.startsWith('npx --no-install wg-conformance ')),
+        name,
+      ).toBe(true);
     }
     expect(text(file)).toContain('npm i -D github:example-org/wg-conformance#v0.1.0');
     expect(text(file)).not.toMatch(/bin\/wgc\.mjs|git clone/);
@@ -118,7 +124,13 @@ describe('the action, run locally against a reference target', () => {
     const ws = mkdtempSync(join(work, 'ws-'));
     writeFileSync(
       join(ws, 'wg-conformance.json'),
-      JSON.stringify({ baseUrl, keys: [{ name: 'owner-all-scopes', env: 'WGC_KEY_OWNER_ALL_SCOPES' }, { name: 'noread', env: 'CI_NOREAD_KEY' }] }),
+      JSON.stringify({
+        baseUrl,
+        keys: [
+          { name: 'owner-all-scopes', env: 'WGC_KEY_OWNER_ALL_SCOPES' },
+          { name: 'noread', env: 'CI_NOREAD_KEY' },
+        ],
+      }),
     );
     return ws;
   }
@@ -127,7 +139,13 @@ describe('the action, run locally against a reference target', () => {
     const artifacts = join(ws, '.artifacts');
     mkdirSync(artifacts);
     const upload = uploadEmulator(artifacts);
-    const run = await runAction(action, { inputs: { 'node-version': '', package: ROOT, ...inputs }, workspace: ws, env: cleanEnv(), uses: { 'actions/upload-artifact': upload.handler }, runNumber: '41' });
+    const run = await runAction(action, {
+      inputs: { 'node-version': '', package: ROOT, ...inputs },
+      workspace: ws,
+      env: cleanEnv(),
+      uses: { 'actions/upload-artifact': upload.handler },
+      runNumber: '41',
+    });
     return { ...run, uploaded: upload.uploaded, artifacts };
   }
 
@@ -143,7 +161,7 @@ describe('the action, run locally against a reference target', () => {
       'Run the conformance suite': 'success',
       'Job summary': 'success',
       'Upload the reports': 'success',
-      'Verdict (the run\'s exit code)': 'success',
+      "Verdict (the run's exit code)": 'success',
     });
     expect(r.failed).toBe(false);
     const reports = join(ws, 'wg-conformance-reports');
@@ -189,7 +207,7 @@ describe('the action, run locally against a reference target', () => {
     const r = await act(ws, { keys: keysInput(), shard: '2/2', seed: '5', args: '--suite errors --suite auth', out: 'out' });
     expect(r.outputs['exit-code']).toBe('0');
     expect(r.uploaded.get('wg-conformance-partial-2')).toEqual(['partial-2-of-2.json']);
-    expect(r.summary).toBe('wg-conformance shard 2/2: partial written; the merged run\'s summary has the verdict.\n');
+    expect(r.summary).toBe("wg-conformance shard 2/2: partial written; the merged run's summary has the verdict.\n");
     expect(r.failed).toBe(false);
   });
 
@@ -205,7 +223,11 @@ describe('the action, run locally against a reference target', () => {
     const empty = mkdtempSync(join(work, 'none-'));
     const none = await runAction(action, { inputs: { 'node-version': '' }, workspace: empty, env: cleanEnv() });
     expect(none.failed).toBe(true);
-    expect(Object.fromEntries(none.steps.map((s) => [s.name, s.status]))).toMatchObject({ 'Install wg-conformance': 'failure', 'Run the conformance suite': 'skipped', "Verdict (the run's exit code)": 'failure' });
+    expect(Object.fromEntries(none.steps.map((s) => [s.name, s.status]))).toMatchObject({
+      'Install wg-conformance': 'failure',
+      'Run the conformance suite': 'skipped',
+      "Verdict (the run's exit code)": 'failure',
+    });
     expect(none.log).toContain('wg-conformance is not installed here');
   });
 

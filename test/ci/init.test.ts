@@ -122,7 +122,22 @@ describe('wgc init', () => {
 
   test('writes a commented profile the reader accepts, and prints the variables to set', async () => {
     const cwd = mkdtempSync(join(dir, 'a-'));
-    const r = await init(['--base-url', 'https://staging.example.com/', '--key', 'owner-all-scopes', '--key', 'reader=CI_READER_KEY', '--control-url', 'https://staging.example.com/__control/v1', '--max-credits', '1500', '--read-only'], cwd);
+    const r = await init(
+      [
+        '--base-url',
+        'https://staging.example.com/',
+        '--key',
+        'owner-all-scopes',
+        '--key',
+        'reader=CI_READER_KEY',
+        '--control-url',
+        'https://staging.example.com/__control/v1',
+        '--max-credits',
+        '1500',
+        '--read-only',
+      ],
+      cwd,
+    );
     expect(r).toMatchObject({ code: 0, err: '' });
     const text = readFileSync(join(cwd, DEFAULT_PROFILE), 'utf8');
     const doc = JSON.parse(text) as Record<string, unknown>;

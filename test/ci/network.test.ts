@@ -37,7 +37,23 @@ function makeCertificates(dir: string): { ca: string; caPath: string; key: strin
     throw new Error('this test needs the openssl CLI to generate its CA (apt-get install openssl)');
   }
   const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
-  ssl('req', '-x509', ...ec, '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '2', '-subj', '/CN=wg-conformance test CA', '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign');
+  ssl(
+    'req',
+    '-x509',
+    ...ec,
+    '-keyout',
+    'ca.key',
+    '-out',
+    'ca.pem',
+    '-days',
+    '2',
+    '-subj',
+    '/CN=wg-conformance test CA',
+    '-addext',
+    'basicConstraints=critical,CA:TRUE',
+    '-addext',
+    'keyUsage=critical,keyCertSign,cRLSign',
+  );
   ssl('req', ...ec, '-keyout', 'server.key', '-out', 'server.csr', '-subj', `/CN=${API_HOST}`);
   writeFileSync(join(dir, 'server.ext'), `subjectAltName=DNS:${API_HOST},DNS:${OTHER_HOST}\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n`);
   ssl('x509', '-req', '-in', 'server.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-out', 'server.pem', '-days', '2', '-extfile', 'server.ext');
@@ -155,7 +171,9 @@ describe('the pool: proxy, NO_PROXY, loopback and redirects (in process)', () =>
   let otherPort: number;
   beforeAll(async () => {
     proxy = await startProxy();
-    const a = recorder((req, res) => (req.url?.startsWith('/api/v1/away') ? redirectTo(`http://${OTHER_HOST}:${otherPort}`)(req, res) : res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}')));
+    const a = recorder((req, res) =>
+      req.url?.startsWith('/api/v1/away') ? redirectTo(`http://${OTHER_HOST}:${otherPort}`)(req, res) : res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}'),
+    );
     const o = recorder((_req, res) => res.writeHead(200).end('{}'));
     apiSeen = a.seen;
     otherSeen = o.seen;
@@ -251,7 +269,9 @@ describe('wgc run from a corporate network (child processes)', () => {
     // Keyless requests get the API's 401, so the preflight goes on to send the key; requests with a key are redirected.
     const away = redirectTo(`https://${OTHER_HOST}:${otherPort}`);
     const r = recorder((req, res) =>
-      req.headers.authorization || req.headers['x-api-key'] ? away(req, res) : res.writeHead(401, { 'content-type': 'application/json' }).end('{"error":{"code":"UNAUTHENTICATED","message":"no key"}}'),
+      req.headers.authorization || req.headers['x-api-key']
+        ? away(req, res)
+        : res.writeHead(401, { 'content-type': 'application/json' }).end('{"error":{"code":"UNAUTHENTICATED","message":"no key"}}'),
     );
     redirectingSeen = r.seen;
     redirecting = createHttpsServer(tls, r.handler);
@@ -269,10 +289,25 @@ describe('wgc run from a corporate network (child processes)', () => {
 
   /** `wgc run --suite errors` against the TLS front of the reference, with its control protocol. */
   const runThroughFront = (env: Record<string, string>) =>
-    runWgc(['run', '--suite', 'errors', '--seed', '1', '--out', join(dir, `out-${Date.now()}`), '--base-url', `https://${API_HOST}:${frontPort}`, '--control-url', `https://${API_HOST}:${frontPort}/__control/v1`], {
-      cwd: dir,
-      env: cleanEnv({ WGC_CONTROL_TOKEN: ref.controlToken, ...env }),
-    });
+    runWgc(
+      [
+        'run',
+        '--suite',
+        'errors',
+        '--seed',
+        '1',
+        '--out',
+        join(dir, `out-${Date.now()}`),
+        '--base-url',
+        `https://${API_HOST}:${frontPort}`,
+        '--control-url',
+        `https://${API_HOST}:${frontPort}/__control/v1`,
+      ],
+      {
+        cwd: dir,
+        env: cleanEnv({ WGC_CONTROL_TOKEN: ref.controlToken, ...env }),
+      },
+    );
 
   test('HTTPS_PROXY and NODE_EXTRA_CA_CERTS: the run reaches the target through the tunnel, trusting the private CA', async () => {
     const before = proxy.tunnels.length;

@@ -44,7 +44,11 @@ describe('matchCast', () => {
   });
 
   test('exact: false accepts a superset and prefers the smallest one', () => {
-    const m = matchCast({ reader: { role: ['analyst', 'owner'], scopes: ['graph:read'], exact: false }, admin: { role: ['owner', 'analyst'], scopes: ['admin'], exact: false } }, supplied, introspected);
+    const m = matchCast(
+      { reader: { role: ['analyst', 'owner'], scopes: ['graph:read'], exact: false }, admin: { role: ['owner', 'analyst'], scopes: ['admin'], exact: false } },
+      supplied,
+      introspected,
+    );
     expect(m.keys.get('reader')?.secret).toBe('wg_secret_analyst_wide');
     expect(m.keys.get('admin')?.secret).toBe('wg_secret_owner_admin');
   });
@@ -59,7 +63,13 @@ test('without control, supplied keys are introspected once and fill the cast end
     const analyst = await control.addMember(workspaceId, 'analyst');
     const reader = await control.createKey(workspaceId, analyst.userId, ['graph:read']);
     const wide = await control.createKey(workspaceId, analyst.userId, ['graph:read', 'admin']);
-    const run = runContext({ baseUrl: ref.baseUrl, keys: [{ name: 'wide', secret: wide.secret }, { name: 'mine', secret: reader.secret }] });
+    const run = runContext({
+      baseUrl: ref.baseUrl,
+      keys: [
+        { name: 'wide', secret: wide.secret },
+        { name: 'mine', secret: reader.secret },
+      ],
+    });
     const out = await runSuitesInProcess([example], run, { concurrency: 1 });
     const byId = Object.fromEntries(out.results.map((r) => [r.checkId, r]));
     expect(byId['example/me-beta-boolean']).toMatchObject({ outcome: 'passed' });

@@ -30,7 +30,18 @@ describe('precedence: defaults < profile < env < flags', () => {
 
   test('defaults apply when nothing is set, and a random seed is drawn and flagged', () => {
     const { config, seedWasRandom, sources } = resolveConfig(inputs());
-    expect(config).toMatchObject({ out: 'reports', runs: 25, timeoutMs: 10000, concurrency: 2, readOnly: false, allowInsecureHttp: false, certify: false, maxResponseBytes: 8 * 1024 * 1024, suites: [], keys: [] });
+    expect(config).toMatchObject({
+      out: 'reports',
+      runs: 25,
+      timeoutMs: 10000,
+      concurrency: 2,
+      readOnly: false,
+      allowInsecureHttp: false,
+      certify: false,
+      maxResponseBytes: 8 * 1024 * 1024,
+      suites: [],
+      keys: [],
+    });
     expect(config.baseUrl).toBeUndefined();
     expect(config.seed).toBe(424242);
     expect(seedWasRandom).toBe(true);

@@ -59,7 +59,10 @@ describe('expectErrorEnvelope', () => {
   });
 
   test('the shape is checked on every error; non-table statuses are free-form', () => {
-    expect(evidenceOf(() => expectErrorEnvelope(ids, ex(400, { code: 'BAD_REQUEST', status: 400, message: 'm' })))).toMatchObject({ clause: 'ERR-001', message: 'the error body\'s "defined" is missing' });
+    expect(evidenceOf(() => expectErrorEnvelope(ids, ex(400, { code: 'BAD_REQUEST', status: 400, message: 'm' })))).toMatchObject({
+      clause: 'ERR-001',
+      message: 'the error body\'s "defined" is missing',
+    });
     expect(evidenceOf(() => expectErrorEnvelope(ids, ex(400, 'Bad Request')))).toMatchObject({ clause: 'ERR-001', message: 'the error body is not a JSON object' });
     expect(expectErrorEnvelope(ids, ex(415, { defined: false, code: 'unsupported', status: 415, message: 'x', data: { a: 1 } }))).toMatchObject({ defined: false });
   });
@@ -72,8 +75,22 @@ describe('expectErrorEnvelope', () => {
 describe('no-change expectations', () => {
   test('expectNoChange compares what the probe sees before and after', async () => {
     let state = { a: 1 };
-    await expect(expectNoChange('SVC-005', async () => state, async () => 'ok', 'the definition list')).resolves.toBe('ok');
-    await expect(expectNoChange('SVC-005', async () => state, async () => void (state = { a: 2 }), 'the definition list')).rejects.toMatchObject({
+    await expect(
+      expectNoChange(
+        'SVC-005',
+        async () => state,
+        async () => 'ok',
+        'the definition list',
+      ),
+    ).resolves.toBe('ok');
+    await expect(
+      expectNoChange(
+        'SVC-005',
+        async () => state,
+        async () => void (state = { a: 2 }),
+        'the definition list',
+      ),
+    ).rejects.toMatchObject({
       evidence: { clause: 'SVC-005', message: 'the definition list changed', expected: '{"a":1}', received: '{"a":2}' },
     });
   });

@@ -203,10 +203,7 @@ describe('requests', () => {
     const c = clientFor(`${stub.url}/tenant-a/`);
     await c.send({ method: 'GET', path: '/definitions', query: { limit: 2, moduleKeys: ['customers', 'partners'], cursor: undefined }, key: null });
     await c.send({ method: 'GET', path: '/definitions', query: 'moduleKeys[0]=customers&x=%20', key: null });
-    expect(stub.received.map((r) => r.url)).toEqual([
-      '/tenant-a/api/v1/definitions?limit=2&moduleKeys=customers&moduleKeys=partners',
-      '/tenant-a/api/v1/definitions?moduleKeys[0]=customers&x=%20',
-    ]);
+    expect(stub.received.map((r) => r.url)).toEqual(['/tenant-a/api/v1/definitions?limit=2&moduleKeys=customers&moduleKeys=partners', '/tenant-a/api/v1/definitions?moduleKeys[0]=customers&x=%20']);
     expect(c.requestCount).toBe(2);
   });
 

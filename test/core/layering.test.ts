@@ -48,7 +48,11 @@ function filesUnder(dir: string): string[] {
 /** Relative imports of a file (static, type-only, re-exports and dynamic), as project paths. */
 function importsOf(file: string): string[] {
   const text = readFileSync(join(ROOT, file), 'utf8');
-  const specs = [...text.matchAll(/(?:^|\n)\s*(?:import|export)\b[^'"`;]*?from\s+'(\.[^']+)'/g), ...text.matchAll(/import\(\s*'(\.[^']+)'\s*\)/g), ...text.matchAll(/(?:^|\n)import\s+'(\.[^']+)'/g)].map((m) => m[1]!);
+  const specs = [
+    ...text.matchAll(/(?:^|\n)\s*(?:import|export)\b[^'"`;]*?from\s+'(\.[^']+)'/g),
+    ...text.matchAll(/import\(\s*'(\.[^']+)'\s*\)/g),
+    ...text.matchAll(/(?:^|\n)import\s+'(\.[^']+)'/g),
+  ].map((m) => m[1]!);
   return specs.map((s) => relative(ROOT, resolve(dirname(join(ROOT, file)), s)).replace(/\\/g, '/'));
 }
 

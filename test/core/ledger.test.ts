@@ -52,19 +52,25 @@ function setup() {
 }
 
 describe('expectCharged', () => {
-  test('a charge recorded late is still the call\'s; a wrong price is a finding with the ledger\'s entries', async () => {
+  test("a charge recorded late is still the call's; a wrong price is a finding with the ledger's entries", async () => {
     const { service, send } = setup();
     await service.quiet();
     await expect(service.expectCharged('BILL-001', 1, () => send('POST', '/definitions', 201, 1, 150))).resolves.toMatchObject({ request: { method: 'POST' } });
     await expect(service.expectCharged('BILL-001', 1, () => send('POST', '/definitions', 201, 2))).rejects.toMatchObject({
-      evidence: { clause: 'BILL-001', expected: '1 credit charged', message: expect.stringMatching(/^POST \/definitions → 201 was charged 2 by the usage ledger's entries for it, expected 1 credit$/) },
+      evidence: {
+        clause: 'BILL-001',
+        expected: '1 credit charged',
+        message: expect.stringMatching(/^POST \/definitions → 201 was charged 2 by the usage ledger's entries for it, expected 1 credit$/),
+      },
     });
   });
 
   test('a billed call that shows no charge within the wait is a finding naming the wait', async () => {
     const { service, send } = setup();
     await service.quiet();
-    await expect(service.expectCharged('BILL-001', 1, () => send('POST', '/definitions', 201, 0))).rejects.toMatchObject({ evidence: { clause: 'BILL-001', message: expect.stringContaining('waited') } });
+    await expect(service.expectCharged('BILL-001', 1, () => send('POST', '/definitions', 201, 0))).rejects.toMatchObject({
+      evidence: { clause: 'BILL-001', message: expect.stringContaining('waited') },
+    });
   }, 20_000);
 });
 
@@ -95,15 +101,31 @@ describe('expectFree', () => {
 describe('the settle policy', () => {
   test('pollUntil reads until the predicate holds, or reports that it did not by the deadline', async () => {
     let v = 0;
-    await expect(pollUntil(async () => ++v, (x) => x >= 3, Date.now() + 5_000)).resolves.toEqual({ value: 3, held: true });
-    const r = await pollUntil(async () => 0, (x) => x > 0, Date.now() + 100);
+    await expect(
+      pollUntil(
+        async () => ++v,
+        (x) => x >= 3,
+        Date.now() + 5_000,
+      ),
+    ).resolves.toEqual({ value: 3, held: true });
+    const r = await pollUntil(
+      async () => 0,
+      (x) => x > 0,
+      Date.now() + 100,
+    );
     expect(r.held).toBe(false);
   });
 
   test('settleReads returns once two reads agree, and follows a value that is still moving', async () => {
     const values = [1, 2, 3, 3, 3];
     let i = 0;
-    await expect(settleReads(async () => values[Math.min(i++, values.length - 1)]!, (a, b) => a === b, 5_000)).resolves.toBe(3);
+    await expect(
+      settleReads(
+        async () => values[Math.min(i++, values.length - 1)]!,
+        (a, b) => a === b,
+        5_000,
+      ),
+    ).resolves.toBe(3);
     expect(i).toBe(4);
   });
 });

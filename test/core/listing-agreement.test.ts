@@ -30,7 +30,7 @@ describe('listingDisagreement', () => {
     expect(listingDisagreement(page([item(1), item(2, { name: 'other' })]), p, p)).toMatch(/differently/);
   });
 
-  it('finds another workspace\'s listing (nothing in common)', () => {
+  it("finds another workspace's listing (nothing in common)", () => {
     const p = page([item(1), item(2)]);
     expect(listingDisagreement(page([item(7), item(8)]), p, p)).toMatch(/missing/);
   });

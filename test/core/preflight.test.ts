@@ -49,7 +49,15 @@ describe('wgc run preflight', () => {
       const dir = await mkdtemp(join(tmpdir(), 'wgc-profile-'));
       dirs.push(dir);
       const profile = join(dir, 'p.json');
-      await writeFile(profile, JSON.stringify({ keys: [{ name: 'owner-wide', env: 'K_GOOD' }, { name: 'owner-admin', env: 'K_OLD' }] }));
+      await writeFile(
+        profile,
+        JSON.stringify({
+          keys: [
+            { name: 'owner-wide', env: 'K_GOOD' },
+            { name: 'owner-admin', env: 'K_OLD' },
+          ],
+        }),
+      );
       const r = await run(['--target', profile, '--base-url', ref.baseUrl], { K_GOOD: good.secret, K_OLD: rotated.secret });
       expect(r.code).toBe(2);
       expect(r.err).toContain('key owner-admin: GET /me answered 401');
@@ -72,7 +80,7 @@ describe('wgc run preflight', () => {
     expect(baseUrlProblem('https://host/prefix')).toBeUndefined();
   });
 
-  test('a host where nothing listens: exit 2, the API cannot be reached (not the target\'s failure)', async () => {
+  test("a host where nothing listens: exit 2, the API cannot be reached (not the target's failure)", async () => {
     const { url, server } = await listen(() => {});
     await new Promise<void>((r) => server.close(() => r()));
     const r = await run(['--base-url', url]);

@@ -101,10 +101,25 @@ describe('checkProperty', () => {
 
   test('NotObservable and harness errors stop at once and are rethrown, not shrunk', async () => {
     let calls = 0;
-    const p = checkProperty(ctxWith(3), { clause: 'X-001', arbitrary, predicate: async () => { calls++; throw new NotObservable('no key'); } });
+    const p = checkProperty(ctxWith(3), {
+      clause: 'X-001',
+      arbitrary,
+      predicate: async () => {
+        calls++;
+        throw new NotObservable('no key');
+      },
+    });
     await expect(p).rejects.toBeInstanceOf(NotObservable);
     expect(calls).toBe(1);
-    await expect(checkProperty(ctxWith(3), { clause: 'X-001', arbitrary, predicate: async () => { throw new TypeError('bug'); } })).rejects.toThrow(TypeError);
+    await expect(
+      checkProperty(ctxWith(3), {
+        clause: 'X-001',
+        arbitrary,
+        predicate: async () => {
+          throw new TypeError('bug');
+        },
+      }),
+    ).rejects.toThrow(TypeError);
   });
 
   test('a finding about a request that got no answer stops at once: no shrinking over timeouts', async () => {

@@ -46,16 +46,28 @@ describe('outcome mapping', () => {
   });
 
   test('a Finding fails its clause; the others were not reached', async () => {
-    const [r] = await runAll([check('finding', async () => { throw new Finding({ clause: 'AUTH-001', message: 'bearer refused' }); })]);
+    const [r] = await runAll([
+      check('finding', async () => {
+        throw new Finding({ clause: 'AUTH-001', message: 'bearer refused' });
+      }),
+    ]);
     expect(r).toMatchObject({ outcome: 'failed', clauses: { 'AUTH-001': 'failed', 'ME-001': 'notObservable' }, reason: 'not reached: the check stopped at AUTH-001' });
   });
 
   test('NotObservable, Disabled and other throws map to all clauses; a TypeError is a harness error with its stack head', async () => {
     const [no, off, bug, undeclared] = await runAll([
-      check('no', async () => { throw new NotObservable('needs a second workspace'); }),
-      check('off', async () => { throw new Disabled('switched off'); }),
-      check('bug', async () => { (undefined as unknown as { x: number }).x; }),
-      check('undeclared', async () => { throw new Finding({ clause: 'BILL-001', message: 'x' }); }),
+      check('no', async () => {
+        throw new NotObservable('needs a second workspace');
+      }),
+      check('off', async () => {
+        throw new Disabled('switched off');
+      }),
+      check('bug', async () => {
+        (undefined as unknown as { x: number }).x;
+      }),
+      check('undeclared', async () => {
+        throw new Finding({ clause: 'BILL-001', message: 'x' });
+      }),
     ]);
     expect(no).toMatchObject({ outcome: 'notObservable', clauses: { 'AUTH-001': 'notObservable', 'ME-001': 'notObservable' }, reason: 'needs a second workspace' });
     expect(off).toMatchObject({ outcome: 'disabled', reason: 'switched off' });
@@ -66,10 +78,15 @@ describe('outcome mapping', () => {
   });
 
   test('a failing cleanup turns a pass into a harness error but keeps a failure', async () => {
-    const boom = async (): Promise<void> => { throw new Error('archive failed'); };
+    const boom = async (): Promise<void> => {
+      throw new Error('archive failed');
+    };
     const [pass, fail] = await runAll([
       check('p', async (ctx) => ctx.cleanup(boom)),
-      check('f', async (ctx) => { ctx.cleanup(boom); throw new Finding({ clause: 'ME-001', message: 'm' }); }),
+      check('f', async (ctx) => {
+        ctx.cleanup(boom);
+        throw new Finding({ clause: 'ME-001', message: 'm' });
+      }),
     ]);
     expect(pass).toMatchObject({ outcome: 'harnessError' });
     expect(pass!.reason).toMatch(/^cleanup failed: Error: archive failed/);
@@ -112,7 +129,9 @@ describe('needs, configuration and provisioning', () => {
     const [l, k] = await runAll([ledger, askKey], { controlUrl: undefined, controlToken: undefined });
     expect(l).toMatchObject({ outcome: 'notObservable' });
     expect(l!.reason).toMatch(/needs the test-control protocol/);
-    expect(k!.reason).toBe('cast "reader" needs a key with exactly scopes [graph:read] held by an analyst; the supplied keys are: no keys were supplied (list them in the target profile under "keys")');
+    expect(k!.reason).toBe(
+      'cast "reader" needs a key with exactly scopes [graph:read] held by an analyst; the supplied keys are: no keys were supplied (list them in the target profile under "keys")',
+    );
   });
 
   test('with control, the ledger works in the provisioned workspace', async () => {

@@ -171,7 +171,18 @@ describe('signals', () => {
 });
 
 describe('progress', () => {
-  const result = (outcome: CheckResult['outcome']): CheckResult => ({ checkId: 'x/y', suite: 'x', title: 't', outcome, clauses: {}, findings: [], requests: 7, plannedCredits: 2, durationMs: 1, seed: 1 });
+  const result = (outcome: CheckResult['outcome']): CheckResult => ({
+    checkId: 'x/y',
+    suite: 'x',
+    title: 't',
+    outcome,
+    clauses: {},
+    findings: [],
+    requests: 7,
+    plannedCredits: 2,
+    durationMs: 1,
+    seed: 1,
+  });
 
   test('without a terminal: a heartbeat after 10 s of silence, naming the suites still running; none sooner', () => {
     let now = 0;

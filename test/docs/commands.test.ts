@@ -69,7 +69,12 @@ describe('documented wgc commands (static)', () => {
 });
 
 describe('relative links of the guide', () => {
-  const anchorsOf = (file: string): Set<string> => new Set(readFileSync(file, 'utf8').split('\n').flatMap((l) => (/^#{1,6}\s+(.*?)\s*$/.exec(l) ? [headingSlug(/^#{1,6}\s+(.*?)\s*$/.exec(l)![1]!)] : [])));
+  const anchorsOf = (file: string): Set<string> =>
+    new Set(
+      readFileSync(file, 'utf8')
+        .split('\n')
+        .flatMap((l) => (/^#{1,6}\s+(.*?)\s*$/.exec(l) ? [headingSlug(/^#{1,6}\s+(.*?)\s*$/.exec(l)![1]!)] : [])),
+    );
   test.each(guideFiles())('%s', (file) => {
     const text = read(file).replace(/```[\s\S]*?```/g, '');
     const broken: string[] = [];

@@ -95,7 +95,7 @@ describe('GitHub Actions example', () => {
     expect(uploaded.join('\n')).toMatch(/reports\/report\.html/);
   });
 
-  test("takes every key of the profile, and the control token, from the secret store", () => {
+  test('takes every key of the profile, and the control token, from the secret store', () => {
     const env = steps('shard').find((s) => RUNS_WGC.test(s.runText))!.env as Record<string, string>;
     for (const name of profileKeyEnvs('examples/profiles/staging.json')) expect(env[name], name).toBe(`\${{ secrets.${name} }}`);
     expect(env.WGC_CONTROL_TOKEN).toBe('${{ secrets.WGC_CONTROL_TOKEN }}');

@@ -14,7 +14,13 @@ export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 /** The user guide: the README and every page under docs/guide/. */
 export function guideFiles(): string[] {
-  return ['README.md', ...readdirSync(join(ROOT, 'docs/guide')).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/guide/${f}`)];
+  return [
+    'README.md',
+    ...readdirSync(join(ROOT, 'docs/guide'))
+      .filter((f) => f.endsWith('.md'))
+      .sort()
+      .map((f) => `docs/guide/${f}`),
+  ];
 }
 
 /** The CI examples. */

@@ -50,7 +50,16 @@ function replace(file: string, from: string, to: string): void {
 
 /** The steps taken here, by what each touches (compared with the guide's list). */
 const STEPS: [string, () => void][] = [
-  ['specs/clauses.yaml', () => edit('specs/clauses.yaml', '  - id: ME-005', `  - id: ${CLAUSE}\n    level: MUST\n    ref: "2.4 table"\n    statement: Scratch clause of the writing-checks walkthrough; GET /me names one of the four workspace roles.\n    observe: { keys: "any valid key", control: false, ledger: false, mutation: false }\n`, 'before')],
+  [
+    'specs/clauses.yaml',
+    () =>
+      edit(
+        'specs/clauses.yaml',
+        '  - id: ME-005',
+        `  - id: ${CLAUSE}\n    level: MUST\n    ref: "2.4 table"\n    statement: Scratch clause of the writing-checks walkthrough; GET /me names one of the four workspace roles.\n    observe: { keys: "any valid key", control: false, ledger: false, mutation: false }\n`,
+        'before',
+      ),
+  ],
   ['test/catalog', () => expect(sh('npx', ['vitest', 'run', '--config', 'test/vitest.config.ts', 'test/catalog', '-u']).code).toBe(0)],
   [
     'suites/<suite>/<topic>.ts',
@@ -89,7 +98,15 @@ export const scratchRole: CheckDef = {
       replace('src/reference/introspection.ts', 'role: p.member.role,', `role: faults.has('${FAULT}') ? 'superuser' : p.member.role,`);
     },
   ],
-  ['test/reference/probes.ts', () => edit('test/reference/probes.ts', 'export const PROBES: Record<string, Probe> = {', `\n  '${CLAUSE}': async (_r, ws) => expect(['owner', 'admin', 'analyst', 'member']).toContain((await ws.api('GET', '/me')).json.role),`)],
+  [
+    'test/reference/probes.ts',
+    () =>
+      edit(
+        'test/reference/probes.ts',
+        'export const PROBES: Record<string, Probe> = {',
+        `\n  '${CLAUSE}': async (_r, ws) => expect(['owner', 'admin', 'analyst', 'member']).toContain((await ws.api('GET', '/me')).json.role),`,
+      ),
+  ],
   ['specs/credit-plan.json', () => expect(sh('npm', ['run', '--silent', 'credit-plan']).code).toBe(0)],
   ['docs/', () => expect(sh(process.execPath, ['bin/wgc.mjs', 'docs']).code).toBe(0)],
   ['reports/', () => undefined /* checked by the tests below */],

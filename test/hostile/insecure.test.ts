@@ -32,18 +32,22 @@ const AT_ONCE = 3;
 const bound = (): number => 2 * contention(AT_ONCE) * startupMs;
 
 describe.concurrent('plain http', () => {
-  test.each(['http://staging.invalid', 'http://192.0.2.1:8080'])('--base-url %s is refused before any connection, saying why', async (baseUrl) => {
-    const out = await runWgc({ baseUrl, keys: { owner: KEY }, timeoutMs: 300, suites: ['idempotency'], killAfterMs: 60_000 });
-    expect(out.killed).toBe(false);
-    expect(out.exitCode).toBe(2);
-    // Nothing was put on the wire (a report, if any, counts the requests sent).
-    expect(out.report?.meta.requests ?? 0).toBe(0);
-    const said = out.stdout + out.stderr;
-    expect(said, 'the refusal names the reason and the way out').toMatch(/plain http/);
-    expect(said).toContain('--allow-insecure-http');
-    expect(said).toContain(new URL(baseUrl).host);
-    expect(out.ms, `refused after ${out.ms} ms; starting the CLI takes ${startupMs} ms`).toBeLessThanOrEqual(bound());
-  }, 90_000);
+  test.each(['http://staging.invalid', 'http://192.0.2.1:8080'])(
+    '--base-url %s is refused before any connection, saying why',
+    async (baseUrl) => {
+      const out = await runWgc({ baseUrl, keys: { owner: KEY }, timeoutMs: 300, suites: ['idempotency'], killAfterMs: 60_000 });
+      expect(out.killed).toBe(false);
+      expect(out.exitCode).toBe(2);
+      // Nothing was put on the wire (a report, if any, counts the requests sent).
+      expect(out.report?.meta.requests ?? 0).toBe(0);
+      const said = out.stdout + out.stderr;
+      expect(said, 'the refusal names the reason and the way out').toMatch(/plain http/);
+      expect(said).toContain('--allow-insecure-http');
+      expect(said).toContain(new URL(baseUrl).host);
+      expect(out.ms, `refused after ${out.ms} ms; starting the CLI takes ${startupMs} ms`).toBeLessThanOrEqual(bound());
+    },
+    90_000,
+  );
 
   test('--control-url on plain http off this machine is refused too, before provisioning sends anything', async () => {
     const out = await runWgc({

@@ -97,70 +97,94 @@ const killAfter = (ms: number): number => Math.min(2 * ms, KILL_CEILING_MS);
 
 // One concurrent block, so every run queues on the same slots; the longest runs are declared first.
 describe.concurrent('hostile targets end to end', () => {
-  test('echo-key on every suite: the global bound holds and nothing leaks', async () => {
-    const cal = await full();
-    const b = bound(cal);
-    const { out, target } = await hostileRun('echo-key', withControl, { ...withControl, concurrency: 2, timeoutMs: FULL_TIMEOUT_MS, killAfterMs: killAfter(b.ms) });
-    // An answering mode: checks may go further than on a dead target, each request still bounded.
-    expect(target.stats.modeRequests).toBeLessThanOrEqual(cal.requests * PAGE_CAP);
-    const after = bound(cal, { requests: Math.max(cal.requests, target.stats.modeRequests) });
-    const text = expectCalmRun('echo-key-all', out, target, { boundMs: after.ms, formula: after.formula, baselineRss: cal.peakRss, cap: CAP, secrets: [TOKEN] });
-    expect(text).toMatch(/\\"code\\":\\"ECHO\\"/);
-    expect(out.report!.checks.length).toBeGreaterThan(50);
-    log('echo-key (all suites)', out, after.formula, target, cal);
-  }, TEST_MS);
+  test(
+    'echo-key on every suite: the global bound holds and nothing leaks',
+    async () => {
+      const cal = await full();
+      const b = bound(cal);
+      const { out, target } = await hostileRun('echo-key', withControl, { ...withControl, concurrency: 2, timeoutMs: FULL_TIMEOUT_MS, killAfterMs: killAfter(b.ms) });
+      // An answering mode: checks may go further than on a dead target, each request still bounded.
+      expect(target.stats.modeRequests).toBeLessThanOrEqual(cal.requests * PAGE_CAP);
+      const after = bound(cal, { requests: Math.max(cal.requests, target.stats.modeRequests) });
+      const text = expectCalmRun('echo-key-all', out, target, { boundMs: after.ms, formula: after.formula, baselineRss: cal.peakRss, cap: CAP, secrets: [TOKEN] });
+      expect(text).toMatch(/\\"code\\":\\"ECHO\\"/);
+      expect(out.report!.checks.length).toBeGreaterThan(50);
+      log('echo-key (all suites)', out, after.formula, target, cal);
+    },
+    TEST_MS,
+  );
 
-  test('silent before introspection (no control, GET /me silent too): the preflight says the API cannot be reached after one timeout, exit 2', async () => {
-    const cal = await small();
-    const b = bound(cal, { requests: 1 });
-    const { out, target } = await hostileRun('silent', { meOk: false, keys: { [OWNER]: { role: 'owner', scopes: ALL_SCOPES } } }, { keys: { owner: OWNER }, suites: SMALL, killAfterMs: killAfter(b.ms) });
-    const text = expectCalmRun('silent-introspection', out, target, { boundMs: b.ms, formula: b.formula, baselineRss: cal.peakRss, cap: CAP, secrets: [OWNER], harness: true });
-    expect(out.exitCode).toBe(2);
-    expect(text).toMatch(/preflight: the API cannot be reached: GET [^ ]+\/api\/v1\/me got no answer \(timeout/);
-    log('silent (introspection)', out, b.formula, target, cal);
-  }, TEST_MS);
+  test(
+    'silent before introspection (no control, GET /me silent too): the preflight says the API cannot be reached after one timeout, exit 2',
+    async () => {
+      const cal = await small();
+      const b = bound(cal, { requests: 1 });
+      const { out, target } = await hostileRun(
+        'silent',
+        { meOk: false, keys: { [OWNER]: { role: 'owner', scopes: ALL_SCOPES } } },
+        { keys: { owner: OWNER }, suites: SMALL, killAfterMs: killAfter(b.ms) },
+      );
+      const text = expectCalmRun('silent-introspection', out, target, { boundMs: b.ms, formula: b.formula, baselineRss: cal.peakRss, cap: CAP, secrets: [OWNER], harness: true });
+      expect(out.exitCode).toBe(2);
+      expect(text).toMatch(/preflight: the API cannot be reached: GET [^ ]+\/api\/v1\/me got no answer \(timeout/);
+      log('silent (introspection)', out, b.formula, target, cal);
+    },
+    TEST_MS,
+  );
 
-  test('echo-key without control: keys from a profile and env vars never come back in any file', async () => {
-    const cal = await small();
-    const b = bound(cal);
-    const { out, target } = await hostileRun('echo-key', { keys: { [OWNER]: { role: 'owner', scopes: ALL_SCOPES } } }, { keys: { owner: OWNER }, suites: SMALL, killAfterMs: killAfter(b.ms) });
-    expect(target.stats.modeRequests).toBeGreaterThan(0);
-    const after = bound(cal, { requests: Math.max(cal.requests, target.stats.modeRequests) });
-    expectCalmRun('echo-key-profile', out, target, { boundMs: after.ms, formula: after.formula, baselineRss: cal.peakRss, cap: CAP, secrets: [OWNER] });
-    log('echo-key (profile keys)', out, after.formula, target, cal);
-  }, TEST_MS);
+  test(
+    'echo-key without control: keys from a profile and env vars never come back in any file',
+    async () => {
+      const cal = await small();
+      const b = bound(cal);
+      const { out, target } = await hostileRun('echo-key', { keys: { [OWNER]: { role: 'owner', scopes: ALL_SCOPES } } }, { keys: { owner: OWNER }, suites: SMALL, killAfterMs: killAfter(b.ms) });
+      expect(target.stats.modeRequests).toBeGreaterThan(0);
+      const after = bound(cal, { requests: Math.max(cal.requests, target.stats.modeRequests) });
+      expectCalmRun('echo-key-profile', out, target, { boundMs: after.ms, formula: after.formula, baselineRss: cal.peakRss, cap: CAP, secrets: [OWNER] });
+      log('echo-key (profile keys)', out, after.formula, target, cal);
+    },
+    TEST_MS,
+  );
 
-  test('always-429 on two suites: the retries of the whole run stay within the run-wide budget', async () => {
-    const cal = await full();
-    const two = { ...withControl, suites: ['idempotency', 'pagination'], concurrency: 2 };
-    // Retry-After of a day is never honoured: the same paths with no retry at all.
-    const never = await hostileRun('always-429', { ...withControl, settings: { retryAfter: 'day' } }, two);
-    const sessions = two.suites.length;
-    const b = bound(cal, { requests: never.target.stats.modeRequests, retries: { count: sessions * SESSION_RETRY_BUDGET, waitMs: 1_000 } });
-    const { out, target } = await hostileRun('always-429', { ...withControl, settings: { retryAfter: 'none' } }, { ...two, killAfterMs: killAfter(b.ms) });
-    expectCalmRun('always-429-two-suites', out, target, { boundMs: b.ms, formula: b.formula, baselineRss: cal.peakRss, cap: CAP, secrets: [TOKEN] });
-    const retries = target.stats.modeRequests - never.target.stats.modeRequests;
-    log(`always-429 none, 2 suites (${retries} retries)`, out, b.formula, target, cal);
-    // DEFAULT_RUN_RETRY.budget is the run's budget: wgc run gives each vitest session an equal share.
-    expect(retries, 'retries spent by the run (each waited 1 s)').toBeLessThanOrEqual(SESSION_RETRY_BUDGET);
-  }, TEST_MS);
+  test(
+    'always-429 on two suites: the retries of the whole run stay within the run-wide budget',
+    async () => {
+      const cal = await full();
+      const two = { ...withControl, suites: ['idempotency', 'pagination'], concurrency: 2 };
+      // Retry-After of a day is never honoured: the same paths with no retry at all.
+      const never = await hostileRun('always-429', { ...withControl, settings: { retryAfter: 'day' } }, two);
+      const sessions = two.suites.length;
+      const b = bound(cal, { requests: never.target.stats.modeRequests, retries: { count: sessions * SESSION_RETRY_BUDGET, waitMs: 1_000 } });
+      const { out, target } = await hostileRun('always-429', { ...withControl, settings: { retryAfter: 'none' } }, { ...two, killAfterMs: killAfter(b.ms) });
+      expectCalmRun('always-429-two-suites', out, target, { boundMs: b.ms, formula: b.formula, baselineRss: cal.peakRss, cap: CAP, secrets: [TOKEN] });
+      const retries = target.stats.modeRequests - never.target.stats.modeRequests;
+      log(`always-429 none, 2 suites (${retries} retries)`, out, b.formula, target, cal);
+      // DEFAULT_RUN_RETRY.budget is the run's budget: wgc run gives each vitest session an equal share.
+      expect(retries, 'retries spent by the run (each waited 1 s)').toBeLessThanOrEqual(SESSION_RETRY_BUDGET);
+    },
+    TEST_MS,
+  );
 
-  test.each(MODE_CASES.map((c) => [c.mode, c] as const))('%s', async (_mode, c: ModeCase) => {
-    const cal = await small();
-    const retries = c.retryWaitMs !== undefined ? { retries: { count: SESSION_RETRY_BUDGET, waitMs: c.retryWaitMs } } : {};
-    // Before the run: a waiting mode makes the calibration's requests wait; an answering mode
-    // may be walked up to the page cap on each path (the kill switch's worst case).
-    const apriori = bound(cal, { ...retries, ...(c.waits ? {} : { requests: cal.requests * PAGE_CAP }) });
-    const { out, target } = await hostileRun(c.mode, { ...withControl, ...c.options }, { ...withControl, suites: SMALL, killAfterMs: killAfter(apriori.ms) });
-    const sent = target.stats.modeRequests;
-    if (c.waits) expect(sent, 'a waiting mode took the calibration paths').toBeLessThanOrEqual(cal.requests);
-    else expect(sent, 'every path at most a walk to the page cap').toBeLessThanOrEqual(cal.requests * PAGE_CAP + SESSION_RETRY_BUDGET);
-    // After the run: the requests it really sent (each bounded by the timeout) against the measured fixed cost.
-    const b = c.waits ? apriori : bound(cal, { ...retries, requests: Math.max(cal.requests, sent) });
-    const text = expectCalmRun(c.mode, out, target, { boundMs: b.ms, formula: b.formula, baselineRss: cal.peakRss, cap: CAP, secrets: [TOKEN], harness: c.harness ?? false });
-    expect(text, `${c.mode}: report.json does not say what happened`).toMatch(c.evidence);
-    log(c.mode, out, b.formula, target, cal);
-  }, TEST_MS);
+  test.each(MODE_CASES.map((c) => [c.mode, c] as const))(
+    '%s',
+    async (_mode, c: ModeCase) => {
+      const cal = await small();
+      const retries = c.retryWaitMs !== undefined ? { retries: { count: SESSION_RETRY_BUDGET, waitMs: c.retryWaitMs } } : {};
+      // Before the run: a waiting mode makes the calibration's requests wait; an answering mode
+      // may be walked up to the page cap on each path (the kill switch's worst case).
+      const apriori = bound(cal, { ...retries, ...(c.waits ? {} : { requests: cal.requests * PAGE_CAP }) });
+      const { out, target } = await hostileRun(c.mode, { ...withControl, ...c.options }, { ...withControl, suites: SMALL, killAfterMs: killAfter(apriori.ms) });
+      const sent = target.stats.modeRequests;
+      if (c.waits) expect(sent, 'a waiting mode took the calibration paths').toBeLessThanOrEqual(cal.requests);
+      else expect(sent, 'every path at most a walk to the page cap').toBeLessThanOrEqual(cal.requests * PAGE_CAP + SESSION_RETRY_BUDGET);
+      // After the run: the requests it really sent (each bounded by the timeout) against the measured fixed cost.
+      const b = c.waits ? apriori : bound(cal, { ...retries, requests: Math.max(cal.requests, sent) });
+      const text = expectCalmRun(c.mode, out, target, { boundMs: b.ms, formula: b.formula, baselineRss: cal.peakRss, cap: CAP, secrets: [TOKEN], harness: c.harness ?? false });
+      expect(text, `${c.mode}: report.json does not say what happened`).toMatch(c.evidence);
+      log(c.mode, out, b.formula, target, cal);
+    },
+    TEST_MS,
+  );
 });
 
 /** One line per run for the log: the measured time against its bound, requests, memory. */

@@ -24,29 +24,33 @@ const NUM_RUNS = 10;
  * separated; default all three): code only a variant reaches (the alternative's and the lenient
  * readings) is covered by that variant's runs, so a mutant there is judged, not left uncovered.
  */
-const VARIANTS = (process.env.WGC_MUTATION_VARIANTS ?? 'default,alternative,lenient').split(',').map((v) => v.trim()).filter(Boolean) as VariantName[];
+const VARIANTS = (process.env.WGC_MUTATION_VARIANTS ?? 'default,alternative,lenient')
+  .split(',')
+  .map((v) => v.trim())
+  .filter(Boolean) as VariantName[];
 
 const suites = await loadSuiteDefs(await discoverSuites(SUITES_DIR), ROOT);
 
-for (const variant of VARIANTS) for (const suite of suites) {
-  describe(`${variant} ${suite.name}`, () => {
-    let ref: RunningReference;
-    let session: SuiteSession;
-    beforeAll(async () => {
-      ref = await startReference({ variant });
-      const prepared = await prepareRun([suite], controlledRunContext(ref, { seed: SEED, numRuns: NUM_RUNS, timeoutMs: 20_000 }));
-      session = await openSession(suite, prepared.run);
-    });
-    afterAll(async () => {
-      await session?.close().catch(() => undefined);
-      await ref?.close();
-    });
-    for (const check of suite.checks) {
-      it(check.id, async () => {
-        const r = await session.run(check);
-        const why = [r.reason ?? '', ...r.findings.map((f) => `${f.clause}: ${f.message}`)].join('; ');
-        expect(r.outcome, why).not.toMatch(/^(failed|harnessError)$/);
+for (const variant of VARIANTS)
+  for (const suite of suites) {
+    describe(`${variant} ${suite.name}`, () => {
+      let ref: RunningReference;
+      let session: SuiteSession;
+      beforeAll(async () => {
+        ref = await startReference({ variant });
+        const prepared = await prepareRun([suite], controlledRunContext(ref, { seed: SEED, numRuns: NUM_RUNS, timeoutMs: 20_000 }));
+        session = await openSession(suite, prepared.run);
       });
-    }
-  });
-}
+      afterAll(async () => {
+        await session?.close().catch(() => undefined);
+        await ref?.close();
+      });
+      for (const check of suite.checks) {
+        it(check.id, async () => {
+          const r = await session.run(check);
+          const why = [r.reason ?? '', ...r.findings.map((f) => `${f.clause}: ${f.message}`)].join('; ');
+          expect(r.outcome, why).not.toMatch(/^(failed|harnessError)$/);
+        });
+      }
+    });
+  }

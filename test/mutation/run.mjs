@@ -116,7 +116,8 @@ const rows = modules.map((m) => {
   return { module: m, file, total: mine.length, detected, undetected, equivalent, ignored, errors, score: valid === 0 ? 100 : (100 * detected) / valid };
 });
 
-const line = (r) => `${r.module.padEnd(15)} ${r.score.toFixed(1).padStart(5)} %  ${String(r.detected).padStart(4)} killed of ${String(r.detected + r.undetected.length).padStart(4)}  (${r.ignored.length} disabled or static, ${r.errors} errors)`;
+const line = (r) =>
+  `${r.module.padEnd(15)} ${r.score.toFixed(1).padStart(5)} %  ${String(r.detected).padStart(4)} killed of ${String(r.detected + r.undetected.length).padStart(4)}  (${r.ignored.length} disabled or static, ${r.errors} errors)`;
 console.log(`\nmutation score per module (killed or timed out / killed + survived + no coverage):`);
 for (const r of rows) console.log(`  ${line(r)}`);
 console.log(`wall ${wallS.toFixed(0)} s; the HTML report: reports/mutation/index.html`);
@@ -137,8 +138,20 @@ for (const r of rows) {
     file: r.file,
     score: Number(r.score.toFixed(1)),
     killed: r.detected,
-    undetected: r.undetected.map((u) => ({ line: u.location.start.line, mutator: u.mutatorName, replacement: String(u.replacement ?? '').replace(/\s+/g, ' ').slice(0, 100), status: u.status })),
-    equivalent: r.equivalent.map((u) => ({ line: u.location.start.line, mutator: u.mutatorName, replacement: String(u.replacement ?? ''), reason: 'a fault switch turned off: off already with no fault on' })),
+    undetected: r.undetected.map((u) => ({
+      line: u.location.start.line,
+      mutator: u.mutatorName,
+      replacement: String(u.replacement ?? '')
+        .replace(/\s+/g, ' ')
+        .slice(0, 100),
+      status: u.status,
+    })),
+    equivalent: r.equivalent.map((u) => ({
+      line: u.location.start.line,
+      mutator: u.mutatorName,
+      replacement: String(u.replacement ?? ''),
+      reason: 'a fault switch turned off: off already with no fault on',
+    })),
     disabled: r.ignored.filter((i) => i.statusReason && !/static/i.test(i.statusReason)).map((i) => ({ line: i.location.start.line, mutator: i.mutatorName, reason: i.statusReason })),
     staticOrIgnored: r.ignored.length,
     errors: r.errors,
@@ -163,9 +176,16 @@ const md = [
   '',
   '| Module | File | Score | Killed | Survived or not covered | Equivalent | Disabled or static | Run | Wall | Seed | Variants |',
   '|---|---|---:|---:|---:|---:|---:|---|---:|---:|---|',
-  ...all.map(([m, r]) => `| ${m} | \`${r.file}\` | ${r.score.toFixed(1)} % | ${r.killed} | ${r.undetected.length} | ${(r.equivalent ?? []).length} | ${r.staticOrIgnored} | ${r.date} | ${r.runWallS} s${r.runModules.length > 1 ? ` (${r.runModules.length} modules)` : ''} | ${r.seed} | ${r.variants} |`),
+  ...all.map(
+    ([m, r]) =>
+      `| ${m} | \`${r.file}\` | ${r.score.toFixed(1)} % | ${r.killed} | ${r.undetected.length} | ${(r.equivalent ?? []).length} | ${r.staticOrIgnored} | ${r.date} | ${r.runWallS} s${r.runModules.length > 1 ? ` (${r.runModules.length} modules)` : ''} | ${r.seed} | ${r.variants} |`,
+  ),
   '',
-  `Modules not run yet: ${Object.keys(MODULES).filter((m) => !store.modules[m]).join(', ') || 'none'}. This run: ${modules.join(', ')}, ${wallS.toFixed(0)} s wall (this process ${(cpu.user / 1e6).toFixed(0)} s CPU; the test runners are separate processes), concurrency ${concurrency}.`,
+  `Modules not run yet: ${
+    Object.keys(MODULES)
+      .filter((m) => !store.modules[m])
+      .join(', ') || 'none'
+  }. This run: ${modules.join(', ')}, ${wallS.toFixed(0)} s wall (this process ${(cpu.user / 1e6).toFixed(0)} s CPU; the test runners are separate processes), concurrency ${concurrency}.`,
   '',
   '## Survivors',
   '',

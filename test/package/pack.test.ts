@@ -112,7 +112,11 @@ describe('the package', () => {
       for (let i = 0; i < 3; i++) {
         firstAt = 0;
         const started = performance.now();
-        const child = spawn(process.execPath, [join(app, 'node_modules', 'wg-conformance', 'bin', 'wg-conformance.mjs'), 'run', '--base-url', `http://127.0.0.1:${port}`, '--out', join(work, `startup-${i}`)], { cwd: app, stdio: 'ignore' });
+        const child = spawn(
+          process.execPath,
+          [join(app, 'node_modules', 'wg-conformance', 'bin', 'wg-conformance.mjs'), 'run', '--base-url', `http://127.0.0.1:${port}`, '--out', join(work, `startup-${i}`)],
+          { cwd: app, stdio: 'ignore' },
+        );
         const exited = new Promise<void>((r) => child.on('exit', () => r()));
         const deadline = Date.now() + 30_000;
         while (!firstAt && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));

@@ -78,7 +78,10 @@ describe.each(UNDER_TEST)('every suite against the %s reference variant', (varia
 
   it('verifies the same clauses as against the default', () => {
     const { lost, gained, stale } = verifiedDifference(def(), other(), allowed.notVerified);
-    expect({ lost, gained }, `verified against the default but not the ${variant} variant: ${lost.join(', ') || 'none'}; the reverse: ${gained.join(', ') || 'none'}\n${table(other())}\n${table(def())}`).toEqual({ lost: [], gained: [] });
+    expect(
+      { lost, gained },
+      `verified against the default but not the ${variant} variant: ${lost.join(', ') || 'none'}; the reverse: ${gained.join(', ') || 'none'}\n${table(other())}\n${table(def())}`,
+    ).toEqual({ lost: [], gained: [] });
     // The allowance list must not go stale.
     expect(stale, `the allowances of the ${variant} variant name clauses that no longer need them`).toEqual([]);
   });

@@ -137,7 +137,10 @@ describe('scopes and roles', () => {
       expect((await ref.api(k.secret, 'POST', '/operations', { body })).status).toBe(202);
     }
     for (const missing of three) {
-      const k = await ws.key('owner', three.filter((s) => s !== missing));
+      const k = await ws.key(
+        'owner',
+        three.filter((s) => s !== missing),
+      );
       expectError(await ref.api(k.secret, 'POST', '/operations', { body }), 403);
     }
     const demoted = await ws.key('analyst', [...three]);

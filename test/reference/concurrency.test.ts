@@ -64,7 +64,12 @@ async function runOnce(variant: VariantName, concurrency: number, maxInFlight: n
       creditsCharged: out.creditsCharged,
       runErrors: out.runErrors,
     });
-    const line = (c: CheckResult): string => `${c.outcome} ${c.requests} ${Object.entries(c.clauses).filter(([k]) => !AMBIENT.has(k)).map(([k, v]) => `${k}:${v}`).sort().join(',')}`;
+    const line = (c: CheckResult): string =>
+      `${c.outcome} ${c.requests} ${Object.entries(c.clauses)
+        .filter(([k]) => !AMBIENT.has(k))
+        .map(([k, v]) => `${k}:${v}`)
+        .sort()
+        .join(',')}`;
     return { verdict: result.summary.verdict, requests: out.requests, credits: out.creditsCharged, checks: new Map(out.results.map((c) => [c.checkId, line(c)])) };
   } finally {
     await ref.close();

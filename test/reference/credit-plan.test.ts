@@ -65,7 +65,9 @@ async function pass(suites: readonly SuiteDef[], variant: VariantName, numRuns: 
 
 /** One line per check: outcome, declared credits and ceiling, charged. */
 const table = (p: Pass): string =>
-  p.run.checks.map((c) => `${c.checkId.padEnd(48)} ${c.outcome.padEnd(13)} credits ${String(c.planned).padStart(4)}  ceiling ${String(c.maxCredits).padStart(4)}  charged ${String(c.charged).padStart(4)}`).join('\n');
+  p.run.checks
+    .map((c) => `${c.checkId.padEnd(48)} ${c.outcome.padEnd(13)} credits ${String(c.planned).padStart(4)}  ceiling ${String(c.maxCredits).padStart(4)}  charged ${String(c.charged).padStart(4)}`)
+    .join('\n');
 
 describe('the credit plan against the ledgers', () => {
   let def: Pass;
@@ -74,7 +76,9 @@ describe('the credit plan against the ledgers', () => {
   beforeAll(async () => {
     const suites = await loadSuiteDefs(await discoverSuites(SUITES_DIR), ROOT);
     [def, alt] = await Promise.all([pass(suites, 'default', NUM_RUNS, 0), pass(suites, 'alternative', ALTERNATIVE_RUNS, ALTERNATIVE_LEDGER_LAG_MS)]);
-    process.stdout.write(`credit-plan.test: default plan ${def.plan.planned} (ceiling ${def.plan.ceiling}), charged ${def.run.chargedAll}; alternative plan ${alt.plan.planned} (ceiling ${alt.plan.ceiling}), charged ${alt.run.chargedAll}\n`);
+    process.stdout.write(
+      `credit-plan.test: default plan ${def.plan.planned} (ceiling ${def.plan.ceiling}), charged ${def.run.chargedAll}; alternative plan ${alt.plan.planned} (ceiling ${alt.plan.ceiling}), charged ${alt.run.chargedAll}\n`,
+    );
   }, PASSES_TIMEOUT_MS);
 
   it('charges every check exactly its declared credits on the reference target', () => {
@@ -86,7 +90,9 @@ describe('the credit plan against the ledgers', () => {
   it('holds the measured plan (specs/credit-plan.json, npm run credit-plan) to the ledgers: every check in it, none stale, each formula what the check is charged', () => {
     const measured = measuredPlan().checks;
     expect(Object.keys(measured).sort(), 'checks measured vs checks in the suites: run npm run credit-plan').toEqual(def.run.checks.map((c) => c.checkId).sort());
-    const off = def.run.checks.filter((c) => measured[c.checkId]!.fixed + measured[c.checkId]!.perRun * NUM_RUNS !== c.charged).map((c) => `${c.checkId}: measured ${measured[c.checkId]!.fixed} + ${measured[c.checkId]!.perRun} × ${NUM_RUNS}, charged ${c.charged}`);
+    const off = def.run.checks
+      .filter((c) => measured[c.checkId]!.fixed + measured[c.checkId]!.perRun * NUM_RUNS !== c.charged)
+      .map((c) => `${c.checkId}: measured ${measured[c.checkId]!.fixed} + ${measured[c.checkId]!.perRun} × ${NUM_RUNS}, charged ${c.charged}`);
     expect(off, 'specs/credit-plan.json is stale: run npm run credit-plan').toEqual([]);
   });
 
@@ -103,7 +109,10 @@ describe('the credit plan against the ledgers', () => {
     const over = alt.run.checks.filter((c) => c.charged > c.maxCredits).map((c) => `${c.checkId}: ceiling ${c.maxCredits}, charged ${c.charged} (${c.outcome})`);
     expect(over, table(alt)).toEqual([]);
     expect(alt.run.chargedAll).toBeLessThanOrEqual(alt.plan.ceiling);
-    expect(Object.values(alt.run.outsideChecks).filter((c) => c !== 0), 'charges outside any check').toEqual([]);
+    expect(
+      Object.values(alt.run.outsideChecks).filter((c) => c !== 0),
+      'charges outside any check',
+    ).toEqual([]);
     // The alternative does charge differently: otherwise this test would prove nothing about ceilings.
     expect(alt.run.checks.some((c) => c.charged > c.planned)).toBe(true);
   });

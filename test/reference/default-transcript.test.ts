@@ -93,13 +93,32 @@ describe('the default variant', () => {
       await call('GET', '/data/profiles');
 
       // Creates: valid, every optional field, and the refusals where readers differ.
-      const base = { name: 'Tier', moduleKey: 'customers', entityKinds: ['account'], valueType: 'enum', enumValues: [{ label: 'Gold' }, { label: 'Silver', description: 'second', color: '#aabbcc' }], reason: 'test' };
+      const base = {
+        name: 'Tier',
+        moduleKey: 'customers',
+        entityKinds: ['account'],
+        valueType: 'enum',
+        enumValues: [{ label: 'Gold' }, { label: 'Silver', description: 'second', color: '#aabbcc' }],
+        reason: 'test',
+      };
       const made = (await call('POST', '/definitions', { body: base, idem: 'create-1' })).json;
       await call('POST', '/definitions', { body: base, idem: 'create-1' }, ws.owner.secret, 'replay');
       await call('POST', '/definitions', { body: { ...base, name: 'Other' }, idem: 'create-1' }, ws.owner.secret, 'same key, other body');
       await call('POST', '/definitions', { body: base, idem: 'has space' });
       await call('POST', '/definitions', { body: base, headers: { 'idempotency-key': '' } }, ws.owner.secret, 'empty key');
-      const full = { ...base, name: 'Full', moduleKey: 'partners', description: '', instruction: 'Use it', cardinality: 'multi', refreshPolicy: 'on_ingest_and_backfill', captureEnabled: true, autoApplyThreshold: 0.7, reviewThreshold: 0.3, chatVisible: false };
+      const full = {
+        ...base,
+        name: 'Full',
+        moduleKey: 'partners',
+        description: '',
+        instruction: 'Use it',
+        cardinality: 'multi',
+        refreshPolicy: 'on_ingest_and_backfill',
+        captureEnabled: true,
+        autoApplyThreshold: 0.7,
+        reviewThreshold: 0.3,
+        chatVisible: false,
+      };
       const second = (await call('POST', '/definitions', { body: full })).json;
       await call('POST', '/definitions', { body: { ...base, name: 'Plain', valueType: 'text', enumValues: undefined } });
       await call('POST', '/definitions', { body: { ...base, description: null } });
@@ -110,7 +129,11 @@ describe('the default variant', () => {
       await call('POST', '/definitions', { body: { ...base, chatVisible: 1 } });
       await call('POST', '/definitions', { body: { ...base, reviewThreshold: 2, name: '' } });
       await call('POST', '/definitions', { body: { ...base, enumValues: [{ label: 'Gold', description: null }] } });
-      const trace = { reason: 'why', evidence: [{ source_id: '5A6B7C8D-0000-4000-8000-000000000001' }], factors: [{ criterion: 'c', status: 'supports', required: null, evidence_ids: ['5a6b7c8d-0000-4000-8000-000000000001'] }] };
+      const trace = {
+        reason: 'why',
+        evidence: [{ source_id: '5A6B7C8D-0000-4000-8000-000000000001' }],
+        factors: [{ criterion: 'c', status: 'supports', required: null, evidence_ids: ['5a6b7c8d-0000-4000-8000-000000000001'] }],
+      };
       await call('POST', '/definitions', { body: { ...base, name: 'Traced', decision_trace: trace } });
       await call('POST', '/definitions', { body: { ...base, decision_trace: { ...trace, evidence: [{ source_id: '5a6b7c8d000040008000000000000001' }] } } });
       await call('POST', '/definitions', { body: { ...base, decision_trace: { ...trace, event_at: '2020-01-02T03:04:05' } } });
@@ -151,9 +174,29 @@ describe('the default variant', () => {
 
       // Listing and its parameters.
       await call('GET', '/definitions');
-      for (const q of ['includeArchived=true', 'includeArchived=TRUE', 'includeArchived=yes', 'includeArchived=1', 'includeArchived=off', 'includeArchived=true&includeArchived=true']) await call('GET', `/definitions?${q}`);
-      for (const q of ['moduleKeys=customers&moduleKeys=partners&includeArchived=true', 'moduleKeys=partners&moduleKeys=customers', 'moduleKeys[]=partners&moduleKeys[]=customers&includeArchived=true', 'moduleKeys[0]=partners&includeArchived=true', 'moduleKeys=bogus', 'moduleKeys=partners&moduleKeys[]=customers']) await call('GET', `/definitions?${q}`);
-      for (const q of ['limit=0', 'limit=201', 'limit=abc', 'limit=200', 'cursor=not-a-uuid', 'cursor=5a6b7c8d000040008000000000000001', 'cursor=FFFFFFFF-FFFF-4FFF-BFFF-FFFFFFFFFFFF', 'unknown=1', 'limit=%zz']) await call('GET', `/definitions?${q}`);
+      for (const q of ['includeArchived=true', 'includeArchived=TRUE', 'includeArchived=yes', 'includeArchived=1', 'includeArchived=off', 'includeArchived=true&includeArchived=true'])
+        await call('GET', `/definitions?${q}`);
+      for (const q of [
+        'moduleKeys=customers&moduleKeys=partners&includeArchived=true',
+        'moduleKeys=partners&moduleKeys=customers',
+        'moduleKeys[]=partners&moduleKeys[]=customers&includeArchived=true',
+        'moduleKeys[0]=partners&includeArchived=true',
+        'moduleKeys=bogus',
+        'moduleKeys=partners&moduleKeys[]=customers',
+      ])
+        await call('GET', `/definitions?${q}`);
+      for (const q of [
+        'limit=0',
+        'limit=201',
+        'limit=abc',
+        'limit=200',
+        'cursor=not-a-uuid',
+        'cursor=5a6b7c8d000040008000000000000001',
+        'cursor=FFFFFFFF-FFFF-4FFF-BFFF-FFFFFFFFFFFF',
+        'unknown=1',
+        'limit=%zz',
+      ])
+        await call('GET', `/definitions?${q}`);
 
       // A page of one in a workspace of one definition (elsewhere the order depends on the random ids).
       await call('POST', '/definitions', { body: base }, other.owner.secret, 'other workspace');
@@ -165,7 +208,13 @@ describe('the default variant', () => {
       await call('GET', `/operations/${String(preview.json.id).replace(/-/g, '')}`);
       await call('GET', `/operations/${String(preview.json.id).toUpperCase()}`);
       await call('GET', '/operations/5a6b7c8d-0000-4000-8000-00000000abcd');
-      const apply = await call('POST', '/operations', { body: { operation: 'graph.apply_update', arguments: { customer_id: acct, summary: 's', changes: [{ kind: 'person_field', target_label: 'Jane', person_id: person.accountPersonId, field: 'title', after: 'CEO' }] }, reason: 'edit' } });
+      const apply = await call('POST', '/operations', {
+        body: {
+          operation: 'graph.apply_update',
+          arguments: { customer_id: acct, summary: 's', changes: [{ kind: 'person_field', target_label: 'Jane', person_id: person.accountPersonId, field: 'title', after: 'CEO' }] },
+          reason: 'edit',
+        },
+      });
       await call('GET', `/operations/${apply.json.id}`);
       await call('POST', '/operations', { body: { operation: 'graph.nothing', arguments: {}, reason: 'x' } });
       await call('POST', '/operations', { body: { operation: 'graph.agent_preview', arguments: { customerIds: [acct.replace(/-/g, '')] }, reason: 'x' } });

@@ -68,7 +68,17 @@ describe('create', () => {
 
   it('fills defaults and ignores unknown properties', async () => {
     const d = await ws.definition({ valueType: 'text', enumValues: undefined, colour: 'red', workspace_id: 'x' });
-    expect(d).toMatchObject({ refresh_policy: 'on_ingest', capture_enabled: false, auto_apply_threshold: 0.85, review_threshold: 0.6, chat_visible: true, enum_values: [], cardinality: null, description: null, instruction: null });
+    expect(d).toMatchObject({
+      refresh_policy: 'on_ingest',
+      capture_enabled: false,
+      auto_apply_threshold: 0.85,
+      review_threshold: 0.6,
+      chat_visible: true,
+      enum_values: [],
+      cardinality: null,
+      description: null,
+      instruction: null,
+    });
     expect(d).not.toHaveProperty('colour');
     expect(d.workspace_id).toBe(ws.id);
   });
@@ -115,7 +125,13 @@ describe('create', () => {
 
   it('accepts every bound exactly, counting code points', async () => {
     const emoji = '😀'.repeat(80);
-    const d = await ws.definition({ name: emoji, reason: '😀'.repeat(500), instruction: 'x'.repeat(2000), description: 'y'.repeat(1000), enumValues: Array.from({ length: 200 }, (_, i) => ({ label: i === 0 ? 'é'.repeat(80) : `v${i}`, description: 'z'.repeat(500) })) });
+    const d = await ws.definition({
+      name: emoji,
+      reason: '😀'.repeat(500),
+      instruction: 'x'.repeat(2000),
+      description: 'y'.repeat(1000),
+      enumValues: Array.from({ length: 200 }, (_, i) => ({ label: i === 0 ? 'é'.repeat(80) : `v${i}`, description: 'z'.repeat(500) })),
+    });
     expect(d.name).toBe(emoji);
     expect(d.enum_values).toHaveLength(200);
     expect(new Set(d.enum_values.map((v: any) => v.slug)).size).toBe(200);
@@ -126,11 +142,35 @@ describe('update, archive, merge', () => {
   it('applies each PATCH field and advances updated_at', async () => {
     const d = await ws.definition();
     const r = await ws.api('PATCH', `/definitions/${d.id}`, {
-      body: { reason: 'r2', name: 'Renamed', description: 'nd', instruction: 'ni', refreshPolicy: 'manual', captureEnabled: true, autoApplyThreshold: 0.5, reviewThreshold: 0.4, chatVisible: false, addEnumValues: [{ label: 'Gold' }, { label: 'Bronze', color: '#000000' }], archiveEnumValueSlugs: ['silver'] },
+      body: {
+        reason: 'r2',
+        name: 'Renamed',
+        description: 'nd',
+        instruction: 'ni',
+        refreshPolicy: 'manual',
+        captureEnabled: true,
+        autoApplyThreshold: 0.5,
+        reviewThreshold: 0.4,
+        chatVisible: false,
+        addEnumValues: [{ label: 'Gold' }, { label: 'Bronze', color: '#000000' }],
+        archiveEnumValueSlugs: ['silver'],
+      },
     });
     expect(r.status).toBe(200);
     const u = r.json;
-    expect(u).toMatchObject({ name: 'Renamed', description: 'nd', instruction: 'ni', refresh_policy: 'manual', capture_enabled: true, auto_apply_threshold: 0.5, review_threshold: 0.4, chat_visible: false, reason: 'r2', slug: d.slug, created_at: d.created_at });
+    expect(u).toMatchObject({
+      name: 'Renamed',
+      description: 'nd',
+      instruction: 'ni',
+      refresh_policy: 'manual',
+      capture_enabled: true,
+      auto_apply_threshold: 0.5,
+      review_threshold: 0.4,
+      chat_visible: false,
+      reason: 'r2',
+      slug: d.slug,
+      created_at: d.created_at,
+    });
     expect(u.updated_at > d.updated_at).toBe(true);
     expect(u.enum_values).toEqual([
       { label: 'Gold', slug: 'gold', archived: false },
@@ -142,7 +182,16 @@ describe('update, archive, merge', () => {
 
   it('refuses bad PATCH bodies, unknown slugs and unknown or malformed ids', async () => {
     const d = await ws.definition();
-    for (const body of [{}, { reason: '' }, { reason: 'r', name: '' }, { reason: 'r', archiveEnumValueSlugs: [''] }, { reason: 'r', archiveEnumValueSlugs: ['x'.repeat(65)] }, { reason: 'r', addEnumValues: [{ label: 'a', color: 'red' }] }, { reason: 'r', archiveEnumValueSlugs: ['nope'] }, { reason: 'r', chatVisible: null }]) {
+    for (const body of [
+      {},
+      { reason: '' },
+      { reason: 'r', name: '' },
+      { reason: 'r', archiveEnumValueSlugs: [''] },
+      { reason: 'r', archiveEnumValueSlugs: ['x'.repeat(65)] },
+      { reason: 'r', addEnumValues: [{ label: 'a', color: 'red' }] },
+      { reason: 'r', archiveEnumValueSlugs: ['nope'] },
+      { reason: 'r', chatVisible: null },
+    ]) {
       expectError(await ws.api('PATCH', `/definitions/${d.id}`, { body }), 400);
     }
     expect((await ws.api('GET', '/definitions?limit=200')).json.items.find((x: any) => x.id === d.id)).toEqual(d);
@@ -179,7 +228,14 @@ describe('update, archive, merge', () => {
     const sub = await ws.api('POST', '/operations', { body: { operation: 'graph.apply_update', reason: 'r', arguments: { customer_id: acc, summary: 's', changes: [label] } } });
     expect(sub.status).toBe(202);
     expect((await ws.settle(sub.json.id)).status).toBe('succeeded');
-    for (const body of [{ intoSlug: 'b', reason: 'r' }, { fromSlug: '', intoSlug: 'b', reason: 'r' }, { fromSlug: 'a', intoSlug: 'b' }, { fromSlug: 'a', intoSlug: 'b', reason: 'x'.repeat(501) }, { fromSlug: 'zz', intoSlug: 'b', reason: 'r' }, { fromSlug: 'a', intoSlug: 'a', reason: 'r' }]) {
+    for (const body of [
+      { intoSlug: 'b', reason: 'r' },
+      { fromSlug: '', intoSlug: 'b', reason: 'r' },
+      { fromSlug: 'a', intoSlug: 'b' },
+      { fromSlug: 'a', intoSlug: 'b', reason: 'x'.repeat(501) },
+      { fromSlug: 'zz', intoSlug: 'b', reason: 'r' },
+      { fromSlug: 'a', intoSlug: 'a', reason: 'r' },
+    ]) {
       expectError(await ws.api('POST', `/definitions/${d.id}/merge-value`, { body }), 400);
     }
     const m = await ws.api('POST', `/definitions/${d.id}/merge-value`, { body: { fromSlug: 'a', intoSlug: 'b', reason: 'r' } });

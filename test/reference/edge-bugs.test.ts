@@ -31,7 +31,13 @@ async function failedClauses(faults: readonly string[], seed: number): Promise<S
   try {
     const out = await runSuitesInProcess(suites, controlledRunContext(ref, { seed, numRuns: 5 }), { concurrency: 1 });
     expect(out.results.filter((r) => r.outcome === 'harnessError').map((r) => `${r.checkId}: ${r.reason}`)).toEqual([]);
-    return new Set(out.results.flatMap((r) => Object.entries(r.clauses).filter(([, o]) => o === 'failed').map(([c]) => c)));
+    return new Set(
+      out.results.flatMap((r) =>
+        Object.entries(r.clauses)
+          .filter(([, o]) => o === 'failed')
+          .map(([c]) => c),
+      ),
+    );
   } finally {
     await ref.close();
   }
@@ -40,10 +46,17 @@ async function failedClauses(faults: readonly string[], seed: number): Promise<S
 const clausesOf = (name: string): readonly string[] => FAULTS.find((f) => f.name === name)!.clauses;
 
 describe.each(SEEDS)('seed %i', (seed) => {
-  it.each(BUGS)('the definitions suite fails on %s alone', async (bug) => {
-    const failed = await failedClauses([bug], seed);
-    expect(clausesOf(bug).filter((c) => failed.has(c)), `failed: ${[...failed].join(', ')}`).not.toEqual([]);
-  }, 60_000);
+  it.each(BUGS)(
+    'the definitions suite fails on %s alone',
+    async (bug) => {
+      const failed = await failedClauses([bug], seed);
+      expect(
+        clausesOf(bug).filter((c) => failed.has(c)),
+        `failed: ${[...failed].join(', ')}`,
+      ).not.toEqual([]);
+    },
+    60_000,
+  );
 
   it('the definitions suite fails on all of them together, through a clause of each', async () => {
     const failed = await failedClauses(BUGS, seed);

@@ -38,7 +38,10 @@ describe('each fault breaks a clause it names', () => {
     const ref = await Ref.start([name]);
     try {
       const results = await Promise.all(clauses.map((c) => passes(ref, c)));
-      expect(results.some((ok) => !ok), `${name} left ${clauses.join(', ')} intact`).toBe(true);
+      expect(
+        results.some((ok) => !ok),
+        `${name} left ${clauses.join(', ')} intact`,
+      ).toBe(true);
     } finally {
       await ref.close();
     }

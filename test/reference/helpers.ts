@@ -166,7 +166,16 @@ export function validCreate(): Record<string, unknown> {
 
 /** Asserts the error envelope with a known status. */
 export function expectError(r: Res, status: number): void {
-  const codes: Record<number, string> = { 400: 'BAD_REQUEST', 401: 'UNAUTHORIZED', 403: 'FORBIDDEN', 404: 'NOT_FOUND', 409: 'CONFLICT', 429: 'TOO_MANY_REQUESTS', 500: 'INTERNAL_SERVER_ERROR', 503: 'SERVICE_UNAVAILABLE' };
+  const codes: Record<number, string> = {
+    400: 'BAD_REQUEST',
+    401: 'UNAUTHORIZED',
+    403: 'FORBIDDEN',
+    404: 'NOT_FOUND',
+    409: 'CONFLICT',
+    429: 'TOO_MANY_REQUESTS',
+    500: 'INTERNAL_SERVER_ERROR',
+    503: 'SERVICE_UNAVAILABLE',
+  };
   expect(r.status, r.text).toBe(status);
   expect(r.json).toMatchObject({ defined: true, code: codes[status], status });
   expect(typeof r.json.message).toBe('string');
@@ -174,7 +183,29 @@ export function expectError(r: Res, status: number): void {
 
 export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 export const DEFINITION_FIELDS = [
-  'id', 'workspace_id', 'name', 'slug', 'description', 'module_key', 'entity_kinds', 'value_type', 'cardinality', 'enum_values', 'instruction',
-  'refresh_policy', 'capture_enabled', 'auto_apply_threshold', 'review_threshold', 'chat_visible', 'state', 'est_credits_low', 'est_credits_high',
-  'last_run_credits', 'created_by', 'reason', 'created_at', 'updated_at', 'archived_at',
+  'id',
+  'workspace_id',
+  'name',
+  'slug',
+  'description',
+  'module_key',
+  'entity_kinds',
+  'value_type',
+  'cardinality',
+  'enum_values',
+  'instruction',
+  'refresh_policy',
+  'capture_enabled',
+  'auto_apply_threshold',
+  'review_threshold',
+  'chat_visible',
+  'state',
+  'est_credits_low',
+  'est_credits_high',
+  'last_run_credits',
+  'created_by',
+  'reason',
+  'created_at',
+  'updated_at',
+  'archived_at',
 ];

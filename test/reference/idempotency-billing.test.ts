@@ -66,7 +66,11 @@ describe('idempotency', () => {
       expect((await ws.api('POST', '/definitions', { body: validCreate(), idem: k })).status).toBe(201);
     }
     for (const k of ['x'.repeat(129), 'has space', 'tab\tkey']) expectError(await ws.api('POST', '/definitions', { body: validCreate(), idem: k }), 400);
-    const r = await fetch(`${ref.ref.baseUrl}/api/v1/definitions`, { method: 'POST', headers: { authorization: `Bearer ${ws.owner.secret}`, 'content-type': 'application/json', 'idempotency-key': 'caf\u00e9' }, body: JSON.stringify(validCreate()) }).catch(() => null);
+    const r = await fetch(`${ref.ref.baseUrl}/api/v1/definitions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ws.owner.secret}`, 'content-type': 'application/json', 'idempotency-key': 'caf\u00e9' },
+      body: JSON.stringify(validCreate()),
+    }).catch(() => null);
     if (r) expect(r.status).toBe(400);
   });
 

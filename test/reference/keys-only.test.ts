@@ -48,7 +48,11 @@ describe.each(VARIANTS)('the supplied-keys profile against the %s reference, wit
 
   it('verifies the same checks whatever else is in the workspace or happens to it', () => {
     const [quiet, ...others] = runs.get(variant)!;
-    const passed = (r: KeysOnlyRun) => r.results.filter((c) => c.outcome === 'passed').map((c) => c.checkId).sort();
+    const passed = (r: KeysOnlyRun) =>
+      r.results
+        .filter((c) => c.outcome === 'passed')
+        .map((c) => c.checkId)
+        .sort();
     // Keys-only, about two thirds of the checks are observable; the rest need the control protocol.
     expect(passed(quiet!).length).toBeGreaterThan(60);
     for (const r of others) {

@@ -40,7 +40,12 @@ describe('the lenient variant', () => {
     const traced = await ws.definition({ decision_trace: { reason: 'why', factors: [{ criterion: 'c', status: 'supports', required: null }] } });
     expect(traced.id).toMatch(UUID_RE);
     // A required property is not optional: null is refused.
-    for (const body of [{ ...validCreate(), name: null }, { ...validCreate(), reason: null }, { ...validCreate(), decision_trace: { reason: null } }]) expectInvalid(await ws.api('POST', '/definitions', { body }));
+    for (const body of [
+      { ...validCreate(), name: null },
+      { ...validCreate(), reason: null },
+      { ...validCreate(), decision_trace: { reason: null } },
+    ])
+      expectInvalid(await ws.api('POST', '/definitions', { body }));
   });
 
   it('stores "" as null for description and instruction, and shows unset enum value fields as null', async () => {
@@ -107,7 +112,12 @@ describe('the lenient variant', () => {
 
   it('accepts uuids without hyphens and in upper case wherever it parses one', async () => {
     const made = await ws.definition();
-    const byPlain = await ws.api('PATCH', `/definitions/${plain(made.id).toUpperCase()}`, { body: { reason: 'plain id', decision_trace: { reason: 'why', evidence: [{ source_id: plain(made.id) }], factors: [{ criterion: 'c', status: 'supports', evidence_ids: [plain(made.id).toUpperCase()] }] } } });
+    const byPlain = await ws.api('PATCH', `/definitions/${plain(made.id).toUpperCase()}`, {
+      body: {
+        reason: 'plain id',
+        decision_trace: { reason: 'why', evidence: [{ source_id: plain(made.id) }], factors: [{ criterion: 'c', status: 'supports', evidence_ids: [plain(made.id).toUpperCase()] }] },
+      },
+    });
     expect(byPlain.status, byPlain.text).toBe(200);
     expect(byPlain.json.id).toBe(made.id);
     expect((await ws.api('GET', `/definitions?cursor=${plain(made.id)}`)).status).toBe(200);

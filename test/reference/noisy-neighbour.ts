@@ -47,8 +47,17 @@ export function startNoisyNeighbour(baseUrl: string, secret: string, opts: { int
         case 2: {
           stats.creates++;
           const e = await api.send({
-            method: 'POST', path: '/definitions', key,
-            body: { name: `neighbour-${i}`, moduleKey: MODULES[i % MODULES.length], entityKinds: ['account'], valueType: i % 3 === 0 ? 'enum' : 'text', reason: 'neighbour at work', ...(i % 3 === 0 ? { enumValues: [{ label: 'A' }, { label: 'B' }] } : {}) },
+            method: 'POST',
+            path: '/definitions',
+            key,
+            body: {
+              name: `neighbour-${i}`,
+              moduleKey: MODULES[i % MODULES.length],
+              entityKinds: ['account'],
+              valueType: i % 3 === 0 ? 'enum' : 'text',
+              reason: 'neighbour at work',
+              ...(i % 3 === 0 ? { enumValues: [{ label: 'A' }, { label: 'B' }] } : {}),
+            },
           });
           const id = (e.response?.json as { id?: unknown } | undefined)?.id;
           if (typeof id === 'string') live.push(id);
@@ -104,7 +113,12 @@ export async function seedLeftovers(baseUrl: string, secret: string, count: numb
   try {
     for (let i = 0; i < count; i++) {
       const prefix = ['wgc-0001aaaaaa-', 'old-run-', 'import-', 'Manual '][i % 4];
-      const ex = await api.send({ method: 'POST', path: '/definitions', key, body: { name: `${prefix}${i}`, moduleKey: MODULES[i % MODULES.length], entityKinds: ['account', 'contact'], valueType: 'text', reason: 'left from earlier' } });
+      const ex = await api.send({
+        method: 'POST',
+        path: '/definitions',
+        key,
+        body: { name: `${prefix}${i}`, moduleKey: MODULES[i % MODULES.length], entityKinds: ['account', 'contact'], valueType: 'text', reason: 'left from earlier' },
+      });
       const id = (ex.response?.json as { id?: unknown } | undefined)?.id;
       if (i % 3 === 0 && typeof id === 'string') await api.send({ method: 'POST', path: `/definitions/${id}/archive`, key, body: { reason: 'old' } });
     }

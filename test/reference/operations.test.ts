@@ -24,8 +24,19 @@ describe('introspection and catalog', () => {
       scopes: ['graph:read', 'crm:read'],
       beta: true,
       capabilities: {
-        definitions: true, graphReads: true, graphEdits: true, context: true, research: true, enrichment: true, crm: true, workflows: true,
-        automaticCapture: true, relationEditing: true, graphCompute: true, operationCatalog: '/api/v1/capabilities', moduleVisibility: 'definitions',
+        definitions: true,
+        graphReads: true,
+        graphEdits: true,
+        context: true,
+        research: true,
+        enrichment: true,
+        crm: true,
+        workflows: true,
+        automaticCapture: true,
+        relationEditing: true,
+        graphCompute: true,
+        operationCatalog: '/api/v1/capabilities',
+        moduleVisibility: 'definitions',
       },
     });
   });
@@ -159,7 +170,10 @@ describe('CRM reads, compute, data, traces', () => {
     expectError(await ws.api('POST', '/query', { body: { operation: 'crm.read_partner_company_properties', arguments: { properties: ['ssn'] } } }), 400);
     expectError(await ws.api('POST', '/query', { body: { operation: 'crm.write', arguments: { properties: ['name'] } } }), 400);
     const reader = await ws.key('analyst', ['crm:read']);
-    expectError(await ref.api(reader.secret, 'POST', '/operations', { body: { operation: 'crm.update_partner_company_properties', reason: 'r', arguments: { recordId: 'c1', properties: { name: 'x' } } } }), 403);
+    expectError(
+      await ref.api(reader.secret, 'POST', '/operations', { body: { operation: 'crm.update_partner_company_properties', reason: 'r', arguments: { recordId: 'c1', properties: { name: 'x' } } } }),
+      403,
+    );
   });
 
   it('previews, starts and polls compute runs', async () => {

@@ -49,7 +49,23 @@ describe('paging', () => {
   });
 
   it('refuses bad limits, cursors and filters with 400', async () => {
-    for (const q of ['limit=0', 'limit=201', 'limit=1.5', 'limit=abc', 'limit=', 'limit=-1', 'limit=1e2', 'limit=1&limit=2', 'cursor=abc', 'cursor=', 'includeArchived=yes', 'includeArchived=1', 'moduleKeys=clients', 'moduleKeys[]=customers&moduleKeys[]=nope', 'limit=%zz']) {
+    for (const q of [
+      'limit=0',
+      'limit=201',
+      'limit=1.5',
+      'limit=abc',
+      'limit=',
+      'limit=-1',
+      'limit=1e2',
+      'limit=1&limit=2',
+      'cursor=abc',
+      'cursor=',
+      'includeArchived=yes',
+      'includeArchived=1',
+      'moduleKeys=clients',
+      'moduleKeys[]=customers&moduleKeys[]=nope',
+      'limit=%zz',
+    ]) {
       expectError(await ws.api('GET', `/definitions?${q}`), 400);
     }
   });

@@ -13,7 +13,8 @@ const defs = async (ws: Ws, q = '') => (await ws.api('GET', `/definitions?limit=
 const create = (ws: Ws, extra: Record<string, unknown> = {}, secret?: string) => ws.api('POST', '/definitions', { body: { ...validCreate(), ...extra } }, secret);
 const trace400 = async (ws: Ws, trace: unknown) => expectError(await create(ws, { decision_trace: trace }), 400);
 const three = ['graph:read', 'graph:write', 'research:run'] as const;
-const preview = async (ref: Ref, ws: Ws, secret: string) => ref.api(secret, 'POST', '/operations', { body: { operation: 'graph.agent_preview', reason: 'r', arguments: { customerIds: [await ws.account()] } } });
+const preview = async (ref: Ref, ws: Ws, secret: string) =>
+  ref.api(secret, 'POST', '/operations', { body: { operation: 'graph.agent_preview', reason: 'r', arguments: { customerIds: [await ws.account()] } } });
 const computePreview = (ref: Ref, secret: string) => ref.api(secret, 'POST', '/compute/preview', { body: { job: 'pmm_refresh' } });
 const free = async (ws: Ws, call: () => Promise<unknown>) => {
   const c0 = await ws.charged();
@@ -73,7 +74,15 @@ export const PROBES: Record<string, Probe> = {
     const d = await ws.definition({ refreshPolicy: 'manual' });
     expect((await defs(ws)).find((x) => x.id === d.id).refresh_policy).toBe('manual');
   },
-  'DEF-004': async (_r, ws) => expect(await ws.definition({ enumValues: undefined })).toMatchObject({ refresh_policy: 'on_ingest', capture_enabled: false, auto_apply_threshold: 0.85, review_threshold: 0.6, chat_visible: true, enum_values: [] }),
+  'DEF-004': async (_r, ws) =>
+    expect(await ws.definition({ enumValues: undefined })).toMatchObject({
+      refresh_policy: 'on_ingest',
+      capture_enabled: false,
+      auto_apply_threshold: 0.85,
+      review_threshold: 0.6,
+      chat_visible: true,
+      enum_values: [],
+    }),
   'DEF-005': async (_r, ws) => expect((await ws.definition()).enum_values.every((v: any) => v.archived === false && typeof v.slug === 'string')).toBe(true),
   'DEF-006': async (_r, ws) => {
     expectError(await create(ws, { instruction: 'x'.repeat(2001) }), 400);
@@ -117,7 +126,8 @@ export const PROBES: Record<string, Probe> = {
     if (again.status < 300) expect(again.json.state).toBe('archived');
     expect((await defs(ws, '&includeArchived=true')).find((x) => x.id === d.id).state).toBe('archived');
   },
-  'DEF-017': async (_r, ws) => expect((await ws.api('PATCH', `/definitions/${(await ws.definition()).id}`, { body: { reason: 'r', chatVisible: false, name: 'N' } })).json).toMatchObject({ chat_visible: false, name: 'N' }),
+  'DEF-017': async (_r, ws) =>
+    expect((await ws.api('PATCH', `/definitions/${(await ws.definition()).id}`, { body: { reason: 'r', chatVisible: false, name: 'N' } })).json).toMatchObject({ chat_visible: false, name: 'N' }),
   'DEF-018': async (_r, ws) => {
     const d = await ws.definition();
     const r = await ws.api('PATCH', `/definitions/${d.id}`, { body: { reason: 'r', addEnumValues: [{ label: 'Brand New' }] } });
@@ -182,11 +192,19 @@ export const PROBES: Record<string, Probe> = {
   'ENV-003': async (_r, ws) => expect((await ws.api('GET', '/data/relationships')).json).toMatchObject({ items: [], nextCursor: null }),
   'ME-001': async (_r, ws) => {
     const me = (await ws.api('GET', '/me')).json;
-    expect([typeof me.workspaceId, typeof me.userId, typeof me.role, typeof me.beta, Array.isArray(me.scopes), typeof me.capabilities]).toEqual(['string', 'string', 'string', 'boolean', true, 'object']);
+    expect([typeof me.workspaceId, typeof me.userId, typeof me.role, typeof me.beta, Array.isArray(me.scopes), typeof me.capabilities]).toEqual([
+      'string',
+      'string',
+      'string',
+      'boolean',
+      true,
+      'object',
+    ]);
   },
   'ME-002': async (_r, ws) => {
     const caps = (await ws.api('GET', '/me')).json.capabilities;
-    for (const c of ['definitions', 'graphReads', 'graphEdits', 'context', 'research', 'enrichment', 'crm', 'workflows', 'automaticCapture', 'relationEditing', 'graphCompute']) expect(typeof caps[c]).toBe('boolean');
+    for (const c of ['definitions', 'graphReads', 'graphEdits', 'context', 'research', 'enrichment', 'crm', 'workflows', 'automaticCapture', 'relationEditing', 'graphCompute'])
+      expect(typeof caps[c]).toBe('boolean');
   },
   'ME-003': async (_r, ws) => expect((await ws.api('GET', '/me')).json.capabilities.operationCatalog).toBe('/api/v1/capabilities'),
   'ME-004': async (_r, ws) => expect((await ws.api('GET', '/me')).json.capabilities.moduleVisibility).toBe('definitions'),
@@ -195,7 +213,8 @@ export const PROBES: Record<string, Probe> = {
     expect((await ref.api(k.secret, 'GET', '/me')).json).toMatchObject({ workspaceId: ws.id, userId: k.userId, role: 'analyst', scopes: ['crm:read'] });
   },
 
-  'IDEM-001': async (_r, ws) => expect((await ws.api('POST', `/definitions/${(await ws.definition()).id}/merge-value`, { body: { fromSlug: 'gold', intoSlug: 'silver', reason: 'r' }, idem: 'k1' })).status).toBe(200),
+  'IDEM-001': async (_r, ws) =>
+    expect((await ws.api('POST', `/definitions/${(await ws.definition()).id}/merge-value`, { body: { fromSlug: 'gold', intoSlug: 'silver', reason: 'r' }, idem: 'k1' })).status).toBe(200),
   'IDEM-002': async (_r, ws) => {
     const a = await ws.api('POST', '/definitions', { body: validCreate(), idem: 'same' });
     const b = await ws.api('POST', '/definitions', { body: validCreate(), idem: 'same' });
@@ -254,7 +273,13 @@ export const PROBES: Record<string, Probe> = {
   },
   'OPS-004': async (ref, ws) => {
     const q = (await ws.settle((await preview(ref, ws, ws.owner.secret)).json.id)).result;
-    expect([typeof q.modelCreditCeiling, typeof q.apiPreviewCredits, typeof q.apiSubmissionCredits, typeof q.analysisLabel, typeof q.model]).toEqual(['number', 'number', 'number', 'string', 'string']);
+    expect([typeof q.modelCreditCeiling, typeof q.apiPreviewCredits, typeof q.apiSubmissionCredits, typeof q.analysisLabel, typeof q.model]).toEqual([
+      'number',
+      'number',
+      'number',
+      'string',
+      'string',
+    ]);
   },
   'OPS-005': async (_r, ws) => {
     const ids = await Promise.all(Array.from({ length: 21 }, (_, i) => ws.account(`a${i}`)));
@@ -329,10 +354,18 @@ export const PROBES: Record<string, Probe> = {
   },
   'SCOPE-002': async (ref, ws) => expectError(await create(ws, {}, (await ws.key('owner', ['graph:read'])).secret), 403),
   'SCOPE-003': async (ref, ws) => expectError(await ref.api((await ws.key('owner', ['graph:read'])).secret, 'PATCH', `/definitions/${(await ws.definition()).id}`, { body: { reason: 'r' } }), 403),
-  'SCOPE-004': async (ref, ws) => expectError(await ref.api((await ws.key('owner', ['graph:read'])).secret, 'POST', `/definitions/${(await ws.definition()).id}/archive`, { body: { reason: 'r' } }), 403),
+  'SCOPE-004': async (ref, ws) =>
+    expectError(await ref.api((await ws.key('owner', ['graph:read'])).secret, 'POST', `/definitions/${(await ws.definition()).id}/archive`, { body: { reason: 'r' } }), 403),
   'SCOPE-005': async (ref, ws) =>
-    expectError(await ref.api((await ws.key('owner', ['graph:read'])).secret, 'POST', `/definitions/${(await ws.definition()).id}/merge-value`, { body: { fromSlug: 'gold', intoSlug: 'silver', reason: 'r' } }), 403),
-  'SCOPE-006': async (ref, ws) => expectError(await ref.api((await ws.key('owner', ['graph:read'])).secret, 'POST', '/query', { body: { operation: 'crm.read_partner_deal_properties', arguments: { properties: ['amount'] } } }), 403),
+    expectError(
+      await ref.api((await ws.key('owner', ['graph:read'])).secret, 'POST', `/definitions/${(await ws.definition()).id}/merge-value`, { body: { fromSlug: 'gold', intoSlug: 'silver', reason: 'r' } }),
+      403,
+    ),
+  'SCOPE-006': async (ref, ws) =>
+    expectError(
+      await ref.api((await ws.key('owner', ['graph:read'])).secret, 'POST', '/query', { body: { operation: 'crm.read_partner_deal_properties', arguments: { properties: ['amount'] } } }),
+      403,
+    ),
   'SCOPE-007': async (ref, ws) => expectError(await preview(ref, ws, (await ws.key('owner', ['graph:read', 'graph:write'])).secret), 403),
   'SCOPE-008': async (ref, ws) => {
     const k = await ws.key('owner', ['graph:read', 'graph:write']);
@@ -343,7 +376,11 @@ export const PROBES: Record<string, Probe> = {
   'SCOPE-010': async (ref, ws) => expectError(await ref.api((await ws.key('owner', ['admin'])).secret, 'GET', '/definitions'), 403),
   'SCOPE-011': async (ref, ws) => {
     const acc = await ws.account();
-    const body = { operation: 'graph.apply_update', reason: 'r', arguments: { customer_id: acc, summary: 's', changes: [{ kind: 'account_field', target_label: 'a', field: 'industry', after: 'x' }] } };
+    const body = {
+      operation: 'graph.apply_update',
+      reason: 'r',
+      arguments: { customer_id: acc, summary: 's', changes: [{ kind: 'account_field', target_label: 'a', field: 'industry', after: 'x' }] },
+    };
     expectError(await ref.api((await ws.key('owner', ['graph:read'])).secret, 'POST', '/operations', { body }), 403);
   },
   'SCOPE-012': async (ref, ws) => {
@@ -434,7 +471,11 @@ export const PROBES: Record<string, Probe> = {
   'OPS-014': async (ref, ws) => {
     const { accountId } = (await ref.control('POST', `/workspaces/${ws.id}/accounts`, { name: 'a' })).json;
     const { accountPersonId } = (await ref.control('POST', `/workspaces/${ws.id}/accounts/${accountId}/people`, { name: 'p' })).json;
-    const body = { operation: 'graph.apply_update', reason: 'r', arguments: { customer_id: accountId, summary: 's', changes: [{ kind: 'person_field', target_label: 'Title', person_id: accountPersonId, field: 'title', after: 'x' }] } };
+    const body = {
+      operation: 'graph.apply_update',
+      reason: 'r',
+      arguments: { customer_id: accountId, summary: 's', changes: [{ kind: 'person_field', target_label: 'Title', person_id: accountPersonId, field: 'title', after: 'x' }] },
+    };
     const sub = await ws.api('POST', '/operations', { body, headers: { 'idempotency-key': `k-${Date.now()}` } });
     const id = sub.json.id ?? sub.json.receipt?.id;
     const list = (await ws.api('GET', '/operations')).json;
@@ -452,7 +493,11 @@ export const PROBES: Record<string, Probe> = {
   'OPS-016': async (ref, ws) => {
     const { accountId } = (await ref.control('POST', `/workspaces/${ws.id}/accounts`, { name: 'a' })).json;
     const { personId } = (await ref.control('POST', `/workspaces/${ws.id}/accounts/${accountId}/people`, { name: 'p' })).json;
-    const body = { operation: 'graph.apply_update', reason: 'r', arguments: { customer_id: accountId, summary: 's', changes: [{ kind: 'person_field', target_label: 'Title', person_id: personId, field: 'title', after: 'x' }] } };
+    const body = {
+      operation: 'graph.apply_update',
+      reason: 'r',
+      arguments: { customer_id: accountId, summary: 's', changes: [{ kind: 'person_field', target_label: 'Title', person_id: personId, field: 'title', after: 'x' }] },
+    };
     expect((await ws.api('POST', '/operations', { body })).status).toBe(400);
   },
 

@@ -37,20 +37,29 @@ function expectEnvelope(r: Res, what: string): void {
 function rawGet(path: string, body: string): Promise<Res> {
   return new Promise((resolve, reject) => {
     const url = new URL(`${ref.ref.baseUrl}/api/v1${path}`);
-    const req = request({ host: url.hostname, port: url.port, path: url.pathname, method: 'GET', headers: { authorization: `Bearer ${ws.owner.secret}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString();
-        let json: unknown;
-        try {
-          json = JSON.parse(text);
-        } catch {
-          json = undefined;
-        }
-        resolve({ status: res.statusCode ?? 0, headers: new Headers(), text, json });
-      });
-    });
+    const req = request(
+      {
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname,
+        method: 'GET',
+        headers: { authorization: `Bearer ${ws.owner.secret}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString();
+          let json: unknown;
+          try {
+            json = JSON.parse(text);
+          } catch {
+            json = undefined;
+          }
+          resolve({ status: res.statusCode ?? 0, headers: new Headers(), text, json });
+        });
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -71,8 +80,38 @@ describe('robustness', () => {
   });
 
   it('answers random object bodies shaped like the real ones without a 5xx', async () => {
-    const value = fc.oneof(fc.string({ maxLength: 30 }), fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.array(fc.string({ maxLength: 5 }), { maxLength: 3 }), fc.uuid(), fc.constant(accId), fc.constant(defId));
-    const keys = ['name', 'reason', 'moduleKey', 'entityKinds', 'valueType', 'enumValues', 'operation', 'arguments', 'customerIds', 'customer_id', 'changes', 'fromSlug', 'intoSlug', 'decision_trace', 'job', 'definitionIds', 'properties', '__proto__', 'constructor'];
+    const value = fc.oneof(
+      fc.string({ maxLength: 30 }),
+      fc.integer(),
+      fc.double(),
+      fc.boolean(),
+      fc.constant(null),
+      fc.array(fc.string({ maxLength: 5 }), { maxLength: 3 }),
+      fc.uuid(),
+      fc.constant(accId),
+      fc.constant(defId),
+    );
+    const keys = [
+      'name',
+      'reason',
+      'moduleKey',
+      'entityKinds',
+      'valueType',
+      'enumValues',
+      'operation',
+      'arguments',
+      'customerIds',
+      'customer_id',
+      'changes',
+      'fromSlug',
+      'intoSlug',
+      'decision_trace',
+      'job',
+      'definitionIds',
+      'properties',
+      '__proto__',
+      'constructor',
+    ];
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...paths.filter((p) => p.method !== 'GET')), fc.dictionary(fc.constantFrom(...keys), value, { maxKeys: 8 }), async (route, body) => {
         expectEnvelope(await ws.api(route.method, route.path, { body }), `${route.method} ${route.path}`);
@@ -112,10 +151,19 @@ describe('robustness', () => {
     // A chunked body over the cap with no Content-Length.
     const status = await new Promise<number>((resolve, reject) => {
       const url = new URL(`${ref.ref.baseUrl}/api/v1/definitions`);
-      const req = request({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { authorization: `Bearer ${ws.owner.secret}`, 'content-type': 'application/json', 'transfer-encoding': 'chunked' } }, (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
-      });
+      const req = request(
+        {
+          host: url.hostname,
+          port: url.port,
+          path: url.pathname,
+          method: 'POST',
+          headers: { authorization: `Bearer ${ws.owner.secret}`, 'content-type': 'application/json', 'transfer-encoding': 'chunked' },
+        },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
       req.on('error', reject);
       const chunk = Buffer.alloc(64 * 1024, 0x20);
       for (let i = 0; i < 24; i++) req.write(chunk);
@@ -126,7 +174,23 @@ describe('robustness', () => {
   });
 
   it('answers odd paths, methods, queries and headers with the envelope', async () => {
-    const odd = ['/', '/api', '/api/v1', '/api/v1/', '/api/v1/nope', '/api/v1/definitions/', '/api/v1//definitions', '/api/v1/definitions/%zz', '/api/v1/definitions/x/y/z', '/api/v1/data/accounts/', '/api/v1/../../etc/passwd', `/api/v1/definitions?limit=${'9'.repeat(400)}`, '/api/v1/definitions?%', '/api/v1/definitions?&&==&', '/api/v1/graph/traces?kind=account&id=%00'];
+    const odd = [
+      '/',
+      '/api',
+      '/api/v1',
+      '/api/v1/',
+      '/api/v1/nope',
+      '/api/v1/definitions/',
+      '/api/v1//definitions',
+      '/api/v1/definitions/%zz',
+      '/api/v1/definitions/x/y/z',
+      '/api/v1/data/accounts/',
+      '/api/v1/../../etc/passwd',
+      `/api/v1/definitions?limit=${'9'.repeat(400)}`,
+      '/api/v1/definitions?%',
+      '/api/v1/definitions?&&==&',
+      '/api/v1/graph/traces?kind=account&id=%00',
+    ];
     for (const p of odd) {
       for (const method of ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS']) {
         const r = await fetch(ref.ref.baseUrl + p, { method, headers: { authorization: `Bearer ${ws.owner.secret}`, 'content-type': 'application/json' }, body: method === 'GET' ? undefined : '{}' });

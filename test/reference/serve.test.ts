@@ -53,7 +53,9 @@ describe('wgc serve', () => {
     const ctl = /control: +(\S+)/.exec(s.text)![1]!;
     const token = /generated: (\S+)/.exec(s.text)![1]!;
     const control = async (path: string, body: unknown): Promise<Record<string, string>> =>
-      (await fetch(ctl + path, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) })).json() as Promise<Record<string, string>>;
+      (await fetch(ctl + path, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) })).json() as Promise<
+        Record<string, string>
+      >;
     const { workspaceId } = await control('/workspaces', {});
     const { userId } = await control(`/workspaces/${workspaceId}/members`, { role: 'owner' });
     const { secret } = await control(`/workspaces/${workspaceId}/keys`, { userId, scopes: ['graph:read'] });

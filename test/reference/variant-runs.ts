@@ -66,7 +66,14 @@ export async function runAgainst(variant: VariantName, opts: RunOptions = {}): P
       creditsCharged: out.creditsCharged,
       runErrors: out.runErrors,
     });
-    return { variant, clauses: result.clauses.filter((c) => c.observable && c.checks.length > 0), checks: out.results, runErrors: [...result.meta.runErrors], durationMs: Date.now() - started, requests: out.requests };
+    return {
+      variant,
+      clauses: result.clauses.filter((c) => c.observable && c.checks.length > 0),
+      checks: out.results,
+      runErrors: [...result.meta.runErrors],
+      durationMs: Date.now() - started,
+      requests: out.requests,
+    };
   } finally {
     await ref.close();
   }
@@ -110,7 +117,9 @@ export function verifiedDifference(def: VariantRun, other: VariantRun, allowed: 
 /** "checkId clause → outcome" for every clause a check spoke of, ambient envelope clauses left out. */
 function checkOutcomes(r: VariantRun): Map<string, string> {
   const out = new Map<string, string>();
-  for (const c of r.checks) for (const [clause, outcome] of Object.entries(c.clauses)) if (!AMBIENT.has(clause)) out.set(`${c.checkId} ${clause}`, `${outcome}${c.reason ? ` (${c.reason.replace(/\s+/g, ' ').slice(0, 200)})` : ''}`);
+  for (const c of r.checks)
+    for (const [clause, outcome] of Object.entries(c.clauses))
+      if (!AMBIENT.has(clause)) out.set(`${c.checkId} ${clause}`, `${outcome}${c.reason ? ` (${c.reason.replace(/\s+/g, ' ').slice(0, 200)})` : ''}`);
   return out;
 }
 

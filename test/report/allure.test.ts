@@ -31,7 +31,9 @@ interface Written {
 }
 
 function results(dir: string): Written[] {
-  return readdirSync(dir).filter((f) => f.endsWith('-result.json')).map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as Written);
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('-result.json'))
+    .map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as Written);
 }
 
 describe('Allure results', () => {
@@ -46,7 +48,14 @@ describe('Allure results', () => {
     expect(byCheck.get('pagination/limit')!.status).toBe('skipped');
     expect(byCheck.get('auth/unknown-key')!.status).toBe('passed');
     const failed = byCheck.get('definitions/name-bounds')!;
-    expect(failed.labels).toEqual(expect.arrayContaining([{ name: 'clause', value: 'DEF-001' }, { name: 'feature', value: 'DEF' }, { name: 'severity', value: 'critical' }, { name: 'epic', value: 'definitions' }]));
+    expect(failed.labels).toEqual(
+      expect.arrayContaining([
+        { name: 'clause', value: 'DEF-001' },
+        { name: 'feature', value: 'DEF' },
+        { name: 'severity', value: 'critical' },
+        { name: 'epic', value: 'definitions' },
+      ]),
+    );
     expect(failed.links).toEqual([expect.objectContaining({ url: 'https://docs.example.test/seed.md', type: 'seed' })]);
     expect(failed.attachments.map((a) => a.name)).toEqual([
       expect.stringMatching(/^DEF-001 request \(context 1\): GET /),
@@ -59,30 +68,36 @@ describe('Allure results', () => {
     for (const f of readdirSync(dir)) expect(readFileSync(join(dir, f), 'utf8')).not.toContain(PLANTED_SECRET);
   });
 
-  test.skipIf(!java && !process.env.CI)('the Allure command line 2.x generates the report: Failed product defects, Broken harness errors, attachments and seed links', async () => {
-    const r = await failingRun();
-    const results = mkdtempSync(join(tmpdir(), 'wgc-allure-res-'));
-    const report = mkdtempSync(join(tmpdir(), 'wgc-allure-rep-'));
-    await writeAllureResults(r, results);
-    await promisify(execFile)(ALLURE, ['generate', results, '-o', report, '--clean'], { timeout: 120_000 });
-    const summary = JSON.parse(readFileSync(join(report, 'widgets', 'summary.json'), 'utf8')) as { statistic: Record<string, number> };
-    const count = (o: string) => r.checks.filter((k) => k.outcome === o).length;
-    expect(summary.statistic).toMatchObject({
-      failed: count('failed'),
-      broken: count('harnessError'),
-      skipped: count('notObservable') + count('disabled'),
-      passed: count('passed'),
-      total: r.checks.length,
-    });
-    expect(count('failed')).toBe(2);
-    // Failed tests are product defects in Allure's categories; broken ones would be test defects.
-    const categories = JSON.parse(readFileSync(join(report, 'data', 'categories.json'), 'utf8')) as { children: { name: string; children: unknown[] }[] };
-    expect(categories.children.map((c) => c.name)).toContain('Product defects');
-    expect(categories.children.map((c) => c.name)).not.toContain('Test defects');
-    const cases = readdirSync(join(report, 'data', 'test-cases')).map((f) => JSON.parse(readFileSync(join(report, 'data', 'test-cases', f), 'utf8')) as { name: string; status: string; links: { url: string }[]; testStage: { attachments: { name: string }[] } });
-    const revoked = cases.find((c) => c.name.startsWith('auth/revoked-key-rejected '))!;
-    expect(revoked.status).toBe('failed');
-    expect(revoked.links[0]!.url).toMatch(/^https:\/\/docs\.example\.test\/service-api-v1-beta\.md/);
-    expect(revoked.testStage.attachments.map((a) => a.name)).toEqual(expect.arrayContaining([expect.stringMatching(/^AUTH-007 request: GET /), 'AUTH-007 response', 'reproduction script (sh)']));
-  }, 180_000);
+  test.skipIf(!java && !process.env.CI)(
+    'the Allure command line 2.x generates the report: Failed product defects, Broken harness errors, attachments and seed links',
+    async () => {
+      const r = await failingRun();
+      const results = mkdtempSync(join(tmpdir(), 'wgc-allure-res-'));
+      const report = mkdtempSync(join(tmpdir(), 'wgc-allure-rep-'));
+      await writeAllureResults(r, results);
+      await promisify(execFile)(ALLURE, ['generate', results, '-o', report, '--clean'], { timeout: 120_000 });
+      const summary = JSON.parse(readFileSync(join(report, 'widgets', 'summary.json'), 'utf8')) as { statistic: Record<string, number> };
+      const count = (o: string) => r.checks.filter((k) => k.outcome === o).length;
+      expect(summary.statistic).toMatchObject({
+        failed: count('failed'),
+        broken: count('harnessError'),
+        skipped: count('notObservable') + count('disabled'),
+        passed: count('passed'),
+        total: r.checks.length,
+      });
+      expect(count('failed')).toBe(2);
+      // Failed tests are product defects in Allure's categories; broken ones would be test defects.
+      const categories = JSON.parse(readFileSync(join(report, 'data', 'categories.json'), 'utf8')) as { children: { name: string; children: unknown[] }[] };
+      expect(categories.children.map((c) => c.name)).toContain('Product defects');
+      expect(categories.children.map((c) => c.name)).not.toContain('Test defects');
+      const cases = readdirSync(join(report, 'data', 'test-cases')).map(
+        (f) => JSON.parse(readFileSync(join(report, 'data', 'test-cases', f), 'utf8')) as { name: string; status: string; links: { url: string }[]; testStage: { attachments: { name: string }[] } },
+      );
+      const revoked = cases.find((c) => c.name.startsWith('auth/revoked-key-rejected '))!;
+      expect(revoked.status).toBe('failed');
+      expect(revoked.links[0]!.url).toMatch(/^https:\/\/docs\.example\.test\/service-api-v1-beta\.md/);
+      expect(revoked.testStage.attachments.map((a) => a.name)).toEqual(expect.arrayContaining([expect.stringMatching(/^AUTH-007 request: GET /), 'AUTH-007 response', 'reproduction script (sh)']));
+    },
+    180_000,
+  );
 });

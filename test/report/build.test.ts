@@ -24,10 +24,7 @@ describe('clause aggregation', () => {
   });
 
   test('the reason comes from the checks with the winning outcome', () => {
-    const r = build([
-      check('a/one', { 'AUTH-002': 'notObservable' }, { reason: 'needs control' }),
-      check('a/two', { 'AUTH-002': 'disabled' }, { reason: 'disabled by --read-only' }),
-    ]);
+    const r = build([check('a/one', { 'AUTH-002': 'notObservable' }, { reason: 'needs control' }), check('a/two', { 'AUTH-002': 'disabled' }, { reason: 'disabled by --read-only' })]);
     expect(clause(r, 'AUTH-002')).toMatchObject({ outcome: 'notObservable', reason: 'needs control' });
     expect(clause(r, 'AUTH-002').checks.map((c) => c.checkId)).toEqual(['a/one', 'a/two']);
   });
@@ -75,7 +72,14 @@ describe('clause aggregation', () => {
     expect(r.areas.map((a) => a.area)).toEqual(['DEF', 'IDEM', 'AUTH', 'ERR', 'PAGE', 'BILL']);
     expect(r.areas.reduce((n, a) => n + a.total, 0)).toBe(catalog.clauses.length);
     expect(r.areas.find((a) => a.area === 'AUTH')).toEqual({
-      area: 'AUTH', total: 3, observable: 3, passed: 1, failed: 2, notObservable: 0, disabled: 0, harnessError: 0,
+      area: 'AUTH',
+      total: 3,
+      observable: 3,
+      passed: 1,
+      failed: 2,
+      notObservable: 0,
+      disabled: 0,
+      harnessError: 0,
     });
     expect(r.areas.find((a) => a.area === 'BILL')).toMatchObject({ total: 2, observable: 1, notObservable: 2 });
   });

@@ -41,7 +41,11 @@ describe('certification bundle', () => {
     ]);
     for (const line of manifest) {
       const [hash, file] = line.split('  ') as [string, string];
-      expect(createHash('sha256').update(readFileSync(join(dir, file))).digest('hex')).toBe(hash);
+      expect(
+        createHash('sha256')
+          .update(readFileSync(join(dir, file)))
+          .digest('hex'),
+      ).toBe(hash);
     }
     expect(readFileSync(join(dir, 'specs/openapi.yaml'))).toEqual(readFileSync(FIXTURE_SPEC_PATH));
     const cert = JSON.parse(readFileSync(join(dir, 'certification.json'), 'utf8'));
@@ -90,7 +94,9 @@ describe('certification bundle', () => {
   test('verify notices a consistently re-hashed spec that no longer matches the report', async () => {
     const dir = await bundle();
     writeFileSync(join(dir, 'specs/openapi.yaml'), 'openapi: 3.1.1\npaths: {}\n');
-    const hash = createHash('sha256').update(readFileSync(join(dir, 'specs/openapi.yaml'))).digest('hex');
+    const hash = createHash('sha256')
+      .update(readFileSync(join(dir, 'specs/openapi.yaml')))
+      .digest('hex');
     const manifest = readFileSync(join(dir, 'MANIFEST.sha256'), 'utf8').replace(/^[0-9a-f]{64}(?=  specs\/openapi\.yaml$)/m, hash);
     writeFileSync(join(dir, 'MANIFEST.sha256'), manifest);
     const v = await verifyBundle(dir);

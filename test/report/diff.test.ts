@@ -14,8 +14,7 @@ import { readFileSync } from 'node:fs';
 import { FIXTURE_CATALOG_PATH } from './fixtures/results.ts';
 
 const catalog = fixtureCatalog();
-const replace = (id: string, clauses: Parameters<typeof check>[1]) =>
-  passingResults().map((c) => (c.checkId === id ? check(id, clauses, { reason: 'needs the usage ledger' }) : c));
+const replace = (id: string, clauses: Parameters<typeof check>[1]) => passingResults().map((c) => (c.checkId === id ? check(id, clauses, { reason: 'needs the usage ledger' }) : c));
 
 const base = buildRunResult(passingResults(), catalog, fixtureMeta());
 

@@ -53,10 +53,7 @@ describe.skipIf(!xmllint && !process.env.CI)('junit.xml against junit-4.xsd (xml
 
 describe('junit.xml content', () => {
   test('properties only at suite level; a clause takes the time of the checks that spoke of it', () => {
-    const results = [
-      check('auth/no-credential', { 'AUTH-001': 'passed' }, { durationMs: 1500 }),
-      check('auth/unknown-key', { 'AUTH-001': 'passed', 'AUTH-002': 'passed' }, { durationMs: 250 }),
-    ];
+    const results = [check('auth/no-credential', { 'AUTH-001': 'passed' }, { durationMs: 1500 }), check('auth/unknown-key', { 'AUTH-001': 'passed', 'AUTH-002': 'passed' }, { durationMs: 250 })];
     const xml = renderJunit(buildRunResult(results, fixtureCatalog(), fixtureMeta()));
     const { problems, elements } = checkXml(xml);
     expect(problems).toEqual([]);

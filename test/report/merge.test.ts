@@ -66,10 +66,10 @@ describe('merge', () => {
 
   test('refuses incomplete, duplicated or mismatched shards', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'wgc-merge-bad-'));
-    const [a, b] = await Promise.all((await shardFiles(dir)).map(readPartialFile)) as [ShardPartial, ShardPartial];
+    const [a, b] = (await Promise.all((await shardFiles(dir)).map(readPartialFile))) as [ShardPartial, ShardPartial];
     expect(() => mergePartials([a], catalog)).toThrow(new MergeError('missing shard 2 of 2'));
     expect(() => mergePartials([a, a], catalog)).toThrow('shard 1 of 2: given twice');
-    expect(() => mergePartials([a, { ...b, meta: { ...b.meta, seed: 1 } }], catalog)).toThrow('shard 2 of 2: seed 1 differs from shard 1\'s 424242');
+    expect(() => mergePartials([a, { ...b, meta: { ...b.meta, seed: 1 } }], catalog)).toThrow("shard 2 of 2: seed 1 differs from shard 1's 424242");
     expect(() => mergePartials([a, { ...b, catalogHash: '0'.repeat(64) }], catalog)).toThrow(/shard 2 of 2: ran against a different clause catalog/);
     let err = '';
     const io: CliIo = { out: () => {}, err: (t) => void (err += t) };

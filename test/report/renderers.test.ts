@@ -18,10 +18,24 @@ const mixed = (): RunResult => buildRunResult(mixedResults(), catalog, fixtureMe
 function hostileRun(): RunResult {
   const nasty = '</td></tr><script>alert(1)</script>]]><![CDATA[ & "q" \'a\' \u0000\u0001\u001b[2J\u0008 \uFFFE \uD800 \u2028\u2029 | `x` *y* [z](javascript:alert(1))';
   const results = [
-    check('auth/no-credential', { 'AUTH-001': 'failed' }, {
-      title: nasty,
-      findings: [{ clause: 'AUTH-001', message: nasty, expected: nasty, received: nasty, scenario: nasty, counterexample: nasty, exchange: exchange('GET', `/me?q=${nasty}`, 500, nasty, { headers: { 'x-evil': nasty } }) }],
-    }),
+    check(
+      'auth/no-credential',
+      { 'AUTH-001': 'failed' },
+      {
+        title: nasty,
+        findings: [
+          {
+            clause: 'AUTH-001',
+            message: nasty,
+            expected: nasty,
+            received: nasty,
+            scenario: nasty,
+            counterexample: nasty,
+            exchange: exchange('GET', `/me?q=${nasty}`, 500, nasty, { headers: { 'x-evil': nasty } }),
+          },
+        ],
+      },
+    ),
     check('auth/www-authenticate', { 'AUTH-003': 'failed' }, { findings: [{ clause: 'AUTH-003', message: nasty }] }),
     check('idempotency/replay', { 'IDEM-001': 'harnessError' }, { reason: nasty }),
     check('pagination/limit', { 'PAGE-001': 'notObservable' }, { reason: nasty }),
@@ -147,7 +161,9 @@ describe('Markdown summary', () => {
     expect(md.split('\n')[0]).toBe('## ❌ wgc: not-conformant — 3 of 12 clauses verified (3 of 11 observable; MUST 2 of 8)');
     expect(md).toContain('· [full report](%WGC_REPORT_URL%)');
     expect(md).toContain('**Coverage:** 3 of 12 catalog clauses verified, 3 of 11 observable; MUST: 2 of 8 observable verified.');
-    expect(md).toContain('| [AUTH-001](%WGC_REPORT_URL%#AUTH-001) | MUST | A request without a credential is refused with 401 and the error envelope. | ` a request without a credential was answered 200 (GET https://api.example.test/api/v1/definitions → 200) ` |');
+    expect(md).toContain(
+      '| [AUTH-001](%WGC_REPORT_URL%#AUTH-001) | MUST | A request without a credential is refused with 401 and the error envelope. | ` a request without a credential was answered 200 (GET https://api.example.test/api/v1/definitions → 200) ` |',
+    );
     expect(md).toContain('| SHOULD (warning) |');
     expect(md).toContain('wgc run --base-url https://api.example.test --seed 424242\n');
     expect(md).toContain('wgc run --base-url https://api.example.test --seed 424242 --check auth/no-credential --check errors/envelope --check definitions/name-bounds --check auth/www-authenticate');
@@ -218,11 +234,7 @@ describe('terminal', () => {
   });
 
   test('progress line', () => {
-    expect(renderProgress({ done: 12, total: 40, failed: 1, current: 'auth/unknown-key' }, { color: false })).toBe(
-      '[######--------------]  12/40 checks  1 failed  auth/unknown-key',
-    );
-    expect(renderProgress({ done: 40, total: 40, failed: 0, harnessErrors: 2 }, { color: false })).toBe(
-      '[####################]  40/40 checks  0 failed  2 harness errors',
-    );
+    expect(renderProgress({ done: 12, total: 40, failed: 1, current: 'auth/unknown-key' }, { color: false })).toBe('[######--------------]  12/40 checks  1 failed  auth/unknown-key');
+    expect(renderProgress({ done: 40, total: 40, failed: 0, harnessErrors: 2 }, { color: false })).toBe('[####################]  40/40 checks  0 failed  2 harness errors');
   });
 });

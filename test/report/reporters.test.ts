@@ -75,10 +75,7 @@ describe('WgcReporter', () => {
 
   test('failed suite hooks are run errors, even when every test reported', () => {
     expect(byId().get('errors/no-echo')).toMatchObject({ outcome: 'passed' });
-    expect(wgc.runErrors()).toEqual([
-      'checks.fixture.ts > errors: provisioning the workspace failed',
-      'checks.fixture.ts > teardown: deleting the workspace failed',
-    ]);
+    expect(wgc.runErrors()).toEqual(['checks.fixture.ts > errors: provisioning the workspace failed', 'checks.fixture.ts > teardown: deleting the workspace failed']);
   });
 
   test('the collected results build a report; a shard partial carries them', async () => {
@@ -113,7 +110,16 @@ describe('Allure', () => {
   test('labels come from the test name alone when no catalog is readable', () => {
     const { labels, links } = allureLabelsFor('auth/x refuses [AUTH-001, ERR-002]', undefined, undefined);
     expect(labels.map((l) => `${l.name}=${l.value}`)).toEqual([
-      'check=auth/x', 'epic=auth', 'clause=AUTH-001', 'story=AUTH-001', 'area=AUTH', 'feature=AUTH', 'clause=ERR-002', 'story=ERR-002', 'area=ERR', 'feature=ERR',
+      'check=auth/x',
+      'epic=auth',
+      'clause=AUTH-001',
+      'story=AUTH-001',
+      'area=AUTH',
+      'feature=AUTH',
+      'clause=ERR-002',
+      'story=ERR-002',
+      'area=ERR',
+      'feature=ERR',
     ]);
     expect(links).toEqual([]);
     expect(allureLabelsFor('a plain test', catalog, undefined)).toEqual({ labels: [], links: [] });

@@ -26,7 +26,11 @@ if (!tools) console.warn('reproduce.test.ts: curl, jq or sh is missing, so the s
 
 function scriptOf(r: RunResult, checkId: string): string {
   const check = r.checks.find((c) => c.checkId === checkId)!;
-  return reproductionScript(check, r.meta, r.clauses.flatMap((c) => c.evidence.filter((e) => e.checkId === checkId)))!;
+  return reproductionScript(
+    check,
+    r.meta,
+    r.clauses.flatMap((c) => c.evidence.filter((e) => e.checkId === checkId)),
+  )!;
 }
 
 describe('the reproduction of a real failure', () => {
@@ -46,31 +50,41 @@ describe('the reproduction of a real failure', () => {
     expect(sc.steps.flatMap((s) => s.captures).some((c) => c.name.startsWith('secret:') && c.path === '.secret')).toBe(true);
   }, 60_000);
 
-  test.skipIf(!tools && !process.env.CI)('the script alone reproduces it on a fresh faulty target, and shows the refusal on a conformant one', async () => {
-    const { result, controlToken } = await realRun({ faults: ['revoked-key-accepted'], checks: [CHECK], seed: 7 });
-    const script = scriptOf(result, CHECK);
-    expect(script).not.toContain(controlToken);
-    expect(script).toContain('wgc run --base-url https://staging.example.test --control-url https://staging.example.test/__control/v1 --seed 7 --runs 5 --check auth/revoked-key-rejected');
-    const dir = mkdtempSync(join(tmpdir(), 'wgc-repro-'));
-    const file = join(dir, 'repro.sh');
-    writeFileSync(file, script);
-    execFileSync('sh', ['-n', file]);
-    for (const [faults, last] of [[['revoked-key-accepted'], '-> 200'], [[], '-> 401']] as const) {
-      const ref = await startReference({ faults, controlToken: 'tok-repro-0123456789' });
-      try {
-        // Asynchronously: the reference answers from this very process.
-        const out = await promisify(execFile)('sh', [file], { env: { PATH: process.env.PATH, WGC_BASE_URL: ref.baseUrl, WGC_CONTROL_URL: ref.controlUrl, WGC_CONTROL_TOKEN: 'tok-repro-0123456789' }, encoding: 'utf8' });
-        expect(out.stderr).toBe('');
-        const steps = out.stdout.split('\n').filter((l) => / -> \d{3} \(recorded /.test(l));
-        expect(steps).toHaveLength(result.checks.find((c) => c.checkId === CHECK)!.scenario!.steps.length);
-        // Every step but the last answers as recorded (ids and the minted secret were carried over).
-        expect(steps.slice(0, -1).every((l) => /-> (\d{3}) \(recorded \1\)/.test(l))).toBe(true);
-        expect(steps.at(-1)).toContain(last);
-      } finally {
-        await ref.close();
+  test.skipIf(!tools && !process.env.CI)(
+    'the script alone reproduces it on a fresh faulty target, and shows the refusal on a conformant one',
+    async () => {
+      const { result, controlToken } = await realRun({ faults: ['revoked-key-accepted'], checks: [CHECK], seed: 7 });
+      const script = scriptOf(result, CHECK);
+      expect(script).not.toContain(controlToken);
+      expect(script).toContain('wgc run --base-url https://staging.example.test --control-url https://staging.example.test/__control/v1 --seed 7 --runs 5 --check auth/revoked-key-rejected');
+      const dir = mkdtempSync(join(tmpdir(), 'wgc-repro-'));
+      const file = join(dir, 'repro.sh');
+      writeFileSync(file, script);
+      execFileSync('sh', ['-n', file]);
+      for (const [faults, last] of [
+        [['revoked-key-accepted'], '-> 200'],
+        [[], '-> 401'],
+      ] as const) {
+        const ref = await startReference({ faults, controlToken: 'tok-repro-0123456789' });
+        try {
+          // Asynchronously: the reference answers from this very process.
+          const out = await promisify(execFile)('sh', [file], {
+            env: { PATH: process.env.PATH, WGC_BASE_URL: ref.baseUrl, WGC_CONTROL_URL: ref.controlUrl, WGC_CONTROL_TOKEN: 'tok-repro-0123456789' },
+            encoding: 'utf8',
+          });
+          expect(out.stderr).toBe('');
+          const steps = out.stdout.split('\n').filter((l) => / -> \d{3} \(recorded /.test(l));
+          expect(steps).toHaveLength(result.checks.find((c) => c.checkId === CHECK)!.scenario!.steps.length);
+          // Every step but the last answers as recorded (ids and the minted secret were carried over).
+          expect(steps.slice(0, -1).every((l) => /-> (\d{3}) \(recorded \1\)/.test(l))).toBe(true);
+          expect(steps.at(-1)).toContain(last);
+        } finally {
+          await ref.close();
+        }
       }
-    }
-  }, 90_000);
+    },
+    90_000,
+  );
 });
 
 describe('script text', () => {
@@ -84,8 +98,17 @@ describe('script text', () => {
 
   test('ids are carried only as whole tokens, from the first answer holding them, with their jq path', () => {
     const ex = (id: string, url: string, body?: string, text?: string) => ({
-      via: 'api' as const, phase: 'check' as const, base: 'https://t.test',
-      exchange: { id, request: { method: 'POST', url, headers: {}, ...(body ? { body } : {}) }, ...(text ? { response: { status: 201, headers: {}, text, isJson: true, bytes: text.length, truncated: false } } : {}), startedAt: '', durationMs: 1, retries: 0 },
+      via: 'api' as const,
+      phase: 'check' as const,
+      base: 'https://t.test',
+      exchange: {
+        id,
+        request: { method: 'POST', url, headers: {}, ...(body ? { body } : {}) },
+        ...(text ? { response: { status: 201, headers: {}, text, isJson: true, bytes: text.length, truncated: false } } : {}),
+        startedAt: '',
+        durationMs: 1,
+        retries: 0,
+      },
     });
     const sc = reportScenario(
       [

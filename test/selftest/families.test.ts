@@ -45,8 +45,20 @@ describe('the bounds family', () => {
       try {
         const res = await fetch(`${ref.controlUrl}/workspaces`, { method: 'POST', headers: { authorization: `Bearer ${ref.controlToken}`, 'content-type': 'application/json' }, body: '{}' });
         const { workspaceId } = (await res.json()) as { workspaceId: string };
-        const member = (await (await fetch(`${ref.controlUrl}/workspaces/${workspaceId}/members`, { method: 'POST', headers: { authorization: `Bearer ${ref.controlToken}`, 'content-type': 'application/json' }, body: '{"role":"owner"}' })).json()) as { userId: string };
-        const key = (await (await fetch(`${ref.controlUrl}/workspaces/${workspaceId}/keys`, { method: 'POST', headers: { authorization: `Bearer ${ref.controlToken}`, 'content-type': 'application/json' }, body: JSON.stringify({ userId: member.userId, scopes: ['admin', 'graph:read'] }) })).json()) as { secret: string };
+        const member = (await (
+          await fetch(`${ref.controlUrl}/workspaces/${workspaceId}/members`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${ref.controlToken}`, 'content-type': 'application/json' },
+            body: '{"role":"owner"}',
+          })
+        ).json()) as { userId: string };
+        const key = (await (
+          await fetch(`${ref.controlUrl}/workspaces/${workspaceId}/keys`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${ref.controlToken}`, 'content-type': 'application/json' },
+            body: JSON.stringify({ userId: member.userId, scopes: ['admin', 'graph:read'] }),
+          })
+        ).json()) as { secret: string };
         return (await fetch(`${ref.baseUrl}/api/v1${path}`, { method, headers: { authorization: `Bearer ${key.secret}`, 'content-type': 'application/json' }, body: JSON.stringify(body) })).status;
       } finally {
         await ref.close();
@@ -105,8 +117,14 @@ describe('the rule-cells family', () => {
     for (const rule of ['revoked', 'disabled', 'departed', 'paused', 'free-unauthorized', 'free-refusals']) expect(rules(rule), rule).toHaveLength(spec.operations.length);
     for (const rule of ['replay', 'conflict', 'key-bounds', 'free-replay']) expect(rules(rule), rule).toHaveLength(5);
     // Scopes only where the document names some.
-    expect(rules('scopes').map((f) => f.name).sort()).toEqual(
-      ['definitions.list', 'definitions.create', 'definitions.update', 'definitions.archive', 'definitions.merge_value', 'query', 'compute.preview', 'compute.run'].map((s) => `forgets:scopes@api:${s}`).sort(),
+    expect(
+      rules('scopes')
+        .map((f) => f.name)
+        .sort(),
+    ).toEqual(
+      ['definitions.list', 'definitions.create', 'definitions.update', 'definitions.archive', 'definitions.merge_value', 'query', 'compute.preview', 'compute.run']
+        .map((s) => `forgets:scopes@api:${s}`)
+        .sort(),
     );
     expect(rules('isolation').length).toBeGreaterThanOrEqual(10);
     // Each is run against the suites of its clauses only.
@@ -117,7 +135,10 @@ describe('the rule-cells family', () => {
   it('forgets the rule on that route only', async () => {
     const ref = await startReference({ faults: ['forgets:revoked@api:definitions.list'] });
     try {
-      const post = (path: string, body: unknown) => fetch(`${ref.controlUrl}${path}`, { method: 'POST', headers: { authorization: `Bearer ${ref.controlToken}`, 'content-type': 'application/json' }, body: JSON.stringify(body) }).then((r) => r.json() as Promise<Record<string, string>>);
+      const post = (path: string, body: unknown) =>
+        fetch(`${ref.controlUrl}${path}`, { method: 'POST', headers: { authorization: `Bearer ${ref.controlToken}`, 'content-type': 'application/json' }, body: JSON.stringify(body) }).then(
+          (r) => r.json() as Promise<Record<string, string>>,
+        );
       const { workspaceId } = await post('/workspaces', {});
       const { userId } = await post(`/workspaces/${workspaceId}/members`, { role: 'owner' });
       const { keyId, secret } = await post(`/workspaces/${workspaceId}/keys`, { userId, scopes: ['graph:read'] });

@@ -51,7 +51,10 @@ describe('fault self-test', () => {
   it('catches every fault (kill rate 100%: every declared clause of each fault fails)', () => {
     const escapes = matrix.faults.filter((f) => !f.caught);
     const message = `kill rate ${formatKillRate(matrix)}; escapes (declared clauses: what happened to them; what failed instead):\n${escapes.map(describeEscape).join('\n')}`;
-    expect(escapes.map((f) => f.fault), message).toEqual([]);
+    expect(
+      escapes.map((f) => f.fault),
+      message,
+    ).toEqual([]);
   });
 
   it('records failures a fault does not declare (extras) against the conformant baseline', () => {
@@ -62,7 +65,9 @@ describe('fault self-test', () => {
       expect(f.failed).toEqual(f.failures.map((x) => x.clause));
     }
     const noisy = matrix.faults.filter((f) => f.extras.length > 0);
-    console.log(`${noisy.length} of ${matrix.faults.length} faults fail clauses they do not declare:\n${noisy.map((f) => `  ${f.fault} [${f.declared.join(', ')}] also fails ${f.extras.join(', ')}`).join('\n')}`);
+    console.log(
+      `${noisy.length} of ${matrix.faults.length} faults fail clauses they do not declare:\n${noisy.map((f) => `  ${f.fault} [${f.declared.join(', ')}] also fails ${f.extras.join(', ')}`).join('\n')}`,
+    );
   });
 
   it('reports the coverage gap it was run with: no observable MUST clause without a fault', () => {

@@ -104,13 +104,11 @@ describe('kill matrix', () => {
 
 describe('kill matrix views', () => {
   it('escapes server text in Markdown cells', () => {
-    expect(mdCell('a|b\n<script>`x`')).toBe('a\\|b &lt;script&gt;\'x\'');
+    expect(mdCell('a|b\n<script>`x`')).toBe("a\\|b &lt;script&gt;'x'");
   });
 
   it('renders every fault as a row, and the escapes with what failed instead', () => {
-    const m = matrix(run([], { ...all }), [
-      { fault: fault('half', ['DEF-001', 'DEF-002']), summary: run(['half'], { ...all, 'DEF-001': 'failed', 'AUTH-004': 'failed' }) },
-    ]);
+    const m = matrix(run([], { ...all }), [{ fault: fault('half', ['DEF-001', 'DEF-002']), summary: run(['half'], { ...all, 'DEF-001': 'failed', 'AUTH-004': 'failed' }) }]);
     const md = renderKillMatrixMarkdown(m);
     expect(md).toContain('| half | DEF-001, DEF-002 | DEF-001, AUTH-004 | **partly** | AUTH-004 | – | 0.1 s |');
     expect(md).toContain('- half [declares DEF-001, DEF-002]: DEF-002: passed; failed instead: DEF-001, AUTH-004');

@@ -68,12 +68,26 @@ describe('openapi.yaml', () => {
   test('has the twenty endpoints of seed parts 4.2-4.9 and no other, under {base_url}/api/v1', () => {
     expect(routes).toEqual(
       [
-        'GET /me', 'GET /capabilities', 'GET /definitions', 'POST /definitions',
-        'PATCH /definitions/{definitionId}', 'POST /definitions/{definitionId}/archive',
-        'POST /definitions/{definitionId}/merge-value', 'POST /operations', 'GET /operations',
-        'GET /operations/{operationId}', 'POST /query', 'POST /compute/preview', 'POST /compute/runs',
-        'GET /compute/runs/{runId}', 'GET /data/accounts/{accountId}', 'GET /data/people/{personId}',
-        'GET /data/icps', 'GET /data/relationships', 'POST /graph/decision-inputs', 'GET /graph/traces',
+        'GET /me',
+        'GET /capabilities',
+        'GET /definitions',
+        'POST /definitions',
+        'PATCH /definitions/{definitionId}',
+        'POST /definitions/{definitionId}/archive',
+        'POST /definitions/{definitionId}/merge-value',
+        'POST /operations',
+        'GET /operations',
+        'GET /operations/{operationId}',
+        'POST /query',
+        'POST /compute/preview',
+        'POST /compute/runs',
+        'GET /compute/runs/{runId}',
+        'GET /data/accounts/{accountId}',
+        'GET /data/people/{personId}',
+        'GET /data/icps',
+        'GET /data/relationships',
+        'POST /graph/decision-inputs',
+        'GET /graph/traces',
       ].sort(),
     );
     expect((spec.raw['servers'] as { url: string }[])[0]?.url).toBe('{base_url}/api/v1');
@@ -92,14 +106,22 @@ describe('openapi.yaml', () => {
       expect(op.access, op.operationId).toBeDefined();
       expect(['free', 'billed'], op.operationId).toContain(op.billing);
     }
-    const free = spec.operations.filter((op) => op.billing === 'free').map((op) => op.operationId).sort();
+    const free = spec.operations
+      .filter((op) => op.billing === 'free')
+      .map((op) => op.operationId)
+      .sort();
     expect(free).toEqual(['getCapabilities', 'getComputeRun', 'getMe', 'getOperation', 'listOperations']);
   });
 
   test('exactly the five endpoints of seed 4.1 are idempotent and take the Idempotency-Key header', () => {
     const five = ['archiveDefinition', 'createDefinition', 'mergeDefinitionValue', 'submitOperation', 'updateDefinition'];
     const withHeader = spec.operations.filter((op) => op.parameters.some((p) => p.in === 'header' && p.name === 'Idempotency-Key'));
-    expect(spec.operations.filter((op) => op.idempotent).map((op) => op.operationId).sort()).toEqual(five);
+    expect(
+      spec.operations
+        .filter((op) => op.idempotent)
+        .map((op) => op.operationId)
+        .sort(),
+    ).toEqual(five);
     expect(withHeader.map((op) => op.operationId).sort()).toEqual(five);
     for (const op of withHeader) {
       const header = op.parameters.find((p) => p.name === 'Idempotency-Key')!;
@@ -118,10 +140,11 @@ describe('openapi.yaml', () => {
   });
 
   test('closes only the decision trace and its sub-objects', () => {
-    const closed = [...walk(spec.raw)].filter(([, node]) => node['additionalProperties'] === false).map(([at]) => at).sort();
-    expect(closed).toEqual(
-      ['DecisionTrace', 'DefinitionRef', 'Evidence', 'Factor', 'Observation', 'ReportedOrigin'].map((n) => `/components/schemas/${n}`),
-    );
+    const closed = [...walk(spec.raw)]
+      .filter(([, node]) => node['additionalProperties'] === false)
+      .map(([at]) => at)
+      .sort();
+    expect(closed).toEqual(['DecisionTrace', 'DefinitionRef', 'Evidence', 'Factor', 'Observation', 'ReportedOrigin'].map((n) => `/components/schemas/${n}`));
   });
 
   test('shapes the seed does not show are open objects that say what is missing', () => {

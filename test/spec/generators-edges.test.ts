@@ -40,15 +40,25 @@ describe.each(schemas)('%s', (_name, schema) => {
     for (const b of new Set(bounds(schema))) {
       const [path, keyword] = b.split(' ');
       const here = all.filter((e) => e.path === path && e.keyword === keyword);
-      expect(here.some((e) => e.valid), `${b}: no valid edge`).toBe(true);
-      expect(here.some((e) => !e.valid), `${b}: no invalid edge`).toBe(true);
+      expect(
+        here.some((e) => e.valid),
+        `${b}: no valid edge`,
+      ).toBe(true);
+      expect(
+        here.some((e) => !e.valid),
+        `${b}: no invalid edge`,
+      ).toBe(true);
     }
   });
 
   test('valid edges pass the schema; invalid ones fail on their keyword at their path only', () => {
     for (const e of all) {
       const issues = validateValue(schema, e.value);
-      if (e.valid) expect(issues.map((i) => i.message), e.scenario).toEqual([]);
+      if (e.valid)
+        expect(
+          issues.map((i) => i.message),
+          e.scenario,
+        ).toEqual([]);
       else {
         expect(issues.length, e.scenario).toBeGreaterThan(0);
         for (const i of issues) expect(`${i.path} ${i.keyword}`, e.scenario).toBe(`${e.path} ${e.keyword === 'exclusiveMinimum' || e.keyword === 'exclusiveMaximum' ? i.keyword : e.keyword}`);

@@ -54,7 +54,10 @@ describe('valid request bodies', () => {
     for (const k of kinds) expect(new Set(k).size, JSON.stringify(k)).toBe(k.length);
     const counts = new Set(kinds.map((k) => k.length));
     expect(counts.has(1) && counts.has(4)).toBe(true);
-    const modules = fc.sample(parameterArbitraries(spec, 'listDefinitions').valid, { seed: SEED, numRuns: RUNS }).map((set) => set['moduleKeys']).filter(Array.isArray);
+    const modules = fc
+      .sample(parameterArbitraries(spec, 'listDefinitions').valid, { seed: SEED, numRuns: RUNS })
+      .map((set) => set['moduleKeys'])
+      .filter(Array.isArray);
     expect(modules.length).toBeGreaterThan(0);
     for (const m of modules) expect(new Set(m).size, JSON.stringify(m)).toBe(m.length);
   });
@@ -90,7 +93,10 @@ function stringsOf(schema: JsonSchema, value: unknown): [JsonSchema, string][] {
 describe('valid parameters', () => {
   test('Idempotency-Key values are 1 to 128 visible characters, both bounds reached', () => {
     const { schema, valid } = parameterArbitraries(spec, 'createDefinition', 'header');
-    const keys = fc.sample(valid, { seed: SEED, numRuns: RUNS }).map((h) => h['Idempotency-Key']).filter((k): k is string => typeof k === 'string');
+    const keys = fc
+      .sample(valid, { seed: SEED, numRuns: RUNS })
+      .map((h) => h['Idempotency-Key'])
+      .filter((k): k is string => typeof k === 'string');
     for (const key of keys) {
       expect(key).toMatch(/^[\x21-\x7E]{1,128}$/);
       expect(validateValue(schema, { 'Idempotency-Key': key })).toEqual([]);

@@ -55,7 +55,13 @@ const LAX_BOOLEANS = ['true', 'false', 'yes', 'no', 'on', 'off', '1', '0', 't', 
 
 const pairs = (vs: readonly Violation[]): string[] => vs.map((v) => `${v.path} ${v.keyword}`).sort();
 
-const segmentsOf = (pointer: string): string[] => (pointer === '' ? [] : pointer.slice(1).split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~')));
+const segmentsOf = (pointer: string): string[] =>
+  pointer === ''
+    ? []
+    : pointer
+        .slice(1)
+        .split('/')
+        .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
 
 /** The value at a JSON pointer (undefined when absent). */
 function valueAt(value: unknown, pointer: string): unknown {
@@ -229,7 +235,11 @@ describe('named bounds of the seed have their violation', () => {
   });
 
   test('only entityKinds must repeat an item to break maxItems, and says so', () => {
-    const flagged = withBody.flatMap((op) => bodyArbitraries(spec, op).violations.filter((v) => v.repeatsItems).map((v) => `${op} ${v.path} ${v.keyword}`));
+    const flagged = withBody.flatMap((op) =>
+      bodyArbitraries(spec, op)
+        .violations.filter((v) => v.repeatsItems)
+        .map((v) => `${op} ${v.path} ${v.keyword}`),
+    );
     expect(flagged).toEqual(['createDefinition /entityKinds maxItems']);
     const v = bodyArbitraries(spec, 'createDefinition').violations.find((x) => x.repeatsItems)!;
     expect(v.scenario).toContain('some repeat');
@@ -304,12 +314,22 @@ describe('format violations are invalid under every common reading of the format
     });
 
   test('uuid: never hyphen-less, braced, urn:uuid:, upper case, with short or long groups, or empty', () => {
-    const ids = [...formatViolations('uuid'), ...fc.sample(parameterArbitraries(spec, 'updateDefinition', 'path').violations[0]!.value, { seed: SEED, numRuns: 60 }).map((x) => (x as Record<string, unknown>)['definitionId'])];
+    const ids = [
+      ...formatViolations('uuid'),
+      ...fc.sample(parameterArbitraries(spec, 'updateDefinition', 'path').violations[0]!.value, { seed: SEED, numRuns: 60 }).map((x) => (x as Record<string, unknown>)['definitionId']),
+    ];
     expect(ids.length).toBeGreaterThan(100);
     for (const id of ids as string[]) {
       expect(id).not.toBe('');
       // Python uuid.UUID, Postgres, Go and .NET, once braces, "urn:uuid:" and hyphens are gone and case is ignored.
-      expect(id.toLowerCase().replace(/^urn:uuid:/, '').replace(/^\{(.*)\}$/, '$1').replace(/-/g, ''), id).not.toMatch(/^[0-9a-f]{32}$/);
+      expect(
+        id
+          .toLowerCase()
+          .replace(/^urn:uuid:/, '')
+          .replace(/^\{(.*)\}$/, '$1')
+          .replace(/-/g, ''),
+        id,
+      ).not.toMatch(/^[0-9a-f]{32}$/);
       // Java's UUID.fromString: five hexadecimal groups of any length up to 8-4-4-4-12.
       expect(id, id).not.toMatch(/^[0-9a-fA-F]{1,8}-[0-9a-fA-F]{1,4}-[0-9a-fA-F]{1,4}-[0-9a-fA-F]{1,4}-[0-9a-fA-F]{1,12}$/);
     }

@@ -12,7 +12,9 @@ import { loadSpec } from '../../src/spec/load.ts';
 type Row = { status: number; code: string; message: string };
 
 const rows = (table: Readonly<Record<number, { code: string; message: string }>>): Row[] =>
-  Object.entries(table).map(([status, { code, message }]) => ({ status: Number(status), code, message })).sort((a, b) => a.status - b.status);
+  Object.entries(table)
+    .map(([status, { code, message }]) => ({ status: Number(status), code, message }))
+    .sort((a, b) => a.status - b.status);
 
 test('the checker and the reference carry the error table of specs/openapi.yaml, row for row', async () => {
   const spec = await loadSpec();

@@ -63,7 +63,7 @@ describe('loadSpec on bad input names the file and the place', () => {
   });
 
   test('a document that breaks the OpenAPI 3.1 schema points at the offending line', async () => {
-    const file = variant('invalid.yaml', (t) => t.replace("      operationId: getMe\n", '      operationId: getMe\n      responses_typo: 1\n'));
+    const file = variant('invalid.yaml', (t) => t.replace('      operationId: getMe\n', '      operationId: getMe\n      responses_typo: 1\n'));
     // The meta-schema reports the operation object, whose mapping starts at its first key.
     const line = lineOf(readFileSync(file, 'utf8'), 'operationId: getMe');
     await expect(loadSpec(file)).rejects.toThrow(new RegExp(`^${file}:${line}:\\d+: invalid OpenAPI document`));
@@ -83,7 +83,12 @@ describe('loadSpec on bad input names the file and the place', () => {
   });
 
   test('a malformed extension value', async () => {
-    const file = variant('billing.yaml', (t) => t.replace('      operationId: getMe\n      summary: Introspect the calling key\n      tags: [me]\n      x-wgc-access: { scopes: [], roles: null, note: any valid key }\n      x-wgc-billing: free', '      operationId: getMe\n      summary: Introspect the calling key\n      tags: [me]\n      x-wgc-access: { scopes: [], roles: null, note: any valid key }\n      x-wgc-billing: sometimes'));
+    const file = variant('billing.yaml', (t) =>
+      t.replace(
+        '      operationId: getMe\n      summary: Introspect the calling key\n      tags: [me]\n      x-wgc-access: { scopes: [], roles: null, note: any valid key }\n      x-wgc-billing: free',
+        '      operationId: getMe\n      summary: Introspect the calling key\n      tags: [me]\n      x-wgc-access: { scopes: [], roles: null, note: any valid key }\n      x-wgc-billing: sometimes',
+      ),
+    );
     const line = lineOf(readFileSync(file, 'utf8'), 'x-wgc-billing: sometimes');
     await expect(loadSpec(file)).rejects.toThrow(new RegExp(`^${file}:${line}:\\d+: GET /me: x-wgc-billing:`));
   });

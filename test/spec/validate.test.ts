@@ -96,7 +96,14 @@ describe('validateResponse', () => {
     const capabilities = Object.fromEntries(
       ['definitions', 'graphReads', 'graphEdits', 'context', 'research', 'enrichment', 'crm', 'workflows', 'automaticCapture', 'relationEditing', 'graphCompute'].map((k) => [k, true]),
     );
-    const me = { workspaceId: 'w', userId: 'u', role: 'owner', scopes: ['admin'], beta: true, capabilities: { ...capabilities, operationCatalog: '/api/v1/capabilities', moduleVisibility: 'definitions' } };
+    const me = {
+      workspaceId: 'w',
+      userId: 'u',
+      role: 'owner',
+      scopes: ['admin'],
+      beta: true,
+      capabilities: { ...capabilities, operationCatalog: '/api/v1/capabilities', moduleVisibility: 'definitions' },
+    };
     expect(validateSchema(spec, 'Me', me)).toEqual([]);
     const wrong = validateSchema(spec, 'Me', { ...me, capabilities: { ...me.capabilities, operationCatalog: '/capabilities', crm: undefined } });
     expect(wrong.map((i) => `${i.path} ${i.keyword}`)).toEqual(['/capabilities/crm required', '/capabilities/operationCatalog const']);

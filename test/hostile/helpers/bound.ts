@@ -44,9 +44,6 @@ export function runBound(i: BoundInputs): { ms: number; formula: string } {
   const waiting = i.requests * (i.timeoutMs + SLACK_MS);
   const retry = i.retries ? i.retries.count * i.retries.waitMs : 0;
   const ms = Math.ceil(fixed + waiting + retry);
-  const formula =
-    `${f.toFixed(2)} × ${i.fixedMs} ms + ${i.requests} × (${i.timeoutMs} + ${SLACK_MS}) ms` +
-    (i.retries ? ` + ${i.retries.count} × ${i.retries.waitMs} ms` : '') +
-    ` = ${ms} ms`;
+  const formula = `${f.toFixed(2)} × ${i.fixedMs} ms + ${i.requests} × (${i.timeoutMs} + ${SLACK_MS}) ms` + (i.retries ? ` + ${i.retries.count} × ${i.retries.waitMs} ms` : '') + ` = ${ms} ms`;
   return { ms, formula };
 }

@@ -26,7 +26,10 @@ export function leakForms(secret: string): LeakForm[] {
     const shifted = Buffer.concat([Buffer.alloc(k, 0x20), bytes]);
     const end = 4 * Math.floor((k + bytes.length) / 3);
     const start = k === 0 ? 0 : 4;
-    for (const [name, enc] of [['base64', 'base64'], ['base64url', 'base64url']] as const) {
+    for (const [name, enc] of [
+      ['base64', 'base64'],
+      ['base64url', 'base64url'],
+    ] as const) {
       const text = shifted.toString(enc).slice(start, end);
       if (text.length >= 16) forms.push({ name: `${name}@${k}`, text });
     }

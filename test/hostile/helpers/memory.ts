@@ -50,7 +50,6 @@ export async function measurePeak<T>(fn: () => Promise<T>, everyMs = 5): Promise
   }
 }
 
-
 /** Peak RSS (VmHWM) in bytes of one process, or 0 when it is gone. */
 function hwm(pid: number): number {
   try {
@@ -65,7 +64,10 @@ function hwm(pid: number): number {
 function command(pid: number): string {
   try {
     const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
-    return argv.map((a) => a.split('/').slice(-2).join('/')).join(' ').slice(0, 120);
+    return argv
+      .map((a) => a.split('/').slice(-2).join('/'))
+      .join(' ')
+      .slice(0, 120);
   } catch {
     return '';
   }
