@@ -11,6 +11,7 @@ import { ConfigError, redactConfig, renderConfigReference, resolveConfig, type C
 import { describeProfile } from '../config/resolve.ts';
 import type { CheckResult, SuiteDef } from '../engine/check.ts';
 import { Stopper } from './stopper.ts';
+import { uniform } from '../engine/conclude.ts';
 import { hasControl, type RunContext } from '../engine/context.ts';
 import { describeCreditPlan, planCredits } from '../engine/credits.ts';
 import { discoverSuites, loadSuiteDefs, SuiteLoadError } from '../engine/discover.ts';
@@ -269,8 +270,9 @@ export async function runCommand(argv: string[], env: NodeJS.ProcessEnv, io: Cli
       stopper.dispose();
     }
     const cancelled = stopper.cancelledBy ? `the run was cancelled (${stopper.cancelledBy})` : undefined;
-    const missing = unfinished(suites, chosen, vt.results, `not run: ${forcedBy ?? cancelled ?? 'the suite ended before the check reported'}`, config.seed);
-    if (missing.length > 0 && (forcedBy || cancelled)) vt.results.push(...missing);
+    const shortBy = forcedBy ?? cancelled;
+    const missing = shortBy ? unfinished(suites, chosen, vt.results, `not run: ${shortBy}`, config.seed) : [];
+    vt.results.push(...missing);
     if (cancelled) vt.runErrors.push(`${cancelled}: the report holds the checks that finished; the others are disabled (not run or stopped)`);
     if (forcedBy) vt.runErrors.push(`${forcedBy}: the suites were still running, ${missing.length} check${missing.length === 1 ? '' : 's'} never reported (disabled, not run)`);
     observer.vitest?.(vt);
@@ -348,19 +350,7 @@ function unfinished(suites: readonly SuiteDef[], chosen: (s: SuiteDef, id: strin
   return suites.flatMap((s) =>
     s.checks
       .filter((c) => chosen(s, c.id) && !have.has(c.id))
-      .map((c) => ({
-        checkId: c.id,
-        suite: s.name,
-        title: c.title,
-        outcome: 'disabled' as const,
-        clauses: Object.fromEntries(c.clauses.map((id) => [id, 'disabled' as const])),
-        reason,
-        findings: [],
-        requests: 0,
-        plannedCredits: 0,
-        durationMs: 0,
-        seed,
-      })),
+      .map((c) => ({ checkId: c.id, suite: s.name, title: c.title, ...uniform(c, 'disabled', reason), requests: 0, plannedCredits: 0, durationMs: 0, seed })),
   );
 }
 

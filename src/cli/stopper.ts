@@ -82,11 +82,6 @@ export class Stopper {
     this.timers.push(setTimeout(() => this.force(`the run was cancelled (${sig}) and the grace period (${describeDuration(this.opts.graceMs)}) ran out`), this.opts.graceMs).unref());
   }
 
-  /** The budget ran out during the run (read after the suites ended). */
-  budgetSpent(): boolean {
-    return this.plan.deadline !== undefined && Date.now() >= this.plan.deadline;
-  }
-
   dispose(): void {
     for (const t of this.timers) clearTimeout(t);
     for (const t of this.intervals) clearInterval(t);

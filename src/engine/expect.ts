@@ -4,7 +4,7 @@
  * stay generic and no rule is restated in a suite file.
  */
 import { Disabled, Finding, NotObservable } from './finding.ts';
-import type { CapturedResponse, Exchange } from '../http/exchange.ts';
+import { isExchange, type CapturedResponse, type Exchange } from '../http/exchange.ts';
 
 /** The error table of the API document (part 7): status → code and default message. */
 export const KNOWN_ERRORS: Readonly<Record<number, { code: string; message: string }>> = {
@@ -161,8 +161,4 @@ export async function expectNoChange<T>(clause: string, probe: () => Promise<unk
 
 function clip(s: string): string {
   return s.length > 2000 ? `${s.slice(0, 2000)}…` : s;
-}
-
-function isExchange(x: unknown): x is Exchange {
-  return typeof x === 'object' && x !== null && 'request' in x && 'retries' in x && 'id' in x;
 }

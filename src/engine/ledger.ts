@@ -32,7 +32,7 @@
 import { Finding, NotObservable, type Evidence } from './finding.ts';
 import { describeResponse } from './expect.ts';
 import { describeBound, LEDGER_LAG_MS, waitBound } from './waits.ts';
-import type { Exchange } from '../http/exchange.ts';
+import { isExchange, type Exchange } from '../http/exchange.ts';
 import type { UsageLedger } from '../control/types.ts';
 
 /** The raw reads of a workspace's usage ledger (control protocol). */
@@ -421,11 +421,6 @@ async function measureCharges<T>(ctx: Source, book: Book, action: () => Promise<
   };
   if (!(opts.defer && attributable)) await wait();
   return snapshot();
-}
-
-function isExchange(v: unknown): v is Exchange {
-  const o = v as Exchange;
-  return typeof o === 'object' && o !== null && typeof o.id === 'string' && typeof o.request === 'object' && o.request !== null;
 }
 
 // ------------------------------------------------------------------ evidence

@@ -192,8 +192,9 @@ export async function openSession(suite: SuiteDef, run: RunContext, deps: Sessio
     const go = (): void => {
       if (!checking) return;
       const why = stop.reason();
-      if (why) cut.add(check.id);
-      if (why) throw new Disabled(`stopped: ${why} while the check ran`);
+      if (!why) return;
+      cut.add(check.id);
+      throw new Disabled(`stopped: ${why} while the check ran`);
     };
     const observed: ApiClient = {
       async send(req) {

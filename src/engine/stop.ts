@@ -32,18 +32,17 @@ export interface StopPlan {
 const heard = new Map<string, { reason?: string }>();
 
 function listen(name: string): { reason?: string } {
-  let state = heard.get(name);
-  if (state) return state;
+  const known = heard.get(name);
+  if (known) return known;
   const entry: { reason?: string } = {};
-  state = entry;
-  heard.set(name, state);
+  heard.set(name, entry);
   const channel = new BroadcastChannel(name);
   channel.onmessage = (e) => {
     entry.reason ??= String((e as { data: unknown }).data);
   };
   // Listening must never keep a finished worker alive.
   (channel as unknown as { unref?: () => void }).unref?.();
-  return state;
+  return entry;
 }
 
 /** Why the run stops, or undefined while it may go on. */

@@ -60,3 +60,9 @@ export const ExchangeSchema = z.object({
   retries: z.number().int().nonnegative(),
 });
 export type Exchange = z.infer<typeof ExchangeSchema>;
+
+/** Whether a value a helper returned is an exchange (a cheap shape test, not a validation). */
+export function isExchange(v: unknown): v is Exchange {
+  const o = v as Exchange;
+  return typeof o === 'object' && o !== null && typeof o.id === 'string' && typeof o.request === 'object' && o.request !== null && typeof o.retries === 'number';
+}
