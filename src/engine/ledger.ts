@@ -34,6 +34,7 @@ import { describeResponse } from './expect.ts';
 import { describeBound, LEDGER_LAG_MS, waitBound } from './waits.ts';
 import { isExchange, type Exchange } from '../http/exchange.ts';
 import type { UsageLedger } from '../control/types.ts';
+import { inParallel } from './parallel.ts';
 
 /** The raw reads of a workspace's usage ledger (control protocol). */
 export interface Ledger {
@@ -492,8 +493,32 @@ export interface LedgerService extends Ledger {
    * {@link concludeAll}: their waits then overlap.
    */
   expectFree(clause: string, call: () => Promise<Exchange>, opts?: { judged?: (status: number) => boolean; billed?: boolean; context?: Exchange[] }): Promise<PendingFree>;
+  /**
+   * {@link expectFree} for each of `calls` (a sweep), the calls sent `n` at a time and their
+   * measurements concluded together, so a target far away costs a few round trips, not a few
+   * per call. The requests are those of the calls measured one after another (each call's read
+   * of the ledger before it, the call, the reads that conclude it). When the batch comes out
+   * clean (the ledger's entries attribute every charge, no judged answer was charged, every other
+   * call was charged exactly what it owes, nothing unexplained or in doubt) its results are
+   * those of one call at a time. Otherwise they are set aside unjudged and the calls are sent
+   * and measured again one at a time (so are they on a ledger whose entries do not add up), so
+   * findings and blame are exactly what a one-at-a-time sweep reports. `answered` sees every
+   * exchange sent, set aside or not (to clean up what a call created). Returns one pending
+   * measurement per call, in order: conclude them with {@link concludeAll}.
+   */
+  expectFreeEach(clause: string, calls: readonly FreeCall[], opts: { n: number; answered?: (ex: Exchange, index: number) => void }): Promise<PendingFree[]>;
   /** Concludes deferred measurements in order; not observable when any "free" is in doubt. */
   concludeAll(pending: readonly PendingFree[]): Promise<void>;
+}
+
+/** One call of a sweep of free calls ({@link LedgerService.expectFreeEach}): what {@link LedgerService.expectFree} takes. */
+export interface FreeCall {
+  send: () => Promise<Exchange>;
+  /** The answers the clause judges (default: any). */
+  judged?: (status: number) => boolean;
+  /** The endpoint is billed: its 2xx costs a credit (default true). */
+  billed?: boolean;
+  context?: Exchange[];
 }
 
 const is2xxStatus = (ex: Exchange): boolean => !!ex.response && ex.response.status >= 200 && ex.response.status < 300;
@@ -542,6 +567,17 @@ export class LedgerBook {
       run: this.src.run,
     };
     const measure = <T>(action: () => Promise<T>, opts?: MeasureOptions<T>) => measureCharges(src, book, action, opts);
+    /** The least a free call is expected to cost: a 2xx of a billed endpoint owes its credit. */
+    const freeFloor =
+      (c: Pick<FreeCall, 'billed'>) =>
+      (ex: Exchange): number =>
+        (c.billed ?? true) && is2xxStatus(ex) ? 1 : 0;
+    const isJudged = (ex: Exchange, c: Pick<FreeCall, 'judged'>): boolean => ex.response !== undefined && (c.judged ?? (() => true))(ex.response.status);
+    /** Judges a concluded "must cost nothing" measurement: a charge is a soft finding on `clause`; returns why a "free" is in doubt, if it is. */
+    const judgeFree = async (clause: string, f: Measured<Exchange>, context?: Exchange[]): Promise<string | undefined> => {
+      if (f.delta !== 0) softFail(chargeEvidence(clause, f.result, f, [0], context));
+      return f.delta === 0 && f.doubt ? `${callOf(f.result)} showed no charge, but ${f.doubt}` : undefined;
+    };
     const service: LedgerService = {
       charged: () => src.ledger.charged(),
       entries: () => src.ledger.entries(),
@@ -556,16 +592,48 @@ export class LedgerBook {
         return m.result;
       },
       async expectFree(clause, call, opts = {}) {
-        const billed = opts.billed ?? true;
-        const m = await measure(call, { atLeast: (ex) => (billed && is2xxStatus(ex) ? 1 : 0), defer: true });
-        const status = m.result.response?.status;
-        if (status === undefined || !(opts.judged ?? (() => true))(status)) return { ex: m.result, judged: false, conclude: async () => void (await m.final()) };
-        const conclude = async (): Promise<string | undefined> => {
-          const f = await m.final();
-          if (f.delta !== 0) softFail(chargeEvidence(clause, f.result, f, [0], opts.context));
-          return f.delta === 0 && f.doubt ? `${callOf(f.result)} showed no charge, but ${f.doubt}` : undefined;
+        const m = await measure(call, { atLeast: freeFloor(opts), defer: true });
+        if (!isJudged(m.result, opts)) return { ex: m.result, judged: false, conclude: async () => void (await m.final()) };
+        return { ex: m.result, judged: true, conclude: async () => judgeFree(clause, await m.final(), opts.context) };
+      },
+      async expectFreeEach(clause, calls, opts) {
+        const sendOf = (c: FreeCall, i: number) => async () => {
+          const ex = await c.send();
+          opts.answered?.(ex, i);
+          return ex;
         };
-        return { ex: m.result, judged: true, conclude };
+        const oneAtATime = async (): Promise<PendingFree[]> => {
+          const out: PendingFree[] = [];
+          for (const [i, c] of calls.entries()) out.push(await service.expectFree(clause, sendOf(c, i), c));
+          return out;
+        };
+        // With totals, a measurement ends before the next call is sent (measureCharges): one at a time.
+        if (calls.length < 2 || !(await checkConsistent(src, book))) return oneAtATime();
+        const seqsBefore = new Set(book.seen.keys());
+        const unexplained = book.unexplained;
+        const sent = await inParallel(calls, opts.n, (c, i) => measure(sendOf(c, i), { atLeast: freeFloor(c), defer: true }));
+        const finals = await inParallel(sent, opts.n, (m) => m.final());
+        // What the ledger recorded meanwhile, but charges of earlier calls attributed to them (as one at a time would).
+        const batch = new Set(
+          callsOf(
+            book,
+            finals.map((f) => f.result),
+          ),
+        );
+        const grown = [...book.seen.values()].filter((s) => !seqsBefore.has(s.entry.seq) && (!s.call || batch.has(s.call))).reduce((t, s) => t + s.entry.credits, 0);
+        const clean =
+          book.unexplained === unexplained &&
+          grown === finals.reduce((t, f) => t + f.delta, 0) &&
+          finals.every((f, i) => !f.doubt && f.delta === freeFloor(calls[i]!)(f.result) && !(f.delta !== 0 && isJudged(f.result, calls[i]!)));
+        if (!clean) {
+          // Something moved: what a call at a time reports, after the batch's late charges are in.
+          await quietLedger(src, book);
+          return oneAtATime();
+        }
+        return finals.map((f, i) => {
+          const judged = isJudged(f.result, calls[i]!);
+          return { ex: f.result, judged, conclude: async () => (judged ? judgeFree(clause, f, calls[i]!.context) : undefined) };
+        });
       },
       async concludeAll(pending) {
         const doubts: string[] = [];

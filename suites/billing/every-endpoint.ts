@@ -12,8 +12,8 @@ import { loadSpec } from '../../src/spec/load.ts';
 import { BILLED_ENDPOINTS, everyEndpoint, STARTS_WORK } from '../_shared/every-endpoint.ts';
 import { usableResponses } from '../_shared/ops-usable.ts';
 import { archiveIfCreated } from '../_shared/ops-fixtures.ts';
-import { isRefusal, ownerKeyWith } from './support.ts';
-import type { PendingFree } from '../../src/engine/ledger.ts';
+import { isRefusal, ownerKeyWith, SWEEP_PARALLEL } from './support.ts';
+import type { FreeCall } from '../../src/engine/ledger.ts';
 
 /** The endpoints some refusal below reaches (the scope, id and body rules of the loop). */
 const REFUSED_ENDPOINTS = [
@@ -51,8 +51,7 @@ export const refusalsFreeEveryEndpoint: CheckDef = {
     ctx.cleanup(() => ctx.control.revokeKey(bare.keyId!));
     const spec = await loadSpec();
     await ctx.ledger.quiet();
-    const seen: string[] = [];
-    const pending: PendingFree[] = [];
+    const calls: (FreeCall & { what: string })[] = [];
     for (const e of await everyEndpoint(ctx, { readOnly: ctx.run.readOnly })) {
       const op = spec.operation(e.operationId);
       const attempts: { why: string; key: KeyHandle; body?: unknown; query?: Record<string, string> }[] = [];
@@ -63,12 +62,12 @@ export const refusalsFreeEveryEndpoint: CheckDef = {
       if (op.operationId === 'readTraces') attempts.push({ why: 'naming no record', key: owner, query: {} });
       for (const a of attempts) {
         const req = { ...e.request, key: a.key, ...(a.body !== undefined ? { body: a.body } : {}), ...(a.query !== undefined ? { query: a.query } : {}) };
-        const r = await ctx.ledger.expectFree('BILL-006', () => ctx.api.send(req), { judged: isRefusal, billed: e.billed });
-        archiveIfCreated(ctx, owner, r.ex);
-        if (r.judged) seen.push(`${e.label} ${a.why}`);
-        pending.push(r);
+        calls.push({ send: () => ctx.api.send(req), judged: isRefusal, billed: e.billed, what: `${e.label} ${a.why}` });
       }
     }
+    // Measured together (one at a time again if anything was charged).
+    const pending = await ctx.ledger.expectFreeEach('BILL-006', calls, { n: SWEEP_PARALLEL, answered: (ex) => archiveIfCreated(ctx, owner, ex) });
+    const seen = calls.filter((_, i) => pending[i]!.judged).map((c) => c.what);
     await ctx.ledger.concludeAll(pending);
     if (seen.length === 0) throw new NotObservable('the target refused none of the calls meant to be refused, so no refusal could be priced');
   },

@@ -12,8 +12,8 @@ import { is2xx, minimalCreateBody } from '../_shared/definitions.ts';
 import { isObject } from '../_shared/json.ts';
 import { callOf } from '../../src/engine/ledger.ts';
 import { usableResponses } from '../_shared/ops-usable.ts';
-import { isRefusal, ownerKeyWith } from './support.ts';
-import type { PendingFree } from '../../src/engine/ledger.ts';
+import { isRefusal, ownerKeyWith, SWEEP_PARALLEL } from './support.ts';
+import type { FreeCall, PendingFree } from '../../src/engine/ledger.ts';
 import { BILLED_ENDPOINTS, everyEndpoint, STARTS_WORK } from '../_shared/every-endpoint.ts';
 import { archiveIfCreated, idempotencyKey } from '../_shared/ops-fixtures.ts';
 
@@ -74,23 +74,25 @@ export const unauthorizedFree: CheckDef = {
   async run(ctx) {
     ctx = usableResponses(ctx, 'BILL-007');
     await ctx.ledger.quiet();
-    let judged = 0;
-    const pending: PendingFree[] = [];
-    for (const action of ['revoke', 'disable'] as const) {
-      // Every scope, so the key's standing is the only reason to refuse it anywhere.
-      const key = await ownerKeyWith(ctx, SCOPES, `${action}d`);
-      await (action === 'revoke' ? ctx.control.revokeKey(key.keyId!) : ctx.control.disableKey(key.keyId!));
-      // Every endpoint (the billed ones would cost a credit had the key been accepted). Such a
-      // call must be rejected (401), and rejected calls are free: whatever the answer, the
-      // workspace of a key that can no longer call must not pay for the call.
-      for (const e of await everyEndpoint(ctx, { readOnly: ctx.run.readOnly })) {
-        const r = await ctx.ledger.expectFree('BILL-007', () => ctx.api.send({ ...e.request, key, auth: action === 'revoke' ? 'bearer' : 'x-api-key' }), { judged: () => true, billed: e.billed });
-        if (r.ex.response) judged++;
-        pending.push(r);
-      }
-    }
+    // Every scope, so the key's standing is the only reason to refuse it anywhere.
+    const actions = ['revoke', 'disable'] as const;
+    const keys = await Promise.all(
+      actions.map(async (action) => {
+        const key = await ownerKeyWith(ctx, SCOPES, `${action}d`);
+        await (action === 'revoke' ? ctx.control.revokeKey(key.keyId!) : ctx.control.disableKey(key.keyId!));
+        return key;
+      }),
+    );
+    // Every endpoint (the billed ones would cost a credit had the key been accepted), with each
+    // key. Such a call must be rejected (401), and rejected calls are free: whatever the answer,
+    // the workspace of a key that can no longer call must not pay for the call.
+    const calls: FreeCall[] = [];
+    for (const [k, action] of actions.entries())
+      for (const e of await everyEndpoint(ctx, { readOnly: ctx.run.readOnly }))
+        calls.push({ send: () => ctx.api.send({ ...e.request, key: keys[k]!, auth: action === 'revoke' ? 'bearer' : 'x-api-key' }), billed: e.billed });
+    const pending = await ctx.ledger.expectFreeEach('BILL-007', calls, { n: SWEEP_PARALLEL });
     await ctx.ledger.concludeAll(pending);
-    if (judged === 0) throw new NotObservable('neither the revoked nor the disabled key got an answer, so nothing could be priced');
+    if (!pending.some((p) => p.ex.response)) throw new NotObservable('neither the revoked nor the disabled key got an answer, so nothing could be priced');
   },
 };
 
@@ -116,18 +118,10 @@ async function sweepUnbilled(
   judged: (status: number) => boolean,
   context: Exchange[] = [],
 ): Promise<{ pending: PendingFree[]; judged: number; sent: Exchange[] }> {
-  const pending: PendingFree[] = [];
-  const sent: Exchange[] = [];
-  let count = 0;
-  for (const e of await everyEndpoint(ctx, { readOnly: ctx.run.readOnly })) {
-    if (STARTS_WORK.includes(e.operationId)) continue;
-    const r = await ctx.ledger.expectFree(clause, () => ctx.api.send({ ...e.request, key, retry429: false }), { judged, context, billed: e.billed });
-    archiveIfCreated(ctx, key, r.ex);
-    sent.push(r.ex);
-    if (r.judged) count++;
-    pending.push(r);
-  }
-  return { pending, judged: count, sent };
+  const endpoints = (await everyEndpoint(ctx, { readOnly: ctx.run.readOnly })).filter((e) => !STARTS_WORK.includes(e.operationId));
+  const calls = endpoints.map((e): FreeCall => ({ send: () => ctx.api.send({ ...e.request, key, retry429: false }), judged, context, billed: e.billed }));
+  const pending = await ctx.ledger.expectFreeEach(clause, calls, { n: SWEEP_PARALLEL, answered: (ex) => archiveIfCreated(ctx, key, ex) });
+  return { pending, judged: pending.filter((p) => p.judged).length, sent: pending.map((p) => p.ex) };
 }
 
 export const unavailableFree: CheckDef = {

@@ -98,6 +98,59 @@ describe('expectFree', () => {
   });
 });
 
+describe('expectFreeEach (a sweep measured together)', () => {
+  /** A sweep of 12 refusals (404) of distinct paths; `charged` of them (by index) are charged a credit, `lagMs` late. */
+  async function sweep(charged: readonly number[], lagMs = 0) {
+    const t = setup();
+    await t.service.quiet();
+    let sends = 0;
+    const calls = Array.from({ length: 12 }, (_, i) => ({
+      send: () => (sends++, t.send('GET', `/data/accounts/a${i}`, 404, charged.includes(i) ? 1 : 0, lagMs)),
+      judged: (s: number) => s >= 400,
+    }));
+    const answered: number[] = [];
+    const pending = await t.service.expectFreeEach('BILL-006', calls, { n: 4, answered: (_, i) => answered.push(i) });
+    await t.service.concludeAll(pending);
+    return { ...t, pending, sends, answered };
+  }
+
+  test('a clean sweep is concluded from the batch: every call sent once, nothing found', async () => {
+    const { soft, pending, sends, answered } = await sweep([]);
+    expect(sends).toBe(12);
+    expect(answered.sort((a, b) => a - b)).toEqual([...Array(12).keys()]);
+    expect(pending.map((p) => p.judged)).toEqual(Array(12).fill(true));
+    expect(soft).toEqual([]);
+  });
+
+  test('a batch that was charged is sent again one call at a time: the findings and blame of a one-at-a-time sweep', async () => {
+    const batched = await sweep([3, 7]);
+    expect(batched.sends).toBe(24);
+    expect(batched.answered).toHaveLength(24);
+    // One at a time, the same calls and charges.
+    const t = setup();
+    await t.service.quiet();
+    const one = [];
+    for (let i = 0; i < 12; i++) one.push(await t.service.expectFree('BILL-006', () => t.send('GET', `/data/accounts/a${i}`, 404, [3, 7].includes(i) ? 1 : 0), { judged: (s) => s >= 400 }));
+    await t.service.concludeAll(one);
+    const found = (soft: Evidence[]) => soft.map((e) => `${e.clause} ${e.message}`);
+    expect(found(batched.soft)).toEqual(found(t.soft));
+    expect(found(batched.soft)).toEqual([
+      "BILL-006 GET /data/accounts/a3 → 404 was charged 1 by the usage ledger's entries for it, expected 0 credits",
+      "BILL-006 GET /data/accounts/a7 → 404 was charged 1 by the usage ledger's entries for it, expected 0 credits",
+    ]);
+  });
+
+  test('on a ledger seen to lag, a late wrong charge inside the free window still sends the sweep again and is found', async () => {
+    const t = setup();
+    await t.service.quiet();
+    // Teach the book the lag: a billed call charged 150 ms late.
+    await t.service.expectCharged('BILL-001', 1, () => t.send('POST', '/definitions', 201, 1, 150));
+    const calls = Array.from({ length: 6 }, (_, i) => ({ send: () => t.send('GET', `/data/people/p${i}`, 404, i === 5 ? 1 : 0, 150), judged: (s: number) => s >= 400 }));
+    await t.service.concludeAll(await t.service.expectFreeEach('BILL-006', calls, { n: 6 }));
+    expect(t.soft.map((e) => e.message)).toEqual([expect.stringMatching(/^GET \/data\/people\/p5 → 404 was charged 1/)]);
+  });
+});
+
 describe('the settle policy', () => {
   test('pollUntil reads until the predicate holds, or reports that it did not by the deadline', async () => {
     let v = 0;
