@@ -5,7 +5,8 @@
  */
 import fc from 'fast-check';
 import type { CheckContext } from './check.ts';
-import { Finding, type Evidence } from './finding.ts';
+import { Disabled, Finding, type Evidence } from './finding.ts';
+import { inParallel } from './parallel.ts';
 
 export interface PropertyOptions<T> {
   /** The clause a counterexample violates (when the predicate returns false or throws a non-Finding assertion). */
@@ -137,4 +138,32 @@ export async function checkProperty<T>(ctx: CheckContext, opts: PropertyOptions<
   const scenario = scenarioOf(value);
   if (scenario !== undefined && evidence.scenario === undefined) evidence.scenario = scenario;
   throw new Finding(evidence);
+}
+
+/**
+ * The property's cases side by side first, then, only if needed, one at a time: the values are
+ * drawn as checkProperty draws them (the same values, in the same order), and `trial.run` goes
+ * over them `trial.n` at a time. When every case passes the trial (resolves, and not to false)
+ * the trial's results are returned: what one case at a time would have concluded, in far fewer
+ * round trips. When any case does not (returns false or throws: a deviation, a refusal, an
+ * error), the trial is set aside and the property runs one case at a time with `opts.predicate`
+ * (checkProperty), so findings, shrinking and replay data are exactly its own; then undefined
+ * is returned. A stop (Disabled) during the trial ends the check as it would have one case at
+ * a time. `trial.run` must judge nothing itself (no soft findings, no shared state changed):
+ * only its own requests, whose order the target cannot observe.
+ */
+export async function checkPropertyTrial<T, R>(ctx: CheckContext, opts: PropertyOptions<T>, trial: { n: number; run: (value: T) => Promise<R> }): Promise<R[] | undefined> {
+  const values: T[] = [];
+  await checkProperty(ctx, { ...opts, predicate: async (value) => void values.push(value) });
+  const results = await inParallel(values, trial.n, async (value) => {
+    const r = await trial.run(value);
+    if ((r as unknown) === false) throw new Error('the trial case did not hold');
+    return r;
+  }).catch((e: unknown) => {
+    if (e instanceof Disabled || (e instanceof Error && e.name === 'Disabled')) throw e;
+    return undefined;
+  });
+  if (results) return results;
+  await checkProperty(ctx, opts);
+  return undefined;
 }

@@ -7,7 +7,8 @@ import fc from 'fast-check';
 import type { CheckContext, CheckDef, KeyHandle } from '../../src/engine/check.ts';
 import { describeResponse, expectResponse, expectStatus, INVALID_STATUSES } from '../../src/engine/expect.ts';
 import { Finding, NotObservable } from '../../src/engine/finding.ts';
-import { checkProperty } from '../../src/engine/property.ts';
+import { checkPropertyTrial } from '../../src/engine/property.ts';
+import { CHECK_PARALLEL, inParallel } from '../_shared/parallel.ts';
 import { parameterArbitraries, validValue } from '../../src/generators/index.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 import { loadSpec } from '../../src/spec/load.ts';
@@ -43,6 +44,15 @@ const list = (ctx: CheckContext, key: KeyHandle, query: string): Promise<Exchang
 /** A refusal as invalid (400, or 422) of one query; returns nothing, throws the Finding on `clause`. */
 async function expectRefused(ctx: CheckContext, key: KeyHandle, clause: string, query: string): Promise<void> {
   expectStatus(clause, await list(ctx, key, query), INVALID_STATUSES);
+}
+
+/**
+ * Every generated query refused as invalid (expectRefused): the cases side by side, one at a
+ * time as the property where any is not refused (checkPropertyTrial).
+ */
+async function refusedProperty(ctx: CheckContext, key: KeyHandle, clause: string, arbitrary: fc.Arbitrary<Record<string, unknown>>): Promise<void> {
+  const predicate = (v: Record<string, unknown>) => expectRefused(ctx, key, clause, rawQuery(v));
+  await checkPropertyTrial(ctx, { clause, arbitrary, predicate }, { n: CHECK_PARALLEL, run: predicate });
 }
 
 /** A 2xx answer; the Finding (on `clause`) names the query that was not accepted. */
@@ -81,10 +91,9 @@ export const limitsAccepted: CheckDef = {
         });
       }
     };
-    await check(1);
-    await check(200);
+    await inParallel([1, 200], CHECK_PARALLEL, check);
     const limit = validValue((await listParams()).schema.properties!.limit!) as fc.Arbitrary<number>;
-    await checkProperty(ctx, { clause: 'PAGE-002', arbitrary: limit, predicate: check });
+    await checkPropertyTrial(ctx, { clause: 'PAGE-002', arbitrary: limit, predicate: check }, { n: CHECK_PARALLEL, run: check });
   },
 };
 
@@ -96,8 +105,8 @@ export const limitsRefused: CheckDef = {
   credits: 0,
   async run(ctx) {
     const key = ctx.key(READER);
-    for (const limit of ['0', '201', '-1', '1.5', 'abc']) await expectRefused(ctx, key, 'PAGE-003', `limit=${limit}`);
-    await checkProperty(ctx, { clause: 'PAGE-003', arbitrary: await violationsOf('limit'), predicate: (v) => expectRefused(ctx, key, 'PAGE-003', rawQuery(v)) });
+    await inParallel(['0', '201', '-1', '1.5', 'abc'], CHECK_PARALLEL, (limit) => expectRefused(ctx, key, 'PAGE-003', `limit=${limit}`));
+    await refusedProperty(ctx, key, 'PAGE-003', await violationsOf('limit'));
   },
 };
 
@@ -109,12 +118,12 @@ export const cursorRefused: CheckDef = {
   credits: 0,
   async run(ctx) {
     const key = ctx.key(READER);
-    for (const cursor of ['not-a-uuid', '12345', 'zzzzzzzz-zzzz-zzzz-zzzz-zzzzzzzzzzzz', '3fa85f64-5717-4562-b3fc-2c963f66afa6-0']) {
-      await expectRefused(ctx, key, 'PAGE-004', `cursor=${encodeURIComponent(cursor)}`);
-    }
+    await inParallel(['not-a-uuid', '12345', 'zzzzzzzz-zzzz-zzzz-zzzz-zzzzzzzzzzzz', '3fa85f64-5717-4562-b3fc-2c963f66afa6-0'], CHECK_PARALLEL, (cursor) =>
+      expectRefused(ctx, key, 'PAGE-004', `cursor=${encodeURIComponent(cursor)}`),
+    );
     // An empty value is left out: like an empty header, it may be read as no cursor at all.
     const bad = await violationsOf('cursor', (v) => v.cursor !== '');
-    await checkProperty(ctx, { clause: 'PAGE-004', arbitrary: bad, predicate: (v) => expectRefused(ctx, key, 'PAGE-004', rawQuery(v)) });
+    await refusedProperty(ctx, key, 'PAGE-004', bad);
   },
 };
 
@@ -126,8 +135,8 @@ export const includeArchivedParam: CheckDef = {
   credits: 2,
   async run(ctx) {
     const key = ctx.key(READER);
-    for (const flag of ['true', 'false']) expectAccepted('PAGE-009', await list(ctx, key, `includeArchived=${flag}`), `includeArchived=${flag}`);
+    await inParallel(['true', 'false'], CHECK_PARALLEL, async (flag) => void expectAccepted('PAGE-009', await list(ctx, key, `includeArchived=${flag}`), `includeArchived=${flag}`));
     await expectRefused(ctx, key, 'PAGE-009', 'includeArchived=maybe');
-    await checkProperty(ctx, { clause: 'PAGE-009', arbitrary: await violationsOf('includeArchived'), predicate: (v) => expectRefused(ctx, key, 'PAGE-009', rawQuery(v)) });
+    await refusedProperty(ctx, key, 'PAGE-009', await violationsOf('includeArchived'));
   },
 };

@@ -22,7 +22,7 @@ import fc from 'fast-check';
 import type { CheckContext, CheckDef, KeyHandle } from '../../src/engine/check.ts';
 import { Finding, NotObservable } from '../../src/engine/finding.ts';
 import { INVALID_STATUSES } from '../../src/engine/expect.ts';
-import { checkProperty } from '../../src/engine/property.ts';
+import { checkPropertyTrial } from '../../src/engine/property.ts';
 import { parameterArbitraries, validValue } from '../../src/generators/index.ts';
 import { loadSpec } from '../../src/spec/load.ts';
 import { MAX_LIMIT, pagesFor, walkDefinitions, WALK_MAX_PAGES, type Walk } from '../_shared/paging-walk.ts';
@@ -153,15 +153,25 @@ export const walkOrderAndCompleteness: CheckDef = {
     };
     judgeOrder(reference.walk, MAX_LIMIT);
 
-    /** One walk under test, judged against the reference walk. */
-    const walkWith = async (limit: number, pages: number): Promise<void> => {
+    /**
+     * One walk under test, judged against the reference walk. In a trial (cases side by side)
+     * nothing is judged or changed: anything that would be throws, and the cases are walked
+     * again one at a time. Returns whether the walk was seen whole.
+     */
+    const walkWith = async (limit: number, pages: number, trial = false): Promise<boolean> => {
       const walk = await walkOrSkip(ctx, key, limit, 3 * (pages + 1) + 2);
-      if (!walk) return;
+      if (!walk) return false;
       // A walk that others' inserts made longer than its page budget is judged as far as it
       // got: in id order, it must have listed what was visible throughout up to there.
       judgeEnd(walk, limit, true);
-      judgeOrder(walk, limit);
       const ids = idsOf(walk.items);
+      if (trial) {
+        const listed = new Set(ids);
+        const whole = walk.end === 'complete' && firstDescent(ids) === undefined && [...reference.ids].every((id) => listed.has(id)) && ids.every((id) => reference.ids.has(id));
+        if (!whole) throw new Error('a walk of the trial was not clean');
+        return true;
+      }
+      judgeOrder(walk, limit);
       const reach = walk.end === 'complete' ? undefined : firstDescent(ids) === undefined ? ids.at(-1) : null;
       if (walk.end === 'complete') completeWalks++;
       const listed = new Set(ids);
@@ -180,7 +190,7 @@ export const walkOrderAndCompleteness: CheckDef = {
         reference = again;
       }
       const wrong = [...leaked.map((id) => `archived ${id}`), ...extra.map((id) => `unlisted ${id}`)];
-      if (missing.length === 0 && wrong.length === 0) return;
+      if (missing.length === 0 && wrong.length === 0) return walk.end === 'complete';
       const problems = [
         ...(missing.length ? [`left out ${missing.length} item(s) visible before and after it`] : []),
         ...(leaked.length ? [`listed ${leaked.length} definition(s) archived before it began`] : []),
@@ -199,22 +209,37 @@ export const walkOrderAndCompleteness: CheckDef = {
       });
     };
 
-    await checkProperty(ctx, {
-      clause: 'PAGE-006',
-      arbitrary: limits,
-      predicate: async (drawn) => {
-        let left = PAGES_PER_CASE;
-        for (const l of drawn) {
-          if (left === 0) break;
-          // Raised just enough to fit the pages left (bounded credits on a large workspace too).
-          const limit = Math.max(l, Math.ceil(reference.ids.size / left));
-          const pages = pagesFor(reference.ids.size, limit);
-          left -= pages;
-          await walkWith(limit, pages);
-        }
-        return true;
+    /** One case: its limits walked in turn; returns how many walks were seen whole. */
+    const walkCase = async (drawn: readonly number[], trial = false): Promise<number> => {
+      let left = PAGES_PER_CASE;
+      let whole = 0;
+      for (const l of drawn) {
+        if (left === 0) break;
+        // Raised just enough to fit the pages left (bounded credits on a large workspace too).
+        const limit = Math.max(l, Math.ceil(reference.ids.size / left));
+        const pages = pagesFor(reference.ids.size, limit);
+        left -= pages;
+        if (await walkWith(limit, pages, trial)) whole++;
+      }
+      return whole;
+    };
+    // The cases are independent reads of the same listing: a trial walks them CHECK_PARALLEL
+    // at a time, taken only when every walk it made listed the reference set whole and in order
+    // (a refused limit is skipped, as one case at a time skips it); anything else to judge, and
+    // the cases are walked again one at a time as the property (checkPropertyTrial).
+    const trial = await checkPropertyTrial(
+      ctx,
+      {
+        clause: 'PAGE-006',
+        arbitrary: limits,
+        predicate: async (drawn) => {
+          await walkCase(drawn);
+          return true;
+        },
       },
-    });
+      { n: CHECK_PARALLEL, run: (drawn) => walkCase(drawn, true) },
+    );
+    if (trial) completeWalks += trial.reduce((a, b) => a + b, 0);
     if (completeWalks === 0) throw new NotObservable('no walk under test ended within its page budget (others kept adding items), so no walk was seen whole');
   },
 };

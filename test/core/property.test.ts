@@ -2,8 +2,8 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import type { CheckContext } from '../../src/engine/check.ts';
-import { Finding, NotObservable } from '../../src/engine/finding.ts';
-import { checkProperty } from '../../src/engine/property.ts';
+import { Disabled, Finding, NotObservable } from '../../src/engine/finding.ts';
+import { checkProperty, checkPropertyTrial } from '../../src/engine/property.ts';
 
 /** checkProperty only reads ctx.run. */
 function ctxWith(seed: number, numRuns = 50): CheckContext {
@@ -151,5 +151,58 @@ describe('checkProperty', () => {
     let calls = 0;
     await checkProperty(ctxWith(1, 17), { clause: 'X-001', arbitrary, predicate: async () => void calls++ });
     expect(calls).toBe(17);
+  });
+});
+
+describe('checkPropertyTrial (cases side by side, one at a time where needed)', () => {
+  const arbitrary = fc.integer({ min: 0, max: 1000 }).map((n) => ({ scenario: 'limit above maximum', path: '/limit', n }));
+
+  test('every case passes the trial: each drawn value runs once, n at a time, and the results come back in order', async () => {
+    const drawn: number[] = [];
+    await checkProperty(ctxWith(42, 20), { clause: 'PAGE-001', arbitrary, predicate: async (v) => void drawn.push(v.n) });
+    let inFlight = 0;
+    let peak = 0;
+    const trialRuns: number[] = [];
+    const out = await checkPropertyTrial(
+      ctxWith(42, 20),
+      { clause: 'PAGE-001', arbitrary, predicate: async () => expect.unreachable('no case runs one at a time') },
+      {
+        n: 4,
+        run: async (v) => {
+          trialRuns.push(v.n);
+          peak = Math.max(peak, ++inFlight);
+          await new Promise((r) => setTimeout(r, 2));
+          inFlight--;
+          return v.n * 2;
+        },
+      },
+    );
+    expect(out).toEqual(drawn.map((n) => n * 2));
+    expect(trialRuns.sort((a, b) => a - b)).toEqual([...drawn].sort((a, b) => a - b));
+    expect(peak).toBe(4);
+  });
+
+  test('a case that fails the trial sets it aside: the property runs one case at a time and its finding is checkProperty’s', async () => {
+    const opts = { clause: 'PAGE-001', arbitrary, predicate: async (v: { n: number }) => v.n < 100, maxShrinkCalls: 1000 };
+    const alone = await findingOf(checkProperty(ctxWith(777), opts));
+    let sequential = 0;
+    const trialled = await findingOf(checkPropertyTrial(ctxWith(777), { ...opts, predicate: async (v) => (sequential++, v.n < 100) }, { n: 8, run: async (v) => v.n < 100 }).then(() => undefined));
+    expect(sequential).toBeGreaterThan(0);
+    expect(trialled.evidence).toEqual(alone.evidence);
+  });
+
+  test('a stop during the trial (Disabled) ends the check at once', async () => {
+    await expect(
+      checkPropertyTrial(
+        ctxWith(1, 10),
+        { clause: 'PAGE-001', arbitrary, predicate: async () => expect.unreachable('not run one at a time after a stop') },
+        {
+          n: 2,
+          run: async () => {
+            throw new Disabled('stopped: --max-duration 1 s while the check ran');
+          },
+        },
+      ),
+    ).rejects.toBeInstanceOf(Disabled);
   });
 });
