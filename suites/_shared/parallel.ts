@@ -10,4 +10,11 @@
 /** How many of a check's independent requests are in flight at once (the run's bound caps the total). */
 export const CHECK_PARALLEL = 8;
 
+/**
+ * For many independent requests of one kind (a sweep of free calls, seeding, the cases of a
+ * property trial): a far target then costs a wave or two, not one per CHECK_PARALLEL. The run's
+ * --max-in-flight still bounds what reaches the target (8 by default).
+ */
+export const WIDE_PARALLEL = 32;
+
 export { inParallel } from '../../src/engine/parallel.ts';

@@ -12,7 +12,8 @@ import { loadSpec } from '../../src/spec/load.ts';
 import { BILLED_ENDPOINTS, everyEndpoint, STARTS_WORK } from '../_shared/every-endpoint.ts';
 import { usableResponses } from '../_shared/ops-usable.ts';
 import { archiveIfCreated } from '../_shared/ops-fixtures.ts';
-import { isRefusal, ownerKeyWith, SWEEP_PARALLEL } from './support.ts';
+import { isRefusal, ownerKeyWith } from './support.ts';
+import { WIDE_PARALLEL } from '../_shared/parallel.ts';
 import type { FreeCall } from '../../src/engine/ledger.ts';
 
 /** The endpoints some refusal below reaches (the scope, id and body rules of the loop). */
@@ -66,7 +67,7 @@ export const refusalsFreeEveryEndpoint: CheckDef = {
       }
     }
     // Measured together (one at a time again if anything was charged).
-    const pending = await ctx.ledger.expectFreeEach('BILL-006', calls, { n: SWEEP_PARALLEL, answered: (ex) => archiveIfCreated(ctx, owner, ex) });
+    const pending = await ctx.ledger.expectFreeEach('BILL-006', calls, { n: WIDE_PARALLEL, answered: (ex) => archiveIfCreated(ctx, owner, ex) });
     const seen = calls.filter((_, i) => pending[i]!.judged).map((c) => c.what);
     await ctx.ledger.concludeAll(pending);
     if (seen.length === 0) throw new NotObservable('the target refused none of the calls meant to be refused, so no refusal could be priced');

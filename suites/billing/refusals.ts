@@ -12,7 +12,8 @@ import { is2xx, minimalCreateBody } from '../_shared/definitions.ts';
 import { isObject } from '../_shared/json.ts';
 import { callOf } from '../../src/engine/ledger.ts';
 import { usableResponses } from '../_shared/ops-usable.ts';
-import { isRefusal, ownerKeyWith, SWEEP_PARALLEL } from './support.ts';
+import { isRefusal, ownerKeyWith } from './support.ts';
+import { WIDE_PARALLEL } from '../_shared/parallel.ts';
 import type { FreeCall, PendingFree } from '../../src/engine/ledger.ts';
 import { BILLED_ENDPOINTS, everyEndpoint, STARTS_WORK } from '../_shared/every-endpoint.ts';
 import { archiveIfCreated, idempotencyKey } from '../_shared/ops-fixtures.ts';
@@ -90,7 +91,7 @@ export const unauthorizedFree: CheckDef = {
     for (const [k, action] of actions.entries())
       for (const e of await everyEndpoint(ctx, { readOnly: ctx.run.readOnly }))
         calls.push({ send: () => ctx.api.send({ ...e.request, key: keys[k]!, auth: action === 'revoke' ? 'bearer' : 'x-api-key' }), billed: e.billed });
-    const pending = await ctx.ledger.expectFreeEach('BILL-007', calls, { n: SWEEP_PARALLEL });
+    const pending = await ctx.ledger.expectFreeEach('BILL-007', calls, { n: WIDE_PARALLEL });
     await ctx.ledger.concludeAll(pending);
     if (!pending.some((p) => p.ex.response)) throw new NotObservable('neither the revoked nor the disabled key got an answer, so nothing could be priced');
   },
@@ -120,7 +121,7 @@ async function sweepUnbilled(
 ): Promise<{ pending: PendingFree[]; judged: number; sent: Exchange[] }> {
   const endpoints = (await everyEndpoint(ctx, { readOnly: ctx.run.readOnly })).filter((e) => !STARTS_WORK.includes(e.operationId));
   const calls = endpoints.map((e): FreeCall => ({ send: () => ctx.api.send({ ...e.request, key, retry429: false }), judged, context, billed: e.billed }));
-  const pending = await ctx.ledger.expectFreeEach(clause, calls, { n: SWEEP_PARALLEL, answered: (ex) => archiveIfCreated(ctx, key, ex) });
+  const pending = await ctx.ledger.expectFreeEach(clause, calls, { n: WIDE_PARALLEL, answered: (ex) => archiveIfCreated(ctx, key, ex) });
   return { pending, judged: pending.filter((p) => p.judged).length, sent: pending.map((p) => p.ex) };
 }
 

@@ -5,12 +5,6 @@
 import type { CheckContext, KeyHandle, Scope } from '../../src/engine/check.ts';
 import { NotObservable } from '../../src/engine/finding.ts';
 
-/**
- * How many calls of a sweep of free calls are measured at once (ctx.ledger.expectFreeEach): the
- * whole of a sweep in a few waves; the run's --max-in-flight bounds the requests.
- */
-export const SWEEP_PARALLEL = 16;
-
 /** 401 and 429 have clauses of their own (BILL-007, BILL-008); every other 4xx is a refusal of BILL-006. */
 export const isRefusal = (s: number): boolean => s >= 400 && s < 500 && s !== 401 && s !== 429;
 

@@ -19,7 +19,7 @@ import { is2xx, minimalCreateBody } from '../_shared/definitions.ts';
 import { isObject } from '../_shared/json.ts';
 import { listQuery, MAX_LIMIT, walkOrNotObservable, type ListQuery } from '../_shared/paging-walk.ts';
 import { archivedIncluded, seed, WRITER } from './support.ts';
-import { CHECK_PARALLEL, inParallel } from '../_shared/parallel.ts';
+import { CHECK_PARALLEL, inParallel, WIDE_PARALLEL } from '../_shared/parallel.ts';
 
 /** More visible items than the largest limit. */
 const NEEDED = MAX_LIMIT + 1;
@@ -100,7 +100,7 @@ export const fullPages: CheckDef = {
     await inParallel(EDGE_LIMITS, CHECK_PARALLEL, (limit) => expectFullPage(ctx, key, q, limit, 'PAGE-011', ''));
     // The generated limits side by side too; one at a time as the property where a page is short.
     const predicate = (limit: number) => expectFullPage(ctx, key, q, limit, 'PAGE-011', '');
-    await checkPropertyTrial(ctx, { clause: 'PAGE-011', arbitrary: interior, predicate }, { n: CHECK_PARALLEL, run: predicate });
+    await checkPropertyTrial(ctx, { clause: 'PAGE-011', arbitrary: interior, predicate }, { n: WIDE_PARALLEL, run: predicate });
   },
 };
 

@@ -18,7 +18,7 @@ import { loadSpec } from '../../src/spec/load.ts';
 import { describeVerdicts, filteredQuery, MODULE_KEYS_FORMS, probeForms, type FormVerdict, type KnownItem, type ModuleKeysForm } from '../_shared/paging-forms.ts';
 import { idOf, MAX_LIMIT, walkOrNotObservable, WALK_MAX_PAGES } from '../_shared/paging-walk.ts';
 import { READER, seed, WRITER } from './support.ts';
-import { CHECK_PARALLEL } from '../_shared/parallel.ts';
+import { WIDE_PARALLEL } from '../_shared/parallel.ts';
 
 /** Filtering on two of three seeded modules shows both that matches are kept and that others are left out. */
 const SEEDED = ['partners', 'vendors', 'advisors'] as const;
@@ -139,6 +139,6 @@ export const moduleKeysRefused: CheckDef = {
     await expectRefused([valid, 'not_a_module']);
     // The invalid keys side by side (their refusals are independent), one at a time where any is not refused.
     const property = { clause: 'PAGE-010', arbitrary: await invalidKeys(), predicate: (bad: string) => expectRefused([bad]) };
-    await checkPropertyTrial(ctx, property, { n: CHECK_PARALLEL, run: property.predicate });
+    await checkPropertyTrial(ctx, property, { n: WIDE_PARALLEL, run: property.predicate });
   },
 };

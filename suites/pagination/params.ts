@@ -8,7 +8,7 @@ import type { CheckContext, CheckDef, KeyHandle } from '../../src/engine/check.t
 import { describeResponse, expectResponse, expectStatus, INVALID_STATUSES } from '../../src/engine/expect.ts';
 import { Finding, NotObservable } from '../../src/engine/finding.ts';
 import { checkPropertyTrial } from '../../src/engine/property.ts';
-import { CHECK_PARALLEL, inParallel } from '../_shared/parallel.ts';
+import { CHECK_PARALLEL, inParallel, WIDE_PARALLEL } from '../_shared/parallel.ts';
 import { parameterArbitraries, validValue } from '../../src/generators/index.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 import { loadSpec } from '../../src/spec/load.ts';
@@ -52,7 +52,7 @@ async function expectRefused(ctx: CheckContext, key: KeyHandle, clause: string, 
  */
 async function refusedProperty(ctx: CheckContext, key: KeyHandle, clause: string, arbitrary: fc.Arbitrary<Record<string, unknown>>): Promise<void> {
   const predicate = (v: Record<string, unknown>) => expectRefused(ctx, key, clause, rawQuery(v));
-  await checkPropertyTrial(ctx, { clause, arbitrary, predicate }, { n: CHECK_PARALLEL, run: predicate });
+  await checkPropertyTrial(ctx, { clause, arbitrary, predicate }, { n: WIDE_PARALLEL, run: predicate });
 }
 
 /** A 2xx answer; the Finding (on `clause`) names the query that was not accepted. */
@@ -93,7 +93,7 @@ export const limitsAccepted: CheckDef = {
     };
     await inParallel([1, 200], CHECK_PARALLEL, check);
     const limit = validValue((await listParams()).schema.properties!.limit!) as fc.Arbitrary<number>;
-    await checkPropertyTrial(ctx, { clause: 'PAGE-002', arbitrary: limit, predicate: check }, { n: CHECK_PARALLEL, run: check });
+    await checkPropertyTrial(ctx, { clause: 'PAGE-002', arbitrary: limit, predicate: check }, { n: WIDE_PARALLEL, run: check });
   },
 };
 

@@ -10,47 +10,34 @@ import { minimalCreateBody, uniqueName, type ModuleKey } from '../_shared/defini
 import { brief, compareIds, isObject } from '../_shared/json.ts';
 import type { KnownItem } from '../_shared/paging-forms.ts';
 import { idOf, listQuery, type ListQuery } from '../_shared/paging-walk.ts';
-import { CHECK_PARALLEL, inParallel } from '../_shared/parallel.ts';
+import { CHECK_PARALLEL, inParallel, WIDE_PARALLEL } from '../_shared/parallel.ts';
 
 /** Owner key with admin + graph:read: creates what the paging checks look at. */
 export const WRITER = 'writer';
 /** Key with exactly graph:read: the read-only checks. */
 export const READER = 'reader';
 
-/** Creates sent at once while seeding (keeps a remote target's latency from adding up; --max-in-flight bounds the run). */
-const SEED_PARALLEL = CHECK_PARALLEL;
-
 /**
- * Creates `count` definitions whose module keys cycle through `modules`; each is archived at
- * clean-up (one billed call each). A refused create leaves the check not observable: creating
- * definitions is the definitions suite's concern.
+ * Creates `count` definitions whose module keys cycle through `modules`, WIDE_PARALLEL at a
+ * time; each is archived at clean-up (one billed call each). A refused create leaves the check
+ * not observable (no create after it is started): creating definitions is the definitions
+ * suite's concern.
  */
 export async function seed(ctx: CheckContext, key: KeyHandle, count: number, modules: readonly ModuleKey[] = ['customers'], hint = 'page'): Promise<KnownItem[]> {
-  const out: KnownItem[] = [];
-  for (let start = 0; start < count; start += SEED_PARALLEL) {
-    const batch = Array.from({ length: Math.min(SEED_PARALLEL, count - start) }, (_, i) => modules[(start + i) % modules.length]!);
-    const made = await Promise.all(
-      batch.map(async (moduleKey) => {
-        const ex = await ctx.api.send({ method: 'POST', path: '/definitions', key, body: minimalCreateBody(ctx, { name: uniqueName(ctx, hint), moduleKey }) });
-        const body = ex.response?.json;
-        const id = ex.response && ex.response.status < 300 && isObject(body) && typeof body.id === 'string' ? body.id : undefined;
-        return { id, moduleKey, ex };
-      }),
-    );
-    // One clean-up per batch, archiving its definitions together.
-    const ids = made.flatMap((m) => (m.id === undefined ? [] : [m.id]));
-    if (ids.length > 0) {
-      ctx.cleanup(async () => {
-        await inParallel(ids, CHECK_PARALLEL, (id) => ctx.api.send({ method: 'POST', path: `/definitions/${id}/archive`, key, body: { reason: 'conformance run clean-up' } }));
-      });
-    }
-    for (const m of made) {
-      if (m.id === undefined)
-        throw new NotObservable(`could not create the definitions the check needs (${m.ex.response?.status ?? m.ex.error?.kind}: ${brief(m.ex.response?.json ?? m.ex.response?.text)})`);
-      out.push({ id: m.id, module_key: m.moduleKey });
-    }
-  }
-  return out;
+  const made: string[] = [];
+  // One clean-up, archiving every definition made together.
+  ctx.cleanup(async () => {
+    await inParallel(made, WIDE_PARALLEL, (id) => ctx.api.send({ method: 'POST', path: `/definitions/${id}/archive`, key, body: { reason: 'conformance run clean-up' } }));
+  });
+  const modulesInTurn = Array.from({ length: count }, (_, i) => modules[i % modules.length]!);
+  return inParallel(modulesInTurn, WIDE_PARALLEL, async (moduleKey) => {
+    const ex = await ctx.api.send({ method: 'POST', path: '/definitions', key, body: minimalCreateBody(ctx, { name: uniqueName(ctx, hint), moduleKey }) });
+    const body = ex.response?.json;
+    const id = ex.response && ex.response.status < 300 && isObject(body) && typeof body.id === 'string' ? body.id : undefined;
+    if (id === undefined) throw new NotObservable(`could not create the definitions the check needs (${ex.response?.status ?? ex.error?.kind}: ${brief(ex.response?.json ?? ex.response?.text)})`);
+    made.push(id);
+    return { id, module_key: moduleKey };
+  });
 }
 
 /**

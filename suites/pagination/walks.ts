@@ -28,7 +28,7 @@ import { loadSpec } from '../../src/spec/load.ts';
 import { MAX_LIMIT, pagesFor, walkDefinitions, WALK_MAX_PAGES, type Walk } from '../_shared/paging-walk.ts';
 import { compareIds } from '../_shared/json.ts';
 import { archiveNow, duplicates, exchangeListing, firstDescent, idsOf, seed, WRITER } from './support.ts';
-import { CHECK_PARALLEL, inParallel } from '../_shared/parallel.ts';
+import { CHECK_PARALLEL, inParallel, WIDE_PARALLEL } from '../_shared/parallel.ts';
 
 /** Visible items the walks need: enough for several pages at small limits. */
 const MIN_VISIBLE = 12;
@@ -223,7 +223,7 @@ export const walkOrderAndCompleteness: CheckDef = {
       }
       return whole;
     };
-    // The cases are independent reads of the same listing: a trial walks them CHECK_PARALLEL
+    // The cases are independent reads of the same listing: a trial walks them WIDE_PARALLEL
     // at a time, taken only when every walk it made listed the reference set whole and in order
     // (a refused limit is skipped, as one case at a time skips it); anything else to judge, and
     // the cases are walked again one at a time as the property (checkPropertyTrial).
@@ -237,7 +237,7 @@ export const walkOrderAndCompleteness: CheckDef = {
           return true;
         },
       },
-      { n: CHECK_PARALLEL, run: (drawn) => walkCase(drawn, true) },
+      { n: WIDE_PARALLEL, run: (drawn) => walkCase(drawn, true) },
     );
     if (trial) completeWalks += trial.reduce((a, b) => a + b, 0);
     if (completeWalks === 0) throw new NotObservable('no walk under test ended within its page budget (others kept adding items), so no walk was seen whole');
