@@ -39,7 +39,7 @@ export interface CheckCharge {
   maxCredits: number;
   /** Credits the usage ledgers recorded while the check ran (every workspace). */
   charged: number;
-  /** Of `charged`, what landed in workspaces other than the suite's own (ones the check created). */
+  /** Of `charged`, what landed in workspaces other than the suite's own and its lanes' (ones the check created). */
   chargedElsewhere: number;
   requests: number;
   durationMs: number;
@@ -157,7 +157,7 @@ export async function attributeCharges(suites: readonly SuiteDef[], run: RunCont
   // The watch's own ledger reads go through their own client: they are not part of the run.
   const ledgerClient = createControlClient({ controlUrl: run.controlUrl, token: run.controlToken, http: { timeoutMs: run.http.timeoutMs } });
 
-  let current: { charge?: CheckCharge; suite: string; suiteWorkspace?: string } = { suite: '' };
+  let current: { charge?: CheckCharge; suite: string; suiteWorkspaces?: Set<string> } = { suite: '' };
   const outsideChecks: Record<string, number> = {};
   const watch = new LedgerWatch(
     ledgerClient,
@@ -169,7 +169,7 @@ export async function attributeCharges(suites: readonly SuiteDef[], run: RunCont
         return;
       }
       c.charged += credits;
-      if (ws !== current.suiteWorkspace) c.chargedElsewhere += credits;
+      if (!current.suiteWorkspaces?.has(ws)) c.chargedElsewhere += credits;
       c.entries.push(...entries);
     },
     () => (opts.ledgerLagMs ? lastAnswered() + opts.ledgerLagMs : 0),
@@ -209,12 +209,10 @@ export async function attributeCharges(suites: readonly SuiteDef[], run: RunCont
       recorder.group = suite.name;
       recorder.label = `${suite.name}: set-up`;
       const session = await openSession(suite, prepared.run, { dispatcher: recorder, retryBudget });
-      const firstRecord = recorder.records.find((r) => r.group === suite.name && WORKSPACE_IN_PATH.test(r.path));
-      const suiteWs = firstRecord ? decodeURIComponent(WORKSPACE_IN_PATH.exec(firstRecord.path)![1]!) : undefined;
-      if (suiteWs) {
-        suiteWorkspaces.add(suiteWs);
-        current.suiteWorkspace = suiteWs;
-      }
+      // The suite's workspaces: its own and its lanes' (SuiteDef.lanes), provisioned at set-up.
+      const setUp = recorder.records.filter((r) => r.group === suite.name && r.label === `${suite.name}: set-up` && WORKSPACE_IN_PATH.test(r.path));
+      current.suiteWorkspaces = new Set(setUp.map((r) => decodeURIComponent(WORKSPACE_IN_PATH.exec(r.path)![1]!)));
+      for (const ws of current.suiteWorkspaces) suiteWorkspaces.add(ws);
       discover();
       await watch.collect();
       for (const check of suite.checks) {

@@ -6,7 +6,7 @@
  * started asynchronously (the proxy answers from this process's event loop), timed from spawn to
  * exit. Latency 0 means no proxy: the run talks to the served reference directly (loopback).
  * Prints, per latency, the median wall time and every run's requests, credits and verdict, which
- * must not depend on the latency.
+ * must not depend on the latency, and per suite its longest lane's checks' time added up.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -30,8 +30,9 @@ export interface LatencyRun {
   /** Checks per outcome, e.g. { passed: 146, notObservable: 28 }. */
   counts: Record<string, number>;
   /**
-   * Per suite, its checks' time added up (ms): how long the suite takes one check after another,
-   * so the longest is the run's critical path when every suite runs side by side.
+   * Per suite, its longest lane's checks' time added up (ms): how long the suite takes with its
+   * lanes side by side (SuiteDef.lanes), each lane one check after another, so the longest is
+   * the run's critical path when every suite runs side by side.
    */
   suites: Record<string, number>;
   /** Requests the proxy forwarded (0 without one). */
@@ -63,6 +64,8 @@ export interface LatencyOptions {
   iterations: number;
   /** wgc run arguments (seed included). */
   runArgs: readonly string[];
+  /** The lane of a check (SuiteDef.lanes: its group's index from 1; 0 for the suite's own); default: every check in lane 0. */
+  laneOf?: (checkId: string) => number;
   progress?: (line: string) => void;
 }
 
@@ -78,7 +81,7 @@ function runEnv(controlToken: string): NodeJS.ProcessEnv {
 }
 
 /** One `wgc run` against `origin`, in a process of its own (never spawnSync: the proxy lives in this event loop). */
-async function timedLatencyRun(origin: string, controlToken: string, runArgs: readonly string[]): Promise<Omit<LatencyRun, 'forwarded'>> {
+async function timedLatencyRun(origin: string, controlToken: string, runArgs: readonly string[], laneOf: (checkId: string) => number): Promise<Omit<LatencyRun, 'forwarded'>> {
   // The working folder is empty, so no wg-conformance.json is discovered.
   const dir = mkdtempSync(join(tmpdir(), 'wgc-bench-latency-'));
   const out = join(dir, 'out');
@@ -101,8 +104,13 @@ async function timedLatencyRun(origin: string, controlToken: string, runArgs: re
       throw new Error(`the run (exit ${exitCode}) left no report: ${stderr.trim().slice(-2_000)}`);
     }
     const counts = Object.fromEntries(Object.entries(report.summary.counts as unknown as Record<string, number>).filter(([, n]) => typeof n === 'number' && n > 0));
+    const lanes = new Map<string, number>();
+    for (const c of report.checks) lanes.set(`${c.suite} ${laneOf(c.checkId)}`, (lanes.get(`${c.suite} ${laneOf(c.checkId)}`) ?? 0) + c.durationMs);
     const suites: Record<string, number> = {};
-    for (const c of report.checks) suites[c.suite] = (suites[c.suite] ?? 0) + c.durationMs;
+    for (const [lane, ms] of lanes) {
+      const suite = lane.split(' ')[0]!;
+      suites[suite] = Math.max(suites[suite] ?? 0, ms);
+    }
     return { wallMs, exitCode, requests: report.meta.requests, creditsCharged: report.meta.creditsCharged, verdict: report.summary.verdict, counts, suites, load: [loadBefore, loadavg()[0]!] };
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -122,7 +130,7 @@ export async function runLatencyBench(opts: LatencyOptions): Promise<LatencyBenc
       const proxy = oneWayMs > 0 ? await startLatencyProxy(ref.origin, oneWayMs) : undefined;
       try {
         say(`latency ${oneWayMs} ms one-way, run ${i}/${opts.iterations}: wgc run ${opts.runArgs.join(' ')}`);
-        const run = { ...(await timedLatencyRun(proxy?.origin ?? ref.origin, ref.controlToken, opts.runArgs)), forwarded: proxy?.forwarded ?? 0 };
+        const run = { ...(await timedLatencyRun(proxy?.origin ?? ref.origin, ref.controlToken, opts.runArgs, opts.laneOf ?? (() => 0))), forwarded: proxy?.forwarded ?? 0 };
         say(
           `  ${(run.wallMs / 1000).toFixed(1)} s, ${run.requests} requests, ${run.creditsCharged ?? '-'} credits, ${run.verdict} (exit ${run.exitCode}), load ${run.load.map((l) => l.toFixed(1)).join('→')}`,
         );
@@ -158,7 +166,7 @@ export function renderLatencyBench(b: LatencyBench): string {
     );
   }
   out.push('');
-  out.push('per suite, its checks one after another (median seconds; the longest bounds a run with every suite side by side):');
+  out.push('per suite, its longest lane, one check after another (median seconds; the longest bounds a run with every suite side by side):');
   for (const l of b.latencies) {
     const names = [...new Set(l.runs.flatMap((r) => Object.keys(r.suites)))];
     const times = names.map((n) => [n, median(l.runs.map((r) => r.suites[n] ?? 0))] as const).sort((x, y) => y[1] - x[1]);

@@ -142,7 +142,12 @@ async function latencyBench(args: BenchArgs, latencies: number[], io: CliIo): Pr
   const { runLatencyBench, renderLatencyBench } = await import('../bench/latency.ts');
   let result;
   try {
-    result = await runLatencyBench({ latencies, iterations: args.iterations, runArgs: args.runArgs, progress: (line) => io.err(`${line}\n`) });
+    // Which lane each check runs in (SuiteDef.lanes), for the per-suite critical path.
+    const { PACKAGE_ROOT } = await import('./run.ts');
+    const { discoverSuites, loadSuiteDefs } = await import('../engine/discover.ts');
+    const suites = await loadSuiteDefs(await discoverSuites(join(PACKAGE_ROOT, 'suites')), PACKAGE_ROOT);
+    const lanes = new Map(suites.flatMap((s) => (s.lanes ?? []).flatMap((lane, i) => lane.map((c) => [c.id, i + 1] as const))));
+    result = await runLatencyBench({ latencies, iterations: args.iterations, runArgs: args.runArgs, laneOf: (id) => lanes.get(id) ?? 0, progress: (line) => io.err(`${line}\n`) });
   } catch (e) {
     io.err(`wgc bench: ${(e as Error).message}\n`);
     return 2;

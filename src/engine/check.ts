@@ -75,6 +75,14 @@ export interface SuiteDef {
   /** The keys the suite needs, by cast name. Provisioned per suite (own workspace) with control. */
   cast: Record<string, CastMember>;
   checks: readonly CheckDef[];
+  /**
+   * Groups of the suite's checks that run side by side with the rest, each group in a
+   * workspace of its own with the same cast (test-control protocol), its checks in the order of
+   * `checks`; the checks of no group run in the suite's workspace. A group holds checks that
+   * neither read what the suite's other checks leave nor leave what they read. Without the
+   * protocol (supplied keys, one workspace) every check runs in the order of `checks`.
+   */
+  lanes?: readonly (readonly CheckDef[])[];
 }
 
 /** The usage ledger of the check's workspace (control protocol). */

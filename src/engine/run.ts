@@ -91,7 +91,9 @@ async function runInProcess(suites: readonly SuiteDef[], runContext: RunContext,
           }));
           continue;
         }
-        for (const check of suite.checks) bySuite[i]!.push(await session.run(check));
+        // All at once: the session runs each lane's checks in order, the lanes side by side.
+        const open = session;
+        bySuite[i] = await Promise.all(suite.checks.map((check) => open.run(check)));
         try {
           const summary = await session.close();
           if (summary.creditsCharged !== null) creditsCharged = (creditsCharged ?? 0) + summary.creditsCharged;

@@ -71,8 +71,56 @@ interface Setup {
   stopped?: string;
 }
 
-/** Opens the session for one suite: provisions (with control) or introspects and matches keys (without). */
+/**
+ * Opens the session for one suite: provisions (with control) or introspects and matches keys
+ * (without). With control, each of the suite's lanes (SuiteDef.lanes) gets a session of its own
+ * (its own workspace, cast and usage ledger), opened side by side with the suite's: each check
+ * runs in its lane's session, so the lanes' checks run side by side, each lane's in order.
+ */
 export async function openSession(suite: SuiteDef, run: RunContext, deps: SessionDeps = {}): Promise<SuiteSession> {
+  const selected = run.suites.length === 0 || run.suites.includes(suite.name);
+  const lanes = selected && hasControl(run) ? (suite.lanes ?? []).filter((l) => l.length > 0) : [];
+  if (lanes.length === 0) return openLane(suite, run, deps);
+  const opened = Date.now();
+  const ids = new Set(suite.checks.map((c) => c.id));
+  const stray = lanes.flat().filter((c) => !ids.has(c.id));
+  if (stray.length > 0) throw new Error(`suite ${suite.name}: lanes name checks the suite does not list: ${stray.map((c) => c.id).join(', ')}`);
+  const opening = await Promise.allSettled([openLane(suite, run, deps), ...lanes.map(() => openLane(suite, run, deps))]);
+  const broke = opening.find((o): o is PromiseRejectedResult => o.status === 'rejected');
+  if (broke) {
+    // Those that opened are closed again (their workspaces deleted).
+    await Promise.allSettled(opening.map((o) => (o.status === 'fulfilled' ? o.value.close() : undefined)));
+    throw broke.reason;
+  }
+  const [main, ...others] = opening.map((o) => (o as PromiseFulfilledResult<SuiteSession>).value);
+  const laneOf = new Map<string, SuiteSession>();
+  lanes.forEach((lane, i) => lane.forEach((c) => laneOf.set(c.id, others[i]!)));
+  const sessions = [main!, ...others];
+  return {
+    suite,
+    get requestCount() {
+      return sessions.reduce((t, s) => t + s.requestCount, 0);
+    },
+    run: (check) => (laneOf.get(check.id) ?? main!).run(check),
+    async close() {
+      // Every lane's workspace goes, whatever the others' teardowns did.
+      const closed = await Promise.allSettled(sessions.map((s) => s.close()));
+      const failed = closed.find((c): c is PromiseRejectedResult => c.status === 'rejected');
+      if (failed) throw failed.reason;
+      const summaries = closed.map((c) => (c as PromiseFulfilledResult<SessionSummary>).value);
+      const credits = summaries.map((s) => s.creditsCharged);
+      return {
+        suite: suite.name,
+        requests: summaries.reduce((t, s) => t + s.requests, 0),
+        creditsCharged: credits.includes(null) ? null : (credits as number[]).reduce((a, b) => a + b, 0),
+        durationMs: Date.now() - opened,
+      };
+    },
+  };
+}
+
+/** Opens one lane of a suite: the suite's workspace and cast, and the runner of the checks given to it, one after another. */
+async function openLane(suite: SuiteDef, run: RunContext, deps: SessionDeps): Promise<SuiteSession> {
   const opened = Date.now();
   const secrets = new SecretRegistry();
   if (run.controlToken) secrets.add(run.controlToken, 'control_token');

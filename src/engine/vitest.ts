@@ -53,13 +53,19 @@ export function defineSuite(suite: SuiteDef): void {
   // Every suite of the run shares one bound on its requests in flight (--max-in-flight): the
   // session's work runs inside it.
   const limiter = runLimiter(run);
-  // Concurrent with the other suites' describes (suites.entry.ts); its own checks run in order:
-  // they share the suite's workspace.
+  // Concurrent with the other suites' describes (suites.entry.ts); its own checks run in order
+  // (they share the suite's workspace), but for its lanes', which run side by side (session.ts).
   describe(`${suite.name}: ${suite.title}`, { concurrent: true }, () => {
     let session: SuiteSession | undefined;
+    /** Each check's result, all asked for at once: the session runs each lane's checks in order, the lanes side by side. */
+    const results = new Map<string, Promise<CheckResult>>();
 
     beforeAll(async () => {
       session = await withInFlightLimit(limiter, () => openSession(suite, run));
+      const open = session;
+      withInFlightLimit(limiter, () => {
+        for (const check of suite.checks) results.set(check.id, open.run(check));
+      });
     });
 
     // Vitest 4.1 demands an object pattern as the hook's first parameter; the suite task is the second.
@@ -71,9 +77,9 @@ export function defineSuite(suite: SuiteDef): void {
 
     for (const check of suite.checks) {
       test(testName(check.id, check.title, check.clauses), { concurrent: false }, async (ctx) => {
-        if (!session) throw new Error('the suite session did not open');
-        const open = session;
-        const result = await withInFlightLimit(limiter, () => open.run(check));
+        const pending = results.get(check.id);
+        if (!session || !pending) throw new Error('the suite session did not open');
+        const result = await pending;
         ctx.task.meta.wgc = result;
         if (result.outcome === 'failed' || result.outcome === 'harnessError') throw new Error(failureMessage(result));
         if (result.outcome === 'notObservable' || result.outcome === 'disabled') ctx.skip(result.reason ?? result.outcome);

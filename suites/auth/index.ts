@@ -50,4 +50,10 @@ export const authSuite: SuiteDef = {
     grantChange,
     grantRemovalKeepsEffects,
   ],
+  // Side by side, each in a workspace of its own (with the test-control protocol); the key
+  // headers and key standing stay in the suite's workspace.
+  lanes: [
+    [pausedWorkspace, workspaceFromKey, foreignIds, foreignWork],
+    [noSecretInResponses, meShape, meReportsKey, grantChange, grantRemovalKeepsEffects],
+  ],
 };

@@ -38,4 +38,11 @@ export const billingSuite: SuiteDef = {
     unavailableFree,
     rateLimitedFree,
   ],
+  // Side by side, each in a workspace of its own (with the test-control protocol), each led by
+  // a check whose billed set-up shows whether its ledger lags before its free calls are watched;
+  // the others stay in the suite's workspace in the order above.
+  lanes: [
+    [computePollingFree, replayFree, usageSurface, unavailableFree, rateLimitedFree],
+    [billedCallsCostOne, previewFee],
+  ],
 };

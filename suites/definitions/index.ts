@@ -47,4 +47,8 @@ export const suite: SuiteDef = {
     patchProperty,
     createProperty,
   ],
+  // Side by side with the rest, each in a workspace of its own (with the test-control
+  // protocol): the valid writes of the edges and the properties, which walk no listing and
+  // leave definitions no check above reads.
+  lanes: [[validTraces, createEdges, updateEdges], [archiveEdges, mergeEdges, patchProperty], [createProperty]],
 };

@@ -21,4 +21,7 @@ export const errorsSuite: SuiteDef = {
     noread: { role: 'analyst', scopes: ['graph:write'] },
   },
   checks: [envelopeOnReadRefusals, envelopeOnWriteRefusals, unknownRoutes, malformedJson, wrongTypes, nonJsonContentType, capabilityOff, rateLimited],
+  // The bad bodies side by side with the rest, each in a workspace of its own (with the
+  // test-control protocol): they change no workspace setting and read nothing others leave.
+  lanes: [[malformedJson], [wrongTypes]],
 };

@@ -36,4 +36,10 @@ export const suite: SuiteDef = {
     conflictEveryEndpoint,
     keyBoundsEveryEndpoint,
   ],
+  // Side by side with the rest, each in a workspace of its own (with the test-control
+  // protocol): the key bounds, and the rules on the other endpoints.
+  lanes: [
+    [keyCharset, keyBoundsAccepted],
+    [conflictEveryEndpoint, keyBoundsEveryEndpoint],
+  ],
 };

@@ -43,4 +43,9 @@ export const suite: SuiteDef = {
     fullPages,
     workspaceFilterBeforeLimit,
   ],
+  // The read-only checks side by side with the rest, in a workspace of their own (with the
+  // test-control protocol): a page costs its credit whatever it lists, and they leave nothing.
+  // The others stay together: each leaves definitions (archived ones too) that the full pages
+  // count towards the 201 they need, which would otherwise be created.
+  lanes: [[envelope, limitsAccepted, limitsRefused, cursorRefused, includeArchivedParam]],
 };

@@ -17,4 +17,10 @@ export const scopesSuite: SuiteDef = {
   title: 'Scopes: each permission row lets through exactly the keys holding its scopes',
   cast: CAST,
   checks: [definitionList, definitionCreate, definitionUpdate, definitionArchive, definitionMerge, query, compute, agentPreview, agentRun, applyUpdate],
+  // The rows are independent: the definition rows in the suite's workspace, the others side by
+  // side in workspaces of their own (with the test-control protocol).
+  lanes: [
+    [query, compute],
+    [agentPreview, agentRun, applyUpdate],
+  ],
 };

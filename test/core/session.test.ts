@@ -172,3 +172,61 @@ describe('needs, configuration and provisioning', () => {
     expect(r).toMatchObject({ outcome: 'disabled', reason: 'suite not selected (--suite other)', requests: 0 });
   });
 });
+
+describe('lanes (SuiteDef.lanes)', () => {
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  /** A check that notes when it ran, in which workspace, and with which key. */
+  const noting = (seen: Map<string, { ws?: string; secret?: string; start: number; end: number }>, id: string, api: boolean) =>
+    check(id, async (ctx) => {
+      const start = Date.now();
+      if (api) await ctx.api.send({ method: 'GET', path: '/me', key: ctx.key('reader') });
+      await sleep(100);
+      seen.set(id, { ...(api ? { ws: ctx.workspaceId, secret: ctx.key('reader').secret } : {}), start, end: Date.now() });
+    });
+
+  test('with control each lane has a workspace of its own; the lanes run side by side, each in order; closing deletes every workspace', async () => {
+    const seen = new Map<string, { ws?: string; secret?: string; start: number; end: number }>();
+    const [a, b, c, d] = ['a', 'b', 'c', 'd'].map((id) => noting(seen, id, true)) as [CheckDef, CheckDef, CheckDef, CheckDef];
+    const suite: SuiteDef = { ...suiteOf([a, b, c, d]), lanes: [[c, d]] };
+    const session = await openSession(suite, runContext({ baseUrl: ref.baseUrl, controlUrl: ref.controlUrl, controlToken: ref.controlToken }));
+    const results = await Promise.all(suite.checks.map((x) => session.run(x)));
+    const summary = await session.close();
+    expect(results.map((r) => `${r.checkId} ${r.outcome}`)).toEqual(['t/a passed', 't/b passed', 't/c passed', 't/d passed']);
+    const at = (id: string) => seen.get(id)!;
+    expect(at('a').ws).toBe(at('b').ws);
+    expect(at('c').ws).toBe(at('d').ws);
+    expect(at('c').ws).not.toBe(at('a').ws);
+    // In order within a lane, side by side across lanes.
+    expect(at('b').start).toBeGreaterThanOrEqual(at('a').end);
+    expect(at('d').start).toBeGreaterThanOrEqual(at('c').end);
+    expect(at('c').start).toBeLessThan(at('a').end);
+    // Two workspaces provisioned (one member and key each), read and deleted, and the four checks' calls.
+    expect(summary).toMatchObject({ suite: 't', requests: session.requestCount, creditsCharged: 0 });
+    expect(summary.requests).toBe(2 * 5 + 4);
+    for (const id of ['a', 'c']) {
+      const me = await fetch(`${ref.baseUrl}/api/v1/me`, { headers: { authorization: `Bearer ${at(id).secret}` } });
+      expect(me.status).toBe(401);
+    }
+  });
+
+  test('without control the lanes are one: every check in the order of checks', async () => {
+    const seen = new Map<string, { start: number; end: number }>();
+    const [a, b, c] = ['a', 'b', 'c'].map((id) => noting(seen, id, false)) as [CheckDef, CheckDef, CheckDef];
+    const suite: SuiteDef = { ...suiteOf([a, b, c]), lanes: [[b]] };
+    const session = await openSession(suite, runContext({ baseUrl: ref.baseUrl }));
+    const results = await Promise.all(suite.checks.map((x) => session.run(x)));
+    await session.close();
+    expect(results.map((r) => r.outcome)).toEqual(['passed', 'passed', 'passed']);
+    expect(seen.get('b')!.start).toBeGreaterThanOrEqual(seen.get('a')!.end);
+    expect(seen.get('c')!.start).toBeGreaterThanOrEqual(seen.get('b')!.end);
+  });
+
+  test('a lane naming a check the suite does not list is a harness error at once', async () => {
+    const seen = new Map<string, { start: number; end: number }>();
+    const [a, b] = ['a', 'b'].map((id) => noting(seen, id, false)) as [CheckDef, CheckDef];
+    const suite: SuiteDef = { ...suiteOf([a]), lanes: [[b]] };
+    await expect(openSession(suite, runContext({ baseUrl: ref.baseUrl, controlUrl: ref.controlUrl, controlToken: ref.controlToken }))).rejects.toThrow(
+      /lanes name checks the suite does not list: t\/b/,
+    );
+  });
+});

@@ -3,6 +3,10 @@
  * conformant reference variant (default, alternative, lenient), once with one request in flight
  * (the requests a check pipelines go out one after another; 4 suites side by side, as the
  * variant tests run them) and once with all 9 suites side by side and 32 requests in flight.
+ * Both have the suites' lanes (SuiteDef.lanes: groups of checks side by side, each in a
+ * workspace of its own); a third run without them (every check of a suite in its workspace, one
+ * after another, 9 suites and 32 in flight) must conclude the same per check and clause, with
+ * the same credits on the default variant (its requests differ by the lanes' provisioning).
  * Both runs must have the same outcome per check and clause, the same credits charged (on the
  * default variant: see below), and the same requests per check, but where a check polls for an effect whose delay a variant varies
  * (POLLING: a ledger that records late, a quote computed later), whose count of polls depends
@@ -44,9 +48,9 @@ const AMBIENT = new Set(['ERR-001', 'ERR-002']);
 /** Checks whose request count depends on how long a variant's asynchronous effects take. */
 const POLLING = (checkId: string): boolean => checkId.startsWith('billing/') || checkId === 'operations/preview-quotes';
 
-async function runOnce(variant: VariantName, concurrency: number, maxInFlight: number): Promise<Outcome> {
+async function runOnce(variant: VariantName, concurrency: number, maxInFlight: number, lanes = true): Promise<Outcome> {
   const catalog = loadCatalog();
-  const suites = await loadSuiteDefs(await discoverSuites(SUITES_DIR), ROOT);
+  const suites = (await loadSuiteDefs(await discoverSuites(SUITES_DIR), ROOT)).map((s) => (lanes ? s : { ...s, lanes: [] }));
   const ref = await startReference({ variant });
   try {
     const base = controlledRunContext(ref, { seed: SEED, numRuns: NUM_RUNS, timeoutMs: 20_000 });
@@ -78,10 +82,10 @@ async function runOnce(variant: VariantName, concurrency: number, maxInFlight: n
 
 // The variants (and each variant's two runs) go side by side: a run mostly waits (the billing
 // suite's ledger measurements set its length), each against a reference of its own.
-describe.concurrent('suites side by side and requests pipelined change no outcome, request or credit', () => {
+describe.concurrent('suites and lanes side by side and requests pipelined change no outcome, request or credit', () => {
   for (const variant of ['default', 'alternative', 'lenient'] as const) {
-    test(`${variant} variant: one request in flight vs 9 suites and 32 requests in flight`, async () => {
-      const [serial, parallel] = await Promise.all([runOnce(variant, 4, 1), runOnce(variant, 9, 32)]);
+    test(`${variant} variant: one request in flight vs 9 suites and 32 requests in flight, and without lanes`, async () => {
+      const [serial, parallel, laneless] = await Promise.all([runOnce(variant, 4, 1), runOnce(variant, 9, 32), runOnce(variant, 9, 32, false)]);
       expect(serial.checks.size).toBeGreaterThan(100);
       // "outcome requests clauses", the requests left out where they depend on timing.
       const shown = (id: string, line: string | undefined): string | undefined => (variant !== 'default' && POLLING(id) ? line?.replace(/^(\S+) \d+ /, '$1 * ') : line);
@@ -96,6 +100,14 @@ describe.concurrent('suites side by side and requests pipelined change no outcom
       // request in flight both times; lenient 1087, 1082, 1084 with 32): their ledgers record
       // some charges late, and the sessions' final reads can come before the last has landed.
       if (variant === 'default') expect(parallel.credits).toBe(serial.credits);
+      // Without lanes: the same outcome per check and clause (requests left out), verdict and credits.
+      const concluded = (line: string | undefined): string | undefined => line?.replace(/^(\S+) \d+ /, '$1 ');
+      const moved = [...serial.checks.keys()]
+        .filter((id) => concluded(serial.checks.get(id)) !== concluded(laneless.checks.get(id)))
+        .map((id) => `${id}: ${serial.checks.get(id)} → ${laneless.checks.get(id)}`);
+      expect(moved).toEqual([]);
+      expect(laneless.verdict).toBe(serial.verdict);
+      if (variant === 'default') expect(laneless.credits).toBe(serial.credits);
     }, 300_000);
   }
 });
