@@ -472,7 +472,9 @@ export interface PendingFree {
   ex: Exchange;
   /** Its answer is one the clause judges (else it is only measured, so its charge is not blamed on a later call). */
   judged: boolean;
-  /** Waits, judges (a charge is a soft finding) and returns why a "free" is in doubt, if it is. */
+  /** Waits for the measurement to conclude (its waits and reads, once): {@link LedgerService.concludeAll} runs these side by side. */
+  settled: () => Promise<void>;
+  /** Waits (if not settled yet), judges (a charge is a soft finding) and returns why a "free" is in doubt, if it is. */
   conclude: () => Promise<string | undefined>;
 }
 
@@ -507,7 +509,11 @@ export interface LedgerService extends Ledger {
    * measurement per call, in order: conclude them with {@link concludeAll}.
    */
   expectFreeEach(clause: string, calls: readonly FreeCall[], opts: { n: number; answered?: (ex: Exchange, index: number) => void }): Promise<PendingFree[]>;
-  /** Concludes deferred measurements in order; not observable when any "free" is in doubt. */
+  /**
+   * Concludes deferred measurements: their waits and reads side by side (each waits its own
+   * bound after its own answer), then each judged in order; not observable when any "free" is
+   * in doubt.
+   */
   concludeAll(pending: readonly PendingFree[]): Promise<void>;
 }
 
@@ -593,8 +599,10 @@ export class LedgerBook {
       },
       async expectFree(clause, call, opts = {}) {
         const m = await measure(call, { atLeast: freeFloor(opts), defer: true });
-        if (!isJudged(m.result, opts)) return { ex: m.result, judged: false, conclude: async () => void (await m.final()) };
-        return { ex: m.result, judged: true, conclude: async () => judgeFree(clause, await m.final(), opts.context) };
+        let final: Promise<Measured<Exchange>> | undefined;
+        const settled = () => (final ??= m.final());
+        if (!isJudged(m.result, opts)) return { ex: m.result, judged: false, settled: async () => void (await settled()), conclude: async () => void (await settled()) };
+        return { ex: m.result, judged: true, settled: async () => void (await settled()), conclude: async () => judgeFree(clause, await settled(), opts.context) };
       },
       async expectFreeEach(clause, calls, opts) {
         const sendOf = (c: FreeCall, i: number) => async () => {
@@ -632,10 +640,11 @@ export class LedgerBook {
         }
         return finals.map((f, i) => {
           const judged = isJudged(f.result, calls[i]!);
-          return { ex: f.result, judged, conclude: async () => (judged ? judgeFree(clause, f, calls[i]!.context) : undefined) };
+          return { ex: f.result, judged, settled: async () => undefined, conclude: async () => (judged ? judgeFree(clause, f, calls[i]!.context) : undefined) };
         });
       },
       async concludeAll(pending) {
+        await inParallel(pending, pending.length, (p) => p.settled());
         const doubts: string[] = [];
         for (const p of pending) {
           const d = await p.conclude();

@@ -16,6 +16,7 @@ import { isObject } from '../_shared/json.ts';
 import { callOf, chargeEvidence, settleReads, SETTLE_MS, type Measured } from '../../src/engine/ledger.ts';
 import { waitBound } from '../../src/engine/waits.ts';
 import { usableResponses } from '../_shared/ops-usable.ts';
+import { inParallel, WIDE_PARALLEL } from '../_shared/parallel.ts';
 import { applyUpdateBody, archiveIfCreated, idempotencyKey, makeAccount, pollReceipt, receiptPath, type AccountFixture } from '../_shared/ops-fixtures.ts';
 import { findResourceId } from '../_shared/receipts.ts';
 import { computePreviewShapes, computeRunShapes, decisionInputShapes, queryShapes, traceShapes, type Shape } from '../_shared/ops-shapes.ts';
@@ -153,8 +154,10 @@ export const billedCallsCostOne: CheckDef = {
       if (accepted) priced.push(step.operationId);
       else if (shapes.length === 0) unpriced.push(`${step.operationId} (an earlier step it depends on was refused)`);
     }
-    for (const { clause, step, m } of judged) {
-      const f = await m.final();
+    // Concluded side by side (each waits its own bound after its own answer), judged in order.
+    const finals = await inParallel(judged, WIDE_PARALLEL, ({ m }) => m.final());
+    for (const [i, { clause, step }] of judged.entries()) {
+      const f = finals[i]!;
       const ex = f.result.ex;
       if (clause === 'BILL-001' && (f.delta < 1 || (f.delta !== 1 && !step.mayMeter))) ctx.softFail(chargeEvidence('BILL-001', ex, f, [1]));
       if (clause === 'BILL-006' && f.delta !== 0) ctx.softFail(chargeEvidence('BILL-006', ex, f, [0]));

@@ -6,7 +6,9 @@ import type { CheckDef } from '../../src/engine/check.ts';
 import { Finding, NotObservable } from '../../src/engine/finding.ts';
 import { is2xx, minimalCreateBody } from '../_shared/definitions.ts';
 import { describeBound } from '../../src/engine/waits.ts';
-import { callOf, chargeEvidence } from '../../src/engine/ledger.ts';
+import { callOf, chargeEvidence, type Measured } from '../../src/engine/ledger.ts';
+import type { Exchange } from '../../src/http/exchange.ts';
+import { inParallel, WIDE_PARALLEL } from '../_shared/parallel.ts';
 import { usableResponses } from '../_shared/ops-usable.ts';
 import {
   AGENT_CALL_CREDITS,
@@ -67,7 +69,7 @@ export const replayFree: CheckDef = {
     const createBody = minimalCreateBody(ctx, { enumValues: [{ label: 'Alpha' }, { label: 'Beta' }] });
     const refused: string[] = [];
     await ctx.ledger.quiet();
-    const pending: (() => Promise<void>)[] = [];
+    const pending: { first: Measured<Exchange>; m: Measured<Exchange>; original: Exchange }[] = [];
     const doubts: string[] = [];
     for (const step of REPLAYED) {
       const shape: Shape | undefined = step.label === 'POST /definitions' ? { method: 'POST', path: '/definitions', body: createBody } : step.request(st);
@@ -92,14 +94,15 @@ export const replayFree: CheckDef = {
         if (typeof slugs[0] === 'string' && typeof slugs[1] === 'string') st.slugs = [slugs[0], slugs[1]];
       }
       const m = await ctx.ledger.measure(() => ctx.api.send({ ...shape, key: owner, idempotencyKey: idem }), { defer: true });
-      pending.push(async () => {
-        await first.final();
-        const f = await m.final();
-        if (f.delta !== 0) ctx.softFail(chargeEvidence('BILL-010', f.result, f, [0], [original]));
-        else if (f.doubt) doubts.push(`${callOf(f.result)} showed no charge, but ${f.doubt}`);
-      });
+      pending.push({ first, m, original });
     }
-    for (const conclude of pending) await conclude();
+    // Concluded side by side (the original before its replay), judged in order.
+    const finals = await inParallel(pending, WIDE_PARALLEL, async ({ first, m }) => (await first.final(), m.final()));
+    for (const [i, { original }] of pending.entries()) {
+      const f = finals[i]!;
+      if (f.delta !== 0) ctx.softFail(chargeEvidence('BILL-010', f.result, f, [0], [original]));
+      else if (f.doubt) doubts.push(`${callOf(f.result)} showed no charge, but ${f.doubt}`);
+    }
     if (pending.length === 0) throw new NotObservable(`no original write succeeded, so there is nothing to replay: ${refused.join('; ')}`);
     if (doubts.length > 0) throw new NotObservable(doubts.join('; '));
   },

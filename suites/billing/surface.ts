@@ -9,6 +9,7 @@ import { is2xx, minimalCreateBody } from '../_shared/definitions.ts';
 import { isObject } from '../_shared/json.ts';
 import { callOf, type Measured } from '../../src/engine/ledger.ts';
 import { usableResponses } from '../_shared/ops-usable.ts';
+import { inParallel, WIDE_PARALLEL } from '../_shared/parallel.ts';
 
 export const usageSurface: CheckDef = {
   id: 'billing/usage-surface',
@@ -34,8 +35,8 @@ export const usageSurface: CheckDef = {
     await measure(() => ctx.api.send({ method: 'GET', path: '/definitions', key: owner, query: { limit: 1 } }));
     await measure(() => ctx.api.send({ method: 'POST', path: `/definitions/${id}/archive`, key: owner, body: { reason: 'conformance check' } }));
     const seen: { call: string; surface: unknown; ex: Exchange }[] = [];
-    for (const m of measured) {
-      const f = await m.final();
+    // Concluded side by side, read in order.
+    for (const f of await inParallel(measured, WIDE_PARALLEL, (m) => m.final())) {
       if (f.basis !== 'entries') throw new NotObservable("the ledger's entries do not add up to its total, so they cannot be told apart by call");
       const [entry] = f.entries;
       if (!entry) throw new NotObservable(`${callOf(f.result)} showed no ledger entry (its price is BILL-001's), so its surface cannot be read`);
