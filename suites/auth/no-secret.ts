@@ -12,6 +12,7 @@ import { REDACTION_MARKER_RE } from '../../src/http/redact.ts';
 import { loadSpec } from '../../src/spec/load.ts';
 import { soft } from './soft.ts';
 import { availableKeys, FORGED_LABEL, freshId, provisionKey } from './support.ts';
+import { CHECK_PARALLEL, inParallel, WIDE_PARALLEL } from '../_shared/parallel.ts';
 
 /**
  * Markers that are not a key the server issued: the control token (the harness's) and the
@@ -74,13 +75,16 @@ export const noSecretInResponses: CheckDef = {
   async run(ctx) {
     const keys = availableKeys(ctx);
     if (keys.length === 0) throw new NotObservable('no cast key is available on this target');
-    let answered = 0;
+    const sweep: { what: string; req: ApiRequest }[] = [];
     for (const [i, key] of keys.entries()) {
-      for (const [what, req] of await sweepRequests(key, keys[(i + 1) % keys.length] === key ? undefined : keys[(i + 1) % keys.length])) {
-        const ex = await ctx.api.send(req);
-        if (ex.response) answered += 1;
-        expectNoSecret(ctx, ex, `${what} with the ${key.name} key`);
-      }
+      for (const [what, req] of await sweepRequests(key, keys[(i + 1) % keys.length] === key ? undefined : keys[(i + 1) % keys.length])) sweep.push({ what: `${what} with the ${key.name} key`, req });
+    }
+    // Sent together (independent reads), judged in order.
+    const sent = await inParallel(sweep, WIDE_PARALLEL, ({ req }) => ctx.api.send(req));
+    let answered = 0;
+    for (const [i, ex] of sent.entries()) {
+      if (ex.response) answered += 1;
+      expectNoSecret(ctx, ex, sweep[i]!.what);
     }
     // A sweep that got no answer at all has seen nothing that could have leaked.
     if (answered === 0) throw new NotObservable('no request of the sweep got an answer, so no response could be inspected');
@@ -88,8 +92,8 @@ export const noSecretInResponses: CheckDef = {
     if (!ctx.run.hasControl) return;
     const revoked = await provisionKey(ctx, ctx.workspaceId, 'analyst', ['graph:read'], 'revoked_for_sweep');
     await ctx.control.revokeKey(revoked.keyId!);
-    for (const auth of ['bearer', 'x-api-key'] as const) {
-      expectNoSecret(ctx, await ctx.api.send({ method: 'GET', path: '/definitions', key: revoked, auth }), `a revoked key (${auth})`);
-    }
+    const forms = ['bearer', 'x-api-key'] as const;
+    const rejected = await inParallel(forms, CHECK_PARALLEL, (auth) => ctx.api.send({ method: 'GET', path: '/definitions', key: revoked, auth }));
+    for (const [i, ex] of rejected.entries()) expectNoSecret(ctx, ex, `a revoked key (${forms[i]})`);
   },
 };

@@ -10,6 +10,7 @@ import { compareIds } from '../_shared/json.ts';
 import { describeVerdicts, MODULE_KEYS_FORMS, probeForms } from '../_shared/paging-forms.ts';
 import { MAX_LIMIT, pagesFor, walkDefinitions, walkOrNotObservable, WALK_MAX_PAGES, type ListQuery, type Walk } from '../_shared/paging-walk.ts';
 import { archiveNow, idsOf, seed, WRITER } from './support.ts';
+import { CHECK_PARALLEL, inParallel } from '../_shared/parallel.ts';
 
 /** Items seeded per check. */
 const SEEDED = 8;
@@ -93,7 +94,11 @@ export const visibilityBeforeLimit: CheckDef = {
     const made = await seed(ctx, key, SEEDED, ['customers'], 'hidden');
     // Every other one in id order: archived and visible items interleave.
     const sorted = made.map((m) => m.id).sort(compareIds);
-    for (let i = 0; i < sorted.length; i += 2) await archiveNow(ctx, key, sorted[i]!);
+    await inParallel(
+      sorted.filter((_, i) => i % 2 === 0),
+      CHECK_PARALLEL,
+      (id) => archiveNow(ctx, key, id),
+    );
     await expectFullPages(ctx, key, {}, 'the default listing');
   },
 };

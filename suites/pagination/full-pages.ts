@@ -136,7 +136,7 @@ export const workspaceFilterBeforeLimit: CheckDef = {
     const theirs: KeyHandle = { name: 'other_workspace', secret: made.secret, role: 'owner', scopes: ['admin', 'graph:read'], keyId: made.keyId, userId, workspaceId };
     const created = await inParallel(
       Array.from({ length: FOREIGN }, (_, i) => i),
-      CHECK_PARALLEL,
+      WIDE_PARALLEL,
       async () => {
         const ex = await ctx.api.send({ method: 'POST', path: '/definitions', key: theirs, body: minimalCreateBody(ctx) });
         if (!is2xx(ex)) throw new NotObservable(`the second workspace could not create its definitions (${ex.response?.status ?? ex.error?.kind})`);
