@@ -51,9 +51,12 @@ export const authSuite: SuiteDef = {
     grantRemovalKeepsEffects,
   ],
   // Side by side, each in a workspace of its own (with the test-control protocol); the key
-  // headers and key standing stay in the suite's workspace.
+  // headers and rejections stay in the suite's workspace.
   lanes: [
-    [pausedWorkspace, workspaceFromKey, foreignIds, foreignWork],
-    [noSecretInResponses, meShape, meReportsKey, grantChange, grantRemovalKeepsEffects],
+    [revokedKey, disabledKey, departedMember],
+    [pausedWorkspace, workspaceFromKey],
+    [foreignIds, foreignWork],
+    [noSecretInResponses, meShape],
+    [meReportsKey, grantChange, grantRemovalKeepsEffects],
   ],
 };

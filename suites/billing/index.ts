@@ -39,10 +39,8 @@ export const billingSuite: SuiteDef = {
     rateLimitedFree,
   ],
   // Side by side, each in a workspace of its own (with the test-control protocol), each led by
-  // a check whose billed set-up shows whether its ledger lags before its free calls are watched;
-  // the others stay in the suite's workspace in the order above.
-  lanes: [
-    [computePollingFree, replayFree, usageSurface, unavailableFree, rateLimitedFree],
-    [billedCallsCostOne, previewFee],
-  ],
+  // a check whose billed calls show whether its ledger lags before free calls are watched
+  // (refusals-free concludes its refusals after its own billed create); the others stay in the
+  // suite's workspace in the order above.
+  lanes: [[computePollingFree, replayFree], [billedCallsCostOne], [refusalsFree], [usageSurface, previewFee, unavailableFree, rateLimitedFree]],
 };

@@ -48,7 +48,16 @@ export const suite: SuiteDef = {
     createProperty,
   ],
   // Side by side with the rest, each in a workspace of its own (with the test-control
-  // protocol): the valid writes of the edges and the properties, which walk no listing and
-  // leave definitions no check above reads.
-  lanes: [[validTraces, createEdges, updateEdges], [archiveEdges, mergeEdges, patchProperty], [createProperty]],
+  // protocol): the single-bound violations, the reads that must change nothing (their walks see
+  // only their own definitions), and the valid writes of the edges and the properties, which
+  // walk no listing and leave definitions no check above reads.
+  lanes: [
+    [createViolations, updateViolations, archiveViolations, mergeViolations],
+    [readsChangeNothing, traceReadsChangeNothing],
+    [validTraces, createEdges],
+    [updateEdges],
+    [archiveEdges, mergeEdges],
+    [patchProperty],
+    [createProperty],
+  ],
 };

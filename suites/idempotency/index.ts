@@ -37,9 +37,7 @@ export const suite: SuiteDef = {
     keyBoundsEveryEndpoint,
   ],
   // Side by side with the rest, each in a workspace of its own (with the test-control
-  // protocol): the key bounds, and the rules on the other endpoints.
-  lanes: [
-    [keyCharset, keyBoundsAccepted],
-    [conflictEveryEndpoint, keyBoundsEveryEndpoint],
-  ],
+  // protocol): one key with other inputs or senders, each key bound, and each rule on the
+  // other endpoints; the replays stay in the suite's workspace.
+  lanes: [[keyReuseConflict, concurrentSameKey, keyAfterRefusal], [keyTooLong], [keyCharset], [keyBoundsAccepted], [conflictEveryEndpoint], [keyBoundsEveryEndpoint]],
 };

@@ -38,4 +38,7 @@ export const operationsSuite: SuiteDef = {
     relationshipsListed,
     unknownRecords,
   ],
+  // Side by side with the receipts, in a workspace of its own (with the test-control
+  // protocol): the agent previews, compute runs and stored data, which read no receipt listing.
+  lanes: [[previewQuotes, oversizedPreviewNotQuoted, computeRunPollable, accountRead, personRead, relationshipsListed, unknownRecords]],
 };
