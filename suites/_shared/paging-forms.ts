@@ -12,6 +12,7 @@ import { INVALID_STATUSES } from '../../src/engine/expect.ts';
 import { Finding } from '../../src/engine/finding.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 import { idOf, listQuery, MAX_LIMIT, walkDefinitions } from './paging-walk.ts';
+import { CHECK_PARALLEL, inParallel } from './parallel.ts';
 
 /** One wire form: its name as the catalog writes it, and its encoder (brackets percent-encoded). */
 export interface ModuleKeysForm {
@@ -58,11 +59,11 @@ export interface FormVerdict {
  * that filtering and ignoring can be told apart).
  */
 export async function probeForms(ctx: CheckContext, key: KeyHandle, opts: { keys: readonly string[]; known: readonly KnownItem[]; includeArchived?: boolean }): Promise<FormVerdict[]> {
-  const verdicts: FormVerdict[] = [];
   const wanted = new Set(opts.keys);
   const knownIn = opts.known.filter((k) => wanted.has(k.module_key));
   const knownOut = opts.known.filter((k) => !wanted.has(k.module_key));
-  for (const form of MODULE_KEYS_FORMS) {
+  // The forms' walks are independent reads: side by side, their verdicts in form order.
+  return inParallel(MODULE_KEYS_FORMS, CHECK_PARALLEL, async (form): Promise<FormVerdict> => {
     const q = { limit: MAX_LIMIT, moduleKeys: form.encode(opts.keys), ...(opts.includeArchived ? { includeArchived: true } : {}) };
     let walk;
     try {
@@ -72,13 +73,11 @@ export async function probeForms(ctx: CheckContext, key: KeyHandle, opts: { keys
       const ex = e.evidence.exchange;
       const status = ex?.response?.status;
       const kind = status !== undefined && INVALID_STATUSES.includes(status) ? 'refused' : 'error';
-      verdicts.push({ form, kind, exchange: ex, detail: kind === 'refused' ? String(status) : `${status ?? ex?.error?.kind ?? 'no response'}: ${e.evidence.message}` });
-      continue;
+      return { form, kind, exchange: ex, detail: kind === 'refused' ? String(status) : `${status ?? ex?.error?.kind ?? 'no response'}: ${e.evidence.message}` };
     }
     const exchange = walk.pages[0]?.exchange;
     if (walk.end !== 'complete') {
-      verdicts.push({ form, kind: 'error', exchange, detail: `the filtered walk did not end (${walk.end})` });
-      continue;
+      return { form, kind: 'error', exchange, detail: `the filtered walk did not end (${walk.end})` };
     }
     const listed = new Set(
       walk.items
@@ -90,19 +89,18 @@ export async function probeForms(ctx: CheckContext, key: KeyHandle, opts: { keys
     const missing = knownIn.filter((k) => !listed.has(k.id.toLowerCase()));
     const has = (k: KnownItem): boolean => listed.has(k.id.toLowerCase());
     if (offKey.length === 0 && missing.length === 0) {
-      verdicts.push({ form, kind: 'filters', exchange, detail: `${walk.items.length} items, all of ${opts.keys.join(', ')}` });
+      return { form, kind: 'filters', exchange, detail: `${walk.items.length} items, all of ${opts.keys.join(', ')}` };
     } else if (offKey.length > 0 && missing.length === 0 && knownOut.every(has)) {
-      verdicts.push({ form, kind: 'ignored', exchange, detail: `listed items of other modules too (${describeOff(offKey)}), as without the filter` });
+      return { form, kind: 'ignored', exchange, detail: `listed items of other modules too (${describeOff(offKey)}), as without the filter` };
     } else if (offKey.length === 0) {
-      verdicts.push({ form, kind: 'subset', exchange, detail: `only items of ${opts.keys.join(', ')}, but left out matching items ${describeMissing(missing)} (as if fewer keys had been sent)` });
+      return { form, kind: 'subset', exchange, detail: `only items of ${opts.keys.join(', ')}, but left out matching items ${describeMissing(missing)} (as if fewer keys had been sent)` };
     } else {
       const parts = [];
       if (offKey.length > 0) parts.push(`listed items of other modules (${describeOff(offKey)})`);
       if (missing.length > 0) parts.push(`left out matching items ${describeMissing(missing)}`);
-      verdicts.push({ form, kind: 'wrong', exchange, detail: parts.join('; ') });
+      return { form, kind: 'wrong', exchange, detail: parts.join('; ') };
     }
-  }
-  return verdicts;
+  });
 }
 
 function describeOff(items: readonly Record<string, unknown>[]): string {
