@@ -167,7 +167,8 @@ export const walkOrderAndCompleteness: CheckDef = {
       const ids = idsOf(walk.items);
       if (trial) {
         const listed = new Set(ids);
-        const whole = walk.end === 'complete' && firstDescent(ids) === undefined && [...reference.ids].every((id) => listed.has(id)) && ids.every((id) => reference.ids.has(id));
+        // What one at a time would judge: the order, the reference set whole, nothing else, and none of the check's archived items.
+        const whole = walk.end === 'complete' && firstDescent(ids) === undefined && [...reference.ids].every((id) => listed.has(id)) && ids.every((id) => reference.ids.has(id) && !hidden.has(id));
         if (!whole) throw new Error('a walk of the trial was not clean');
         return true;
       }
