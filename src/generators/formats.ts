@@ -68,7 +68,8 @@ const two = (n: number): string => String(n).padStart(2, '0');
  * second 60 (a leap second is RFC 3339), digits alone (pydantic reads Unix time), another
  * separator than T (Python 3.11 fromisoformat takes any), and the empty string (Jackson's
  * java.time readers take it as null, i.e. not given). What is left fails everywhere: no
- * date at all, a month 0 or 13, an hour 25, a minute 60.
+ * date at all, a month 0 or 13, a day 0 or 32, an hour 24 or 25, a minute 60, an offset of
+ * 25 hours or 60 minutes. A valid offset stays within the ±18:00 java.time allows.
  */
 const dateTime: FormatSupport = {
   valid: fc.oneof(
@@ -85,8 +86,20 @@ const dateTime: FormatSupport = {
   ),
   example: () => '2024-01-01T00:00:00Z',
   edges: {
-    valid: ['2024-01-01T00:00:00Z', '2024-02-29T23:59:59.999Z', '2024-06-30T12:30:00+05:30', '2024-12-31T23:59:59-08:00'],
-    invalid: ['x2024-01-01T00:00:00Z', '2024-01-01T00:00:00Zx', '2024-01-01T00:00:61Z', '2024-01-01T00:00:00+25:00', '2024-13-01T00:00:00Z', '2024-01-01T24:30:00Z', '2024-01-01T00:60:00Z'],
+    valid: ['2024-01-01T00:00:00Z', '2024-02-29T23:59:59.999Z', '2024-06-30T12:30:00+05:30', '2024-12-31T23:59:59-08:00', '2024-01-31T00:00:00+05:59'],
+    invalid: [
+      'x2024-01-01T00:00:00Z',
+      '2024-01-01T00:00:00Zx',
+      '2024-01-01T00:00:61Z',
+      '2024-01-01T00:00:00+25:00',
+      '2024-01-01T00:00:00+05:60',
+      '2024-13-01T00:00:00Z',
+      '2024-00-10T00:00:00Z',
+      '2024-01-00T00:00:00Z',
+      '2024-01-32T00:00:00Z',
+      '2024-01-01T24:30:00Z',
+      '2024-01-01T00:60:00Z',
+    ],
   },
 };
 

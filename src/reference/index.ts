@@ -27,6 +27,12 @@ export interface ReferenceOptions {
   faults?: readonly string[];
   /** Which conformant variant to run (see VARIANT_NAMES); default: 'default'. */
   variant?: VariantName;
+  /**
+   * The variant's readings without its delays: no ledger lag, no execution delay or slow
+   * operations (receipts still complete after the variant's number of polls). For the mutation
+   * tests, whose subject is the rule code, not the timings the suites wait out.
+   */
+  prompt?: boolean;
 }
 
 export interface RunningReference {
@@ -47,7 +53,8 @@ export interface RunningReference {
  */
 export async function startReference(opts: ReferenceOptions = {}): Promise<RunningReference> {
   const faults = resolveFaults(opts.faults ?? []);
-  const choices = resolveVariant(opts.variant);
+  const variantChoices = resolveVariant(opts.variant);
+  const choices = opts.prompt ? { ...variantChoices, ledgerLagMs: 0, receipts: { ...variantChoices.receipts, executionDelayMs: 0, slowOperations: {} } } : variantChoices;
   if (choices.variant !== 'default' && faults.names.length > 0) throw new Error(`faults are supported on the default variant only, not on "${choices.variant}"`);
   const controlToken = opts.controlToken ?? `wgct_${randomBase62(32)}`;
   if (controlToken === '') throw new Error('controlToken must not be empty');

@@ -3,7 +3,8 @@
  * test per check, so Stryker's per-test coverage runs only the checks that reach a mutated line.
  * The reference runs in this process (its code is the code under mutation); each suite gets its
  * session as `wgc run` opens it (own workspace and cast, through the control protocol), with the
- * self-test's seed, on each conformant variant of the reference. A check that fails a clause, or breaks the harness, fails its test: the
+ * self-test's seed, on each conformant variant of the reference (without its delays: the
+ * timings are not the code under mutation). A check that fails a clause, or breaks the harness, fails its test: the
  * mutant is killed. A check that is not observable on the mutant passes (it caught nothing).
  */
 import { fileURLToPath } from 'node:url';
@@ -37,7 +38,7 @@ for (const variant of VARIANTS)
       let ref: RunningReference;
       let session: SuiteSession;
       beforeAll(async () => {
-        ref = await startReference({ variant });
+        ref = await startReference({ variant, prompt: true });
         const prepared = await prepareRun([suite], controlledRunContext(ref, { seed: SEED, numRuns: NUM_RUNS, timeoutMs: 20_000 }));
         session = await openSession(suite, prepared.run);
       });

@@ -10,8 +10,9 @@
  * - code that only runs when a positive switch holds: the consequent of `if (switch …)` or of
  *   `switch ? … : …` whose test is such a conjunction.
  *
- * Also ignored: the text of an error message (its constructor's message argument), which the
- * document leaves free.
+ * Also ignored: the text of an error message (its constructor's message argument, or the
+ * `message` of a validation issue, which goes into the error's data), which the document leaves
+ * free.
  *
  * The conjunction or test node itself is not ignored: replacing it with `true` fires the fault
  * and must be killed.
@@ -28,6 +29,8 @@ const ERRORS = new Set(['invalid', 'badRequest', 'conflict', 'notFound', 'unauth
 function isMessage(path) {
   for (let p = path; p && p.parentPath; p = p.parentPath) {
     const parent = p.parentPath.node;
+    // A validation issue's text ({ path, message: … }): it reaches the error's data, whose content part 7 leaves free.
+    if (parent.type === 'ObjectProperty' && parent.value === p.node && !parent.computed && parent.key.type === 'Identifier' && parent.key.name === 'message') return true;
     if (parent.type === 'CallExpression' || parent.type === 'NewExpression') {
       const c = parent.callee;
       const name = c.type === 'Identifier' ? c.name : undefined;
@@ -56,12 +59,44 @@ function conjuncts(node) {
   return node.type === 'LogicalExpression' && node.operator === '&&' ? [...conjuncts(node.left), ...conjuncts(node.right)] : [node];
 }
 
+/** True when a statement before `node` in `body` is `if (!switch) return …;` (no else): the rest of the block needs the fault. */
+function afterFaultGate(body, node) {
+  const at = body.indexOf(node);
+  return body.slice(0, Math.max(0, at)).some((st) => {
+    if (st.type !== 'IfStatement' || st.alternate) return false;
+    const t = st.test;
+    const gated = t.type === 'UnaryExpression' && t.operator === '!' && isSwitch(t.argument);
+    const exits = st.consequent.type === 'ReturnStatement' || (st.consequent.type === 'BlockStatement' && st.consequent.body.at(-1)?.type === 'ReturnStatement');
+    return gated && exits;
+  });
+}
+
 /** A test that holds only when a fault is on: a positive switch is one of its conjuncts. */
 const needsFault = (test) => conjuncts(test).some(isSwitch);
+
+/** `issues.push({ path, message })`: an issue's content goes only into the error's data (free: part 7); an empty object is still an issue. */
+function isIssueObject(path) {
+  const parent = path.parentPath?.node;
+  if (path.node.type !== 'ObjectExpression' || parent?.type !== 'CallExpression') return false;
+  const c = parent.callee;
+  return c.type === 'MemberExpression' && c.object.type === 'Identifier' && c.object.name === 'issues' && c.property.type === 'Identifier' && c.property.name === 'push';
+}
+const ISSUE = "an issue's path and message: free (part 7), and an empty issue still refuses the body";
+
+/** A label passed to `shifted(…)` or `shift?.(…)`: it only names a bound to a generated bounds fault. */
+function isBoundLabel(path) {
+  const parent = path.parentPath?.node;
+  if (path.node.type !== 'StringLiteral' || !parent || (parent.type !== 'CallExpression' && parent.type !== 'OptionalCallExpression')) return false;
+  const c = parent.callee;
+  return c.type === 'Identifier' && (c.name === 'shifted' || c.name === 'shift');
+}
+const BOUND_LABEL = 'the label only names the bound to a generated bounds fault (inert with no fault on)';
 
 export const faultSwitches = {
   shouldIgnore(path) {
     if ((path.node.type === 'StringLiteral' || path.node.type === 'TemplateLiteral') && isMessage(path)) return MESSAGE;
+    if (isIssueObject(path)) return ISSUE;
+    if (isBoundLabel(path)) return BOUND_LABEL;
     for (let p = path; p; p = p.parentPath) {
       const node = p.node;
       if (isSwitch(node)) return REASON;
@@ -76,6 +111,8 @@ export const faultSwitches = {
       }
       // Code guarded by a test that needs a fault.
       if ((parent.type === 'IfStatement' || parent.type === 'ConditionalExpression') && parent.consequent === node && needsFault(parent.test)) return REASON;
+      // A statement after `if (!switch) return …;` in the same block runs only with the fault on.
+      if (parent.type === 'BlockStatement' && afterFaultGate(parent.body, node)) return REASON;
       if (p.isStatement?.() && parent.type !== 'IfStatement' && parent.type !== 'BlockStatement') break;
     }
     return undefined;
