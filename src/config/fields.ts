@@ -156,7 +156,7 @@ export const FIELDS: readonly FieldSpec[] = [
     env: 'WGC_MAX_IN_FLIGHT',
     profile: true,
     defaultText: '8',
-    description: 'Requests in flight to the target at once, over the whole run (suites side by side and the requests checks send together); more wait their turn, untimed.',
+    description: 'Requests in flight to the target at once, over the whole run (suites and their lanes side by side, and the requests checks send together); more wait their turn, untimed.',
   },
   { field: 'concurrency', kind: 'positiveInteger', flag: '--concurrency', env: 'WGC_CONCURRENCY', profile: true, defaultText: '2', description: 'Suites run side by side (in one vitest worker).' },
   {
