@@ -85,7 +85,9 @@ export async function openSession(suite: SuiteDef, run: RunContext, deps: Sessio
   const ids = new Set(suite.checks.map((c) => c.id));
   const stray = lanes.flat().filter((c) => !ids.has(c.id));
   if (stray.length > 0) throw new Error(`suite ${suite.name}: lanes name checks the suite does not list: ${stray.map((c) => c.id).join(', ')}`);
-  const opening = await Promise.allSettled([openLane(suite, run, deps), ...lanes.map(() => openLane(suite, run, deps))]);
+  // The suite's share of the run's 429 retries is the lanes' together (one budget for the suite).
+  const shared: SessionDeps = { ...deps, retryBudget: deps.retryBudget ?? new RetryBudget(run.http.retry429.budget) };
+  const opening = await Promise.allSettled([openLane(suite, run, shared), ...lanes.map(() => openLane(suite, run, shared))]);
   const broke = opening.find((o): o is PromiseRejectedResult => o.status === 'rejected');
   if (broke) {
     // Those that opened are closed again (their workspaces deleted).
@@ -93,18 +95,36 @@ export async function openSession(suite: SuiteDef, run: RunContext, deps: Sessio
     throw broke.reason;
   }
   const [main, ...others] = opening.map((o) => (o as PromiseFulfilledResult<SuiteSession>).value);
-  const laneOf = new Map<string, SuiteSession>();
-  lanes.forEach((lane, i) => lane.forEach((c) => laneOf.set(c.id, others[i]!)));
-  const sessions = [main!, ...others];
+  const laneOf = new Map<string, number>();
+  lanes.forEach((lane, i) => lane.forEach((c) => laneOf.set(c.id, i)));
+  // A lane is closed (its ledger read, its workspace deleted) once its last check is done, not
+  // with the last lane: the teardowns of a suite's lanes do not all go at once.
+  const left = lanes.map((lane) => lane.length);
+  const closing: (Promise<SessionSummary> | undefined)[] = lanes.map(() => undefined);
+  const closeLane = (i: number): Promise<SessionSummary> => {
+    if (!closing[i]) {
+      closing[i] = others[i]!.close();
+      closing[i]!.catch(() => undefined);
+    }
+    return closing[i]!;
+  };
   return {
     suite,
     get requestCount() {
-      return sessions.reduce((t, s) => t + s.requestCount, 0);
+      return [main!, ...others].reduce((t, s) => t + s.requestCount, 0);
     },
-    run: (check) => (laneOf.get(check.id) ?? main!).run(check),
+    run(check) {
+      const i = laneOf.get(check.id);
+      if (i === undefined) return main!.run(check);
+      const result = others[i]!.run(check);
+      void result.then(() => {
+        if (--left[i]! === 0) void closeLane(i);
+      });
+      return result;
+    },
     async close() {
       // Every lane's workspace goes, whatever the others' teardowns did.
-      const closed = await Promise.allSettled(sessions.map((s) => s.close()));
+      const closed = await Promise.allSettled([main!.close(), ...others.map((_, i) => closeLane(i))]);
       const failed = closed.find((c): c is PromiseRejectedResult => c.status === 'rejected');
       if (failed) throw failed.reason;
       const summaries = closed.map((c) => (c as PromiseFulfilledResult<SessionSummary>).value);
