@@ -85,13 +85,16 @@ export async function openSession(suite: SuiteDef, run: RunContext, deps: Sessio
   const ids = new Set(suite.checks.map((c) => c.id));
   const stray = lanes.flat().filter((c) => !ids.has(c.id));
   if (stray.length > 0) throw new Error(`suite ${suite.name}: lanes name checks the suite does not list: ${stray.map((c) => c.id).join(', ')}`);
-  // The suite's share of the run's 429 retries is the lanes' together (one budget for the suite).
-  const shared: SessionDeps = { ...deps, retryBudget: deps.retryBudget ?? new RetryBudget(run.http.retry429.budget) };
+  // The lanes share the suite's keep-alive Agent (one, as before lanes) and its share of the
+  // run's 429 retries (one budget for the suite).
+  const ownDispatcher = deps.dispatcher ? undefined : createDispatcher({ connectTimeoutMs: run.http.timeoutMs });
+  const shared: SessionDeps = { dispatcher: deps.dispatcher ?? ownDispatcher!, retryBudget: deps.retryBudget ?? new RetryBudget(run.http.retry429.budget) };
   const opening = await Promise.allSettled([openLane(suite, run, shared), ...lanes.map(() => openLane(suite, run, shared))]);
   const broke = opening.find((o): o is PromiseRejectedResult => o.status === 'rejected');
   if (broke) {
     // Those that opened are closed again (their workspaces deleted).
     await Promise.allSettled(opening.map((o) => (o.status === 'fulfilled' ? o.value.close() : undefined)));
+    await ownDispatcher?.close();
     throw broke.reason;
   }
   const [main, ...others] = opening.map((o) => (o as PromiseFulfilledResult<SuiteSession>).value);
@@ -125,6 +128,7 @@ export async function openSession(suite: SuiteDef, run: RunContext, deps: Sessio
     async close() {
       // Every lane's workspace goes, whatever the others' teardowns did.
       const closed = await Promise.allSettled([main!.close(), ...others.map((_, i) => closeLane(i))]);
+      if (ownDispatcher && !ownDispatcher.closed) await ownDispatcher.close();
       const failed = closed.find((c): c is PromiseRejectedResult => c.status === 'rejected');
       if (failed) throw failed.reason;
       const summaries = closed.map((c) => (c as PromiseFulfilledResult<SessionSummary>).value);
