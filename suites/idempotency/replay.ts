@@ -27,7 +27,9 @@ export const createReplay: CheckDef = {
   maxCredits: 1 + WALK_MAX_PAGES + 1,
   async run(ctx) {
     const key = ctx.key(ADMIN);
-    const body = minimalCreateBody(ctx, { name: uniqueName(ctx, 'idem-create') });
+    // With a null among its values (a factor's `required`, boolean or null in 2.6): a keyed body may hold any JSON value.
+    const trace = { reason: 'idempotency replay check', factors: [{ criterion: 'a null among the values', status: 'unknown', required: null }] };
+    const body = minimalCreateBody(ctx, { name: uniqueName(ctx, 'idem-create'), decision_trace: trace });
     const idem = freshKey(ctx, 'create');
     const req: ApiRequest & { idempotencyKey: string } = { method: 'POST', path: '/definitions', key, body, idempotencyKey: idem };
     const original = await sendAccepted(

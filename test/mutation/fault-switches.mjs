@@ -59,10 +59,9 @@ function conjuncts(node) {
   return node.type === 'LogicalExpression' && node.operator === '&&' ? [...conjuncts(node.left), ...conjuncts(node.right)] : [node];
 }
 
-/** True when a statement before `node` in `body` is `if (!switch) return …;` (no else): the rest of the block needs the fault. */
-function afterFaultGate(body, node) {
-  const at = body.indexOf(node);
-  return body.slice(0, Math.max(0, at)).some((st) => {
+/** True when a statement before index `at` of `body` is `if (!switch) return …;` (no else): the rest of the block needs the fault. */
+function afterFaultGate(body, at) {
+  return body.slice(0, at).some((st) => {
     if (st.type !== 'IfStatement' || st.alternate) return false;
     const t = st.test;
     const gated = t.type === 'UnaryExpression' && t.operator === '!' && isSwitch(t.argument);
@@ -110,9 +109,10 @@ export const faultSwitches = {
         if (conjuncts(top.node).some((c) => c !== node && isSwitch(c) && !containsNode(node, c))) return REASON;
       }
       // Code guarded by a test that needs a fault.
-      if ((parent.type === 'IfStatement' || parent.type === 'ConditionalExpression') && parent.consequent === node && needsFault(parent.test)) return REASON;
+      // (By the path's key, not node identity: Stryker's traversal may have replaced the node by then.)
+      if ((parent.type === 'IfStatement' || parent.type === 'ConditionalExpression') && p.key === 'consequent' && needsFault(parent.test)) return REASON;
       // A statement after `if (!switch) return …;` in the same block runs only with the fault on.
-      if (parent.type === 'BlockStatement' && afterFaultGate(parent.body, node)) return REASON;
+      if (parent.type === 'BlockStatement' && p.listKey === 'body' && typeof p.key === 'number' && afterFaultGate(parent.body, p.key)) return REASON;
       if (p.isStatement?.() && parent.type !== 'IfStatement' && parent.type !== 'BlockStatement') break;
     }
     return undefined;

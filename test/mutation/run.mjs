@@ -9,7 +9,7 @@
  * equivalent or a behaviour the document allows, disabled in the reference's source with
  * Stryker's own comment and the reason (`// Stryker disable next-line <Mutator>: <reason>`).
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -57,6 +57,9 @@ const { modules, seed, out } = parseArgs(process.argv.slice(2));
 /** Test runners side by side (WGC_MUTATION_CONCURRENCY; default: up to 2, the machine's cores). */
 const concurrency = Number(process.env.WGC_MUTATION_CONCURRENCY ?? Math.max(1, Math.min(2, cpus().length)));
 if (seed !== undefined) process.env.WGC_MUTATION_SEED = seed;
+const incrementalFile = `reports/mutation/incremental-${modules.join('+')}.json`;
+/** Whether this run reuses an earlier run's results (see `incremental` below). */
+const incremental = existsSync(resolve(ROOT, incrementalFile)) && process.env.WGC_MUTATION_FULL !== '1';
 const started = Date.now();
 const cpuStart = process.cpuUsage();
 const stryker = new Stryker({
@@ -71,10 +74,18 @@ const stryker = new Stryker({
   concurrency,
   // Module-level constants run once at start-up; every test would have to run for each.
   ignoreStatic: true,
+  // Incremental: a later run of the same modules reuses the results of mutants whose code and
+  // covering tests did not change. Stryker sees only this folder's test file, not the suites it
+  // runs: after a change to the checks (suites/, src/), run with WGC_MUTATION_FULL=1, which runs
+  // every mutant again.
+  incremental: true,
+  incrementalFile,
+  force: process.env.WGC_MUTATION_FULL === '1',
   reporters: ['html', 'json', 'progress'],
   jsonReporter: { fileName: 'reports/mutation/mutation.json' },
   htmlReporter: { fileName: 'reports/mutation/index.html' },
-  tempDirName: '.stryker-tmp',
+  // WGC_MUTATION_TMP: a sandbox folder of its own, so that two runs (of different modules) can go side by side.
+  tempDirName: process.env.WGC_MUTATION_TMP ?? '.stryker-tmp',
   cleanTempDir: 'always',
   disableTypeChecks: 'src/reference/**/*.ts',
 });
@@ -161,6 +172,7 @@ for (const r of rows) {
     wallS: Math.round(wallS / modules.length),
     runWallS: Math.round(wallS),
     runModules: modules,
+    incremental,
   };
 }
 writeFileSync(storePath, `${JSON.stringify(store, null, 2)}\n`);
@@ -172,13 +184,13 @@ const md = [
   '',
   '# Mutation score of the reference target',
   '',
-  "Stryker 9.6.1 mutates the reference's rule modules and runs every conformance check against each mutant (one vitest test per check and conformant variant of the reference, in-process; `coverageAnalysis: perTest`, so a mutant runs only the checks that reach its line). A mutant is killed when a check fails a clause or breaks. Code that only a fault switch turns on, and error message texts, are ignored by test/mutation/fault-switches.mjs; other mutants judged equivalent are disabled in the source with Stryker's comment and the reason. Each module's row is its latest run (`npm run mutation -- --module NAME`).",
+  "Stryker 9.6.1 mutates the reference's rule modules and runs every conformance check against each mutant (one vitest test per check and conformant variant of the reference, in-process; `coverageAnalysis: perTest`, so a mutant runs only the checks that reach its line). A mutant is killed when a check fails a clause or breaks. Code that only a fault switch turns on, and error message texts, are ignored by test/mutation/fault-switches.mjs; other mutants judged equivalent are disabled in the source with Stryker's comment and the reason. Each module's row is its latest run (`npm run mutation -- --module NAME`); an incremental run re-tests only the mutants whose code changed since the run before and keeps the other results (`WGC_MUTATION_FULL=1` runs them all), so its wall time is not that of a full run.",
   '',
   '| Module | File | Score | Killed | Survived or not covered | Equivalent | Disabled or static | Run | Wall | Seed | Variants |',
   '|---|---|---:|---:|---:|---:|---:|---|---:|---:|---|',
   ...all.map(
     ([m, r]) =>
-      `| ${m} | \`${r.file}\` | ${r.score.toFixed(1)} % | ${r.killed} | ${r.undetected.length} | ${(r.equivalent ?? []).length} | ${r.staticOrIgnored} | ${r.date} | ${r.runWallS} s${r.runModules.length > 1 ? ` (${r.runModules.length} modules)` : ''} | ${r.seed} | ${r.variants} |`,
+      `| ${m} | \`${r.file}\` | ${r.score.toFixed(1)} % | ${r.killed} | ${r.undetected.length} | ${(r.equivalent ?? []).length} | ${r.staticOrIgnored} | ${r.date} | ${r.runWallS} s${r.runModules.length > 1 ? ` (${r.runModules.length} modules)` : ''}${r.incremental ? ', incremental' : ''} | ${r.seed} | ${r.variants} |`,
   ),
   '',
   `Modules not run yet: ${
