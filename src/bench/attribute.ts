@@ -208,7 +208,7 @@ export async function attributeCharges(suites: readonly SuiteDef[], run: RunCont
       current = { suite: suite.name };
       recorder.group = suite.name;
       recorder.label = `${suite.name}: set-up`;
-      const session = await openSession(suite, prepared.run, { dispatcher: recorder, retryBudget });
+      const session = await openSession(suite, prepared.run, { dispatcher: recorder, retryBudget, keepLanesOpen: true });
       // The suite's workspaces: its own and its lanes' (SuiteDef.lanes), provisioned at set-up.
       const setUp = recorder.records.filter((r) => r.group === suite.name && r.label === `${suite.name}: set-up` && WORKSPACE_IN_PATH.test(r.path));
       current.suiteWorkspaces = new Set(setUp.map((r) => decodeURIComponent(WORKSPACE_IN_PATH.exec(r.path)![1]!)));

@@ -55,6 +55,12 @@ export interface SessionDeps {
   dispatcher?: Dispatcher;
   /** The run-wide 429 retry budget; default: one per session of run.http.retry429.budget. */
   retryBudget?: RetryBudget;
+  /**
+   * Keep every lane open until the session closes, instead of closing each once its last check
+   * is done: for the recording pass (src/bench/attribute.ts), which reads the ledgers between
+   * checks and must not see a lane's teardown overlap the next check.
+   */
+  keepLanesOpen?: boolean;
 }
 
 const NO_CONTROL = 'needs the test-control protocol; this target has none (give controlUrl in the profile and WGC_CONTROL_TOKEN)';
@@ -121,7 +127,7 @@ export async function openSession(suite: SuiteDef, run: RunContext, deps: Sessio
       if (i === undefined) return main!.run(check);
       const result = others[i]!.run(check);
       void result.then(() => {
-        if (--left[i]! === 0) void closeLane(i);
+        if (--left[i]! === 0 && !deps.keepLanesOpen) void closeLane(i);
       });
       return result;
     },

@@ -12,8 +12,12 @@ import { CALIBRATION_MODE, MODE_CASES, type ModeCase } from './helpers/cases.ts'
 import { killAll, limiter, runWgc, type WgcRun, type WgcRunOutcome } from './helpers/run-wgc.ts';
 import { expectCalmRun, mb } from './helpers/verdict.ts';
 
-/** Per-request timeout of the small-suite runs (--timeout). */
-const TIMEOUT_MS = 600;
+/**
+ * Per-request timeout of the small-suite runs (--timeout). It bounds the control calls too,
+ * which the same loaded machine answers, several at once since a suite's lanes provision and
+ * tear down their workspaces side by side: 600 ms let some of them time out under load.
+ */
+const TIMEOUT_MS = 1_500;
 /**
  * --timeout of the every-suite runs. Their targets answer at once, so the timeout only
  * scales the bound; it is larger because their many control calls are answered by a stub

@@ -19,15 +19,18 @@ const THREADPOOL = Number(process.env.UV_THREADPOOL_SIZE ?? 4);
 /** Run-to-run noise of a process's peak RSS (measured: calibration runs differ by up to ~30 MiB). */
 const RSS_NOISE = 48 * 1024 * 1024;
 
+/** Requests in flight at once: the default --max-in-flight (a suite's lanes run side by side, so a run reaches it). */
+const IN_FLIGHT = 8;
+
 /**
  * Peak RSS a run may add over the calibration run, for a --max-response-bytes `cap`. Per
- * request the client holds at most the wire chunks, their concatenation, the decoded text and
- * its redacted copy, each at most the cap; V8 and malloc let a few requests' garbage pile up
- * before it is collected, so 16 × cap; plus a decoder window per threadpool thread. Nothing
- * may grow with what the target sends (200 MB bodies, 4 GiB bombs).
+ * request in flight the client holds at most the wire chunks, their concatenation, the decoded
+ * text and its redacted copy, each at most the cap (4 × cap × IN_FLIGHT); V8 and malloc let a
+ * few requests' garbage pile up before it is collected (16 × cap); plus a decoder window per
+ * threadpool thread. Nothing may grow with what the target sends (200 MB bodies, 4 GiB bombs).
  */
 export function memoryBound(cap: number): number {
-  return 16 * cap + THREADPOOL * DECODER_WINDOW + RSS_NOISE;
+  return (4 * IN_FLIGHT + 16) * cap + THREADPOOL * DECODER_WINDOW + RSS_NOISE;
 }
 
 /** report.json may not grow with what the target sends either (captured texts are bounded). */
