@@ -6,6 +6,7 @@
  */
 import { expect } from 'vitest';
 import type { HostileTarget } from '../../../fixtures/hostile/server.ts';
+import { DEFAULTS } from '../../../src/config/schema.ts';
 import { findLeaks } from './leaks.ts';
 import type { WgcRunOutcome } from './run-wgc.ts';
 
@@ -19,8 +20,8 @@ const THREADPOOL = Number(process.env.UV_THREADPOOL_SIZE ?? 4);
 /** Run-to-run noise of a process's peak RSS (measured: calibration runs differ by up to ~30 MiB). */
 const RSS_NOISE = 48 * 1024 * 1024;
 
-/** Requests in flight at once: the default --max-in-flight (a suite's lanes run side by side, so a run reaches it). */
-const IN_FLIGHT = 8;
+/** Requests in flight at once: the default --max-in-flight, which the hostile runs keep (a suite's lanes run side by side, so a run reaches it). */
+const IN_FLIGHT = DEFAULTS.maxInFlight;
 
 /**
  * Peak RSS a run may add over the calibration run, for a --max-response-bytes `cap`. Per
