@@ -122,5 +122,7 @@ export function createControlClient(opts: ControlClientOptions): ControlClient {
     setCapabilities: (ws, switches: Partial<Record<CapabilityName, boolean>>) => call('PUT', `/workspaces/${enc(ws)}/capabilities`, switches),
     createAccount: (ws, body = {}) => call('POST', `/workspaces/${enc(ws)}/accounts`, body),
     createPerson: (ws, accountId, body = {}) => call('POST', `/workspaces/${enc(ws)}/accounts/${enc(accountId)}/people`, body),
+    setLabel: (ws, label) => call('POST', `/workspaces/${enc(ws)}/labels`, label),
+    labels: (ws) => call('GET', `/workspaces/${enc(ws)}/labels`),
   };
 }

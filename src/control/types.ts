@@ -10,6 +10,15 @@ export interface UsageLedger {
   entries: { seq: number; method: string; path: string; status: number; credits: number; surface: string }[];
 }
 
+/** A label as the control protocol's GET /workspaces/{ws}/labels lists it (an addition to version 1). */
+export interface ControlLabel {
+  labelId: string;
+  definitionId: string;
+  entityKind: 'account' | 'contact';
+  entityId: string;
+  slug: string;
+}
+
 export type CapabilityName = 'definitions' | 'graphReads' | 'graphEdits' | 'context' | 'research' | 'enrichment' | 'crm' | 'workflows' | 'automaticCapture' | 'relationEditing' | 'graphCompute';
 
 /** Every control call throws ControlError on a non-success status: that is a harness problem, not a finding. */
@@ -32,4 +41,8 @@ export interface ControlApi {
   setCapabilities(ws: string, switches: Partial<Record<CapabilityName, boolean>>): Promise<void>;
   createAccount(ws: string, body?: { name?: string; domain?: string }): Promise<{ accountId: string }>;
   createPerson(ws: string, accountId: string, body?: { name?: string; title?: string }): Promise<{ personId: string; accountPersonId: string }>;
+  /** Additions to version 1 (a target may not offer them: 404). The entity carries that value of the definition. */
+  setLabel(ws: string, label: Omit<ControlLabel, 'labelId'>): Promise<{ labelId: string }>;
+  /** Every label of the workspace. */
+  labels(ws: string): Promise<{ labels: ControlLabel[] }>;
 }

@@ -1,6 +1,7 @@
 /**
- * The test-control protocol, version 1 (shared/control-protocol.md), at /__control/v1, plus
- * one extension: PUT /workspaces/{ws}/execution {"hold": boolean} keeps submitted operations
+ * The test-control protocol, version 1 (shared/control-protocol.md), at /__control/v1, with its
+ * additions (labels: POST and GET /workspaces/{ws}/labels), plus one extension of the
+ * reference's own: PUT /workspaces/{ws}/execution {"hold": boolean} keeps submitted operations
  * and compute runs queued until released (to observe revalidation of queued work).
  * Nothing here is billed, rate-limited or written to the usage ledger.
  */
@@ -13,6 +14,7 @@ import type { Executor } from './executor.ts';
 import { parseJsonObject, readBody, sendEmpty, sendJson } from './http.ts';
 import type { FaultSet } from './faults.ts';
 import { CAPABILITY_NAMES, type ApiKey, type Workspace } from './model.ts';
+import { assignLabel } from './labels.ts';
 import { setLimit } from './ratelimit.ts';
 import { createAccount, createPerson } from './records.ts';
 import type { Store } from './store.ts';
@@ -109,6 +111,19 @@ export class Control {
     }
   }
 
+  /** POST /workspaces/{ws}/labels (an addition to version 1): the entity carries that value of the definition. */
+  private plantLabel(ws: Workspace, b: Body): string {
+    const { definitionId, entityKind, entityId, slug } = b;
+    if (typeof definitionId !== 'string' || typeof entityId !== 'string' || typeof slug !== 'string') throw new ControlError(400, 'definitionId, entityId and slug must be strings');
+    if (entityKind !== 'account' && entityKind !== 'contact') throw new ControlError(400, 'entityKind must be account or contact');
+    const rec = ws.definitions.get(definitionId);
+    if (!rec) throw new ControlError(404, `unknown definition ${definitionId}`);
+    if (!rec.def.enum_values.some((v) => v.slug === slug)) throw new ControlError(400, `the definition has no enum value ${slug}`);
+    const entity = entityKind === 'account' ? ws.accounts.get(entityId) : ws.accountPeople.get(entityId);
+    if (!entity) throw new ControlError(404, `unknown ${entityKind} ${entityId}`);
+    return assignLabel(ws, rec, { kind: entityKind, id: entityId }, slug, this.store.newId(), this.store.now()).id;
+  }
+
   private route(method: string, seg: string[], b: Body): Reply {
     const s = this.store;
     const [a0, a1, a2, a3, a4] = seg;
@@ -172,6 +187,11 @@ export class Control {
         if (!account) throw new ControlError(404, `unknown account ${a3}`);
         const ap = createPerson(s, ws, account, optString(b, 'name'), optString(b, 'title'));
         return { status: 201, body: { personId: ap.personId, accountPersonId: ap.id } };
+      }
+      if (is('POST', 'workspaces', null, 'labels')) return { status: 201, body: { labelId: this.plantLabel(ws, b) } };
+      if (is('GET', 'workspaces', null, 'labels')) {
+        const labels = [...ws.labels.values()].map((l) => ({ labelId: l.id, definitionId: l.definitionId, entityKind: l.entityKind, entityId: l.entityId, slug: l.slug }));
+        return { status: 200, body: { labels } };
       }
       void a4;
     }

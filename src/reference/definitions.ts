@@ -253,7 +253,7 @@ function truthyBooleans(ctx: Ctx): unknown {
 }
 
 function touch(ctx: Ctx, rec: DefinitionRecord, reasonText: string | null): void {
-  rec.def.updated_at = ctx.store.now();
+  rec.def.updated_at = ctx.faults.has('writes-keep-updated-at') ? rec.def.updated_at : ctx.store.now();
   // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: which write's reason a definition shows (its creation's or the latest) is a variant's choice; both readings pass (clause DEF-017's interpretation)
   if (ctx.store.choices.definitions.reason === 'latest-write') rec.def.reason = reasonText;
   rec.revision++;
@@ -626,12 +626,13 @@ function mergeValue(ctx: Ctx) {
   // Stryker disable next-line all: merging a value into itself: a no-op 2xx or a refusal, both readings pass (a variant's choice)
   if (from === into && rules.sameSlug === 'no-op') return { status: 200, body: ctx.store.choices.layout.mergeResult(0, from.slug, into.slug) };
   if (from === into) throw badRequest('body.intoSlug must differ from fromSlug');
+  // Stryker disable next-line ConditionalExpression: merging into an archived value is refused here; merging as for a live value passes too (DEF-022's readings)
   if (into.archived) throw badRequest('body.intoSlug names an archived enum value');
   let rewritten = 0;
   const holders = new Set<string>();
   for (const l of ctx.ws.labels.values()) if (l.definitionId === d.id && l.slug === into.slug) holders.add(`${l.entityKind}:${l.entityId}`);
   for (const [id, l] of ctx.ws.labels) {
-    if (l.definitionId !== d.id || l.slug !== from.slug) continue;
+    if (l.definitionId !== d.id || l.slug !== from.slug || ctx.faults.has('merge-leaves-labels')) continue;
     rewritten++;
     // An entity that already carries the target value keeps one label, not two.
     if (holders.has(`${l.entityKind}:${l.entityId}`)) ctx.ws.labels.delete(id);
@@ -640,10 +641,12 @@ function mergeValue(ctx: Ctx) {
   // Stryker disable next-line all: the merged-away value archived or removed: both readings pass (a variant's choice)
   if (rules.mergedAway === 'archived') from.archived = true;
   else d.enum_values.splice(d.enum_values.indexOf(from), 1);
+  if (ctx.faults.has('merge-archives-into')) into.archived = true;
   // Stryker disable next-line LogicalOperator: the body's reason is required, never undefined
   touch(ctx, rec, b.reason ?? null);
   // Stryker disable next-line ObjectLiteral,StringLiteral: what a definition's trace records holds is not shown by the document (2.8); the trail's readability is judged by TRACE checks
   recordTrace(ctx.ws, 'definition', d.id, { at: d.updated_at, action: 'merge-value', actor: ctx.p.member.userId, trace });
+  // Stryker disable next-line UnaryOperator: the -1 is only answered under the fault merge-rewritten-negative (inert with no fault on)
   return { status: 200, body: ctx.store.choices.layout.mergeResult(rewritten === 0 && ctx.faults.has('merge-rewritten-negative') ? -1 : rewritten, from.slug, into.slug) };
 }
 

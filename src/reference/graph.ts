@@ -22,7 +22,8 @@ function decisionInputs(ctx: Ctx) {
   const refs = b[field]!.map((id) => {
     const rec = ctx.ws.definitions.get(id);
     if (!rec) throw notFound(`No definition ${id} in this workspace`);
-    return { entity_kind: 'definition', entity_id: rec.def.id, revision: rec.revision, content_hash: contentHash(rec.def) };
+    const revision = ctx.faults.has('decision-inputs-revision-from-zero') ? rec.revision - 1 : rec.revision;
+    return { entity_kind: 'definition', entity_id: rec.def.id, revision, content_hash: contentHash(rec.def) };
   });
   return { status: 200, body: ctx.store.choices.layout.decisionInputs(refs) };
 }

@@ -8,6 +8,7 @@ import { requireRole, requireScopes } from './auth.ts';
 import { badRequest, conflict, notFound, type Issue } from './errors.ts';
 import { ACCOUNT_FIELDS, ACCOUNT_FIELD_NAMES, CONTEXT_AREAS, MAX_AGENT_ACCOUNTS, PERSON_FIELDS, type AccountField } from './fields.ts';
 import type { Account, Workspace } from './model.ts';
+import { assignLabel } from './labels.ts';
 import { defineOp, type ExecCtx, type PrepareCtx } from './opdef.ts';
 import { accountOut, accountPersonOut } from './records.ts';
 import { recordTrace } from './trace.ts';
@@ -136,12 +137,7 @@ function applyChange(ctx: ExecCtx, args: EditArgs, c: Change): Record<string, un
     return { kind: c.kind, field: c.field, applied: true, before, after: c.after };
   }
   const rec = ws.definitions.get(c.definition_id)!;
-  const exclusive = rec.def.cardinality !== 'multi';
-  for (const [id, l] of ws.labels) {
-    if (l.definitionId === rec.def.id && l.entityId === c.entity_id && (exclusive || l.slug === c.value_slug)) ws.labels.delete(id);
-  }
-  const id = store.newId();
-  ws.labels.set(id, { id, definitionId: rec.def.id, entityKind: c.entity_kind, entityId: c.entity_id, slug: c.value_slug, definitionRevision: rec.revision, at: now });
+  const { id } = assignLabel(ws, rec, { kind: c.entity_kind, id: c.entity_id }, c.value_slug, store.newId(), now);
   recordTrace(ws, 'label_decision', id, {
     at: now,
     action: 'label',

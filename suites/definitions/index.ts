@@ -8,7 +8,11 @@ import { archiveDefinition, archivedStaysArchived } from './archive.ts';
 import { createProperty, unknownProperties, workspaceId } from './create.ts';
 import { archiveEdges, createEdges, mergeEdges, updateEdges } from './edges.ts';
 import { malformedId, unknownId } from './ids.ts';
+import { mergeValueLabels } from './labels.ts';
+import { mergeValueSlugs } from './merge.ts';
 import { readsChangeNothing, traceReadsChangeNothing } from './reads.ts';
+import { decisionInputReferences } from './references.ts';
+import { updatedAtMoves } from './timestamps.ts';
 import { validTraces } from './traces.ts';
 import { mergeValue, patchProperty } from './update.ts';
 import { archiveViolations, createViolations, mergeViolations, updateViolations } from './violations.ts';
@@ -33,6 +37,9 @@ export const suite: SuiteDef = {
     archiveViolations,
     mergeViolations,
     mergeValue,
+    mergeValueSlugs,
+    mergeValueLabels,
+    updatedAtMoves,
     archiveDefinition,
     archivedStaysArchived,
     unknownId,
@@ -40,6 +47,7 @@ export const suite: SuiteDef = {
     readsChangeNothing,
     traceReadsChangeNothing,
     validTraces,
+    decisionInputReferences,
     createEdges,
     updateEdges,
     archiveEdges,
@@ -55,6 +63,8 @@ export const suite: SuiteDef = {
     [createViolations, updateViolations, archiveViolations, mergeViolations],
     [readsChangeNothing, traceReadsChangeNothing],
     [validTraces, createEdges],
+    [mergeValueSlugs, mergeValueLabels, decisionInputReferences],
+    [updatedAtMoves],
     [updateEdges],
     [archiveEdges, mergeEdges],
     [patchProperty],

@@ -57,7 +57,8 @@ const { modules, seed, out } = parseArgs(process.argv.slice(2));
 /** Test runners side by side (WGC_MUTATION_CONCURRENCY; default: up to 2, the machine's cores). */
 const concurrency = Number(process.env.WGC_MUTATION_CONCURRENCY ?? Math.max(1, Math.min(2, cpus().length)));
 if (seed !== undefined) process.env.WGC_MUTATION_SEED = seed;
-const incrementalFile = `reports/mutation/incremental-${modules.join('+')}.json`;
+// A run on another seed keeps results of its own (a reused result would be the first seed's).
+const incrementalFile = `reports/mutation/incremental-${modules.join('+')}${seed !== undefined ? `-seed${seed}` : ''}.json`;
 /** Whether this run reuses an earlier run's results (see `incremental` below). */
 const incremental = existsSync(resolve(ROOT, incrementalFile)) && process.env.WGC_MUTATION_FULL !== '1';
 const started = Date.now();

@@ -143,6 +143,33 @@ export const PROBES: Record<string, Probe> = {
     const u = (await ws.api('PATCH', `/definitions/${d.id}`, { body: { reason: 'r', chatVisible: false } })).json;
     expect(u).toMatchObject({ description: 'kept', instruction: 'kept too', name: d.name, enum_values: d.enum_values, capture_enabled: d.capture_enabled });
   },
+  'DEF-030': async (_r, ws) => {
+    const d = await ws.definition({ enumValues: [{ label: 'Gold' }, { label: 'Silver' }, { label: 'Bronze' }] });
+    expect((await ws.api('POST', `/definitions/${d.id}/merge-value`, { body: { fromSlug: 'gold', intoSlug: 'silver', reason: 'r' } })).status).toBe(200);
+    const listed = (await defs(ws, '&includeArchived=true')).find((x) => x.id === d.id);
+    for (const slug of ['silver', 'bronze']) expect(listed.enum_values.find((v: any) => v.slug === slug)).toEqual(d.enum_values.find((v: any) => v.slug === slug));
+  },
+  'DEF-031': async (_r, ws) => {
+    const d = await ws.definition();
+    await new Promise((res) => setTimeout(res, 5));
+    const u = (await ws.api('PATCH', `/definitions/${d.id}`, { body: { reason: 'r', description: 'later' } })).json;
+    expect(Date.parse(u.updated_at)).toBeGreaterThan(Date.parse(d.updated_at));
+  },
+  'DEF-032': async (ref, ws) => {
+    const d = await ws.definition({ cardinality: 'multi' });
+    const entityId = await ws.account();
+    expect((await ref.control('POST', `/workspaces/${ws.id}/labels`, { definitionId: d.id, entityKind: 'account', entityId, slug: 'gold' })).status).toBe(201);
+    expect((await ws.api('POST', `/definitions/${d.id}/merge-value`, { body: { fromSlug: 'gold', intoSlug: 'silver', reason: 'r' } })).status).toBe(200);
+    const labels = (await ref.control('GET', `/workspaces/${ws.id}/labels`)).json.labels.filter((l: any) => l.definitionId === d.id);
+    expect(labels.map((l: any) => [l.entityId, l.slug])).toEqual([[entityId, 'silver']]);
+  },
+  'TRACE-020': async (_r, ws) => {
+    const d = await ws.definition();
+    const r = await ws.api('POST', '/graph/decision-inputs', { body: { definitionIds: [d.id] } });
+    const refs = JSON.stringify(r.json).match(/"revision":-?\d+/g) ?? [];
+    expect(refs.length).toBeGreaterThan(0);
+    for (const m of refs) expect(Number(m.split(':')[1])).toBeGreaterThan(0);
+  },
   'DEF-020': async (_r, ws) => {
     const d = await ws.definition();
     const u = (await ws.api('PATCH', `/definitions/${d.id}`, { body: { reason: 'r' } })).json;

@@ -171,9 +171,11 @@ describe('openapi.yaml', () => {
 });
 
 describe('control-openapi.yaml', () => {
-  test('has every endpoint of the control protocol v1', () => {
+  test('has every endpoint of the control protocol v1, and its additions', () => {
     const routes = control.operations.map((op) => `${op.method} ${op.path}`);
-    expect(routes).toHaveLength(18);
+    expect(routes).toHaveLength(20);
+    expect(routes).toContain('POST /workspaces/{ws}/labels');
+    expect(routes).toContain('GET /workspaces/{ws}/labels');
     expect(routes).toContain('GET /');
     expect(routes).toContain('PUT /keys/{keyId}/scopes');
     expect(routes).toContain('POST /workspaces/{ws}/accounts/{accountId}/people');
