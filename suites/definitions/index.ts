@@ -57,8 +57,10 @@ export const suite: SuiteDef = {
   ],
   // Side by side with the rest, each in a workspace of its own (with the test-control
   // protocol): the single-bound violations, the reads that must change nothing (their walks see
-  // only their own definitions), and the valid writes of the edges and the properties, which
-  // walk no listing and leave definitions no check above reads.
+  // only their own definitions), the valid writes of the edges and the properties, which
+  // walk no listing and leave definitions no check above reads, merge-value's edges and labels
+  // and the decision-input references (each reads back only its own definitions), and the
+  // updated_at check, which mostly waits.
   lanes: [
     [createViolations, updateViolations, archiveViolations, mergeViolations],
     [readsChangeNothing, traceReadsChangeNothing],
