@@ -34,8 +34,12 @@ interface Step {
 }
 
 const FOUR_VALUES = { valueType: 'enum', enumValues: [{ label: 'Alpha' }, { label: 'Beta' }, { label: 'Gamma' }, { label: 'Delta' }] } as const;
-/** Reads of the definition: before, after each of five calls, after the archiving PATCH, and a second read per call at most. */
-const MAX_READS = 12;
+/**
+ * Reads of the definition: before; after the three calls that must change nothing, after the
+ * merge, after the archiving PATCH and after the merge into the archived value; and a second
+ * read after each of the two groups that may be all refusals.
+ */
+const MAX_READS = 7;
 
 /** merge-value's edges: each answer a reading DEF-022 accepts, and no change DEF-030 does not allow. */
 export const mergeValueSlugs: CheckDef = {
@@ -59,12 +63,14 @@ export const mergeValueSlugs: CheckDef = {
       { what: 'merging into a slug no value has', fromSlug: b, intoSlug: unknown, mayRefuse: true },
       { what: 'merging two live values', fromSlug: b, intoSlug: c, on2xx: 'merged', mayRefuse: false },
     ];
-    for (const step of steps) before = (await mergeStep(ctx, key, id, step, before)) ?? before;
+    // The calls that must change nothing share one read; the merge gets its own.
+    before = (await mergeSteps(ctx, key, id, steps.slice(0, 3), before)) ?? before;
+    await mergeSteps(ctx, key, id, steps.slice(3), before);
     // Into an archived value: archived by a PATCH first (DEF-019 judges that PATCH).
     const patch = await ctx.api.send({ method: 'PATCH', path: `/definitions/${encodeURIComponent(id)}`, key, body: { reason: 'conformance check: archive a value', archiveEnumValueSlugs: [d] } });
     before = await readOne(ctx, key, id);
     if (is2xx(patch) && valuesBySlug(before.item).get(d)?.archived === true) {
-      await mergeStep(ctx, key, id, { what: 'merging into an archived value', fromSlug: a, intoSlug: d, on2xx: 'merged', mayRefuse: true }, before);
+      await mergeSteps(ctx, key, id, [{ what: 'merging into an archived value', fromSlug: a, intoSlug: d, on2xx: 'merged', mayRefuse: true }], before);
     }
   },
 };
@@ -83,27 +89,46 @@ async function readOne(ctx: CheckContext, key: KeyHandle, id: string): Promise<R
   return { item, page: listing.exchanges.at(-1)! };
 }
 
-/** Sends one merge-value, judges its answer (DEF-022) and what it changed (DEF-030); returns the read after it. */
-async function mergeStep(ctx: CheckContext, key: KeyHandle, id: string, step: Step, before: Read): Promise<Read | undefined> {
-  const body = { fromSlug: step.fromSlug, intoSlug: step.intoSlug, reason: 'conformance check: merge edge' };
-  const ex = await ctx.api.send({ method: 'POST', path: `/definitions/${encodeURIComponent(id)}/merge-value`, key, body });
-  const reading = await judgeAnswer(ctx, step, ex);
-  if (reading === undefined) return undefined;
+/** A merge-value sent and how its answer reads. */
+interface Sent {
+  step: Step;
+  ex: Exchange;
+  reading: Reading;
+}
+
+const READING_WORDS: Record<Reading, string> = { refused: 'refused', 'no-op': 'answered as a no-op', merged: 'merged' };
+
+/**
+ * Sends the merge-values of `steps` in order, judges each answer (DEF-022), then reads the
+ * definition back once and judges what they changed together (DEF-030): one read per group
+ * keeps the check's credits low, and each finding names every call of its group with its answer.
+ * Returns the read after them.
+ */
+async function mergeSteps(ctx: CheckContext, key: KeyHandle, id: string, steps: readonly Step[], before: Read): Promise<Read | undefined> {
+  const sent: Sent[] = [];
+  for (const step of steps) {
+    const body = { fromSlug: step.fromSlug, intoSlug: step.intoSlug, reason: 'conformance check: merge edge' };
+    const ex = await ctx.api.send({ method: 'POST', path: `/definitions/${encodeURIComponent(id)}/merge-value`, key, body });
+    const reading = await judgeAnswer(ctx, step, ex);
+    if (reading !== undefined) sent.push({ step, ex, reading });
+  }
+  if (sent.length === 0) return undefined;
   const after = await readOne(ctx, key, id);
-  const evidence = changeEvidence(step, reading, before.item, after.item);
-  if (reading === 'refused' && changedFields(before.item, after.item).includes('updated_at')) {
+  const evidence = changeEvidence(sent, before.item, after.item);
+  if (sent.every((s) => s.reading === 'refused') && changedFields(before.item, after.item).includes('updated_at')) {
     // Told apart from a listing that touches what it lists (SVC-005's) by a read with no write in between.
     const again = await readOne(ctx, key, id);
     if (canonical(again.item.updated_at) === canonical(after.item.updated_at)) evidence.push(`updated_at moved from ${brief(before.item.updated_at)} to ${brief(after.item.updated_at)}`);
   }
+  const merged = sent.some((s) => s.reading === 'merged');
   for (const message of evidence) {
     ctx.softFail({
       clause: 'DEF-030',
-      message: `${step.what} (${reading === 'refused' ? 'refused' : reading === 'no-op' ? 'answered as a no-op' : 'merged'}): ${message}`,
-      expected: reading === 'merged' ? 'only the value merged away changed (archived, removed or as it was)' : 'the definition as it was',
+      message: `${sent.map((s) => `${s.step.what} (${READING_WORDS[s.reading]})`).join(', then ')}: ${message}`,
+      expected: merged ? 'only the value merged away changed (archived, removed or as it was)' : 'the definition as it was',
       received: brief(after.item.enum_values),
       exchange: after.page,
-      context: [ex, before.page],
+      context: [...sent.map((s) => s.ex), before.page],
     });
   }
   return after;
@@ -151,23 +176,26 @@ function valuesBySlug(item: Record<string, unknown>): Map<string, Record<string,
   return new Map(values.filter((v) => typeof v.slug === 'string').map((v) => [v.slug as string, own(v)]));
 }
 
-/** What changed that the reading does not allow, in words. */
-function changeEvidence(step: Step, reading: Reading, before: Record<string, unknown>, after: Record<string, unknown>): string[] {
+/** What changed that the readings of the calls do not allow, in words. */
+function changeEvidence(sent: readonly Sent[], before: Record<string, unknown>, after: Record<string, unknown>): string[] {
   const out: string[] = [];
+  const mergedAway = new Set(sent.filter((s) => s.reading === 'merged').map((s) => s.step.fromSlug));
+  const into = new Set(sent.map((s) => s.step.intoSlug));
   const may = new Set(['enum_values', 'updated_at']);
-  if (reading !== 'refused') may.add('reason');
+  if (sent.some((s) => s.reading !== 'refused')) may.add('reason');
   for (const field of changedFields(before, after)) if (!may.has(field)) out.push(`${field} changed from ${brief(before[field])} to ${brief(after[field])}`);
   const was = valuesBySlug(before);
   const now = valuesBySlug(after);
   for (const [slug, value] of was) {
     const later = now.get(slug);
-    if (reading === 'merged' && slug === step.fromSlug) {
+    const role = into.has(slug) ? ' (a value merged into)' : '';
+    if (mergedAway.has(slug)) {
       if (later === undefined || canonical(later) === canonical(value) || canonical(later) === canonical({ ...value, archived: true })) continue;
       out.push(`the value merged away (${JSON.stringify(slug)}) changed otherwise than being archived: ${brief(value)} → ${brief(later)}`);
     } else if (later === undefined) {
-      out.push(`the value ${JSON.stringify(slug)} is gone${slug === step.intoSlug ? ' (the value merged into)' : ''}`);
+      out.push(`the value ${JSON.stringify(slug)}${role} is gone`);
     } else if (canonical(later) !== canonical(value)) {
-      out.push(`the value ${JSON.stringify(slug)}${slug === step.intoSlug ? ' (the value merged into)' : ''} changed: ${brief(value)} → ${brief(later)}`);
+      out.push(`the value ${JSON.stringify(slug)}${role} changed: ${brief(value)} → ${brief(later)}`);
     }
   }
   for (const slug of now.keys()) if (!was.has(slug)) out.push(`a value ${JSON.stringify(slug)} appeared`);
