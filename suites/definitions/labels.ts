@@ -3,7 +3,8 @@
  * through the test-control protocol's labels addition (POST and GET /workspaces/{ws}/labels): the
  * seed's way of setting one is a graph.apply_update change whose kind it does not show (4.8).
  * On a multi definition, one account carries the value merged away, a second carries it and the
- * value merged into, a third a bystander value; a label of another definition is a bystander too.
+ * value merged into, a third a bystander value; two labels of another definition (with the same
+ * labels as the values merged) are bystanders too.
  * After the merge no label carries the value merged away, each of the first two carries the
  * value merged into once, and the bystanders are as they were.
  */
@@ -33,7 +34,10 @@ export const mergeValueLabels: CheckDef = {
     const mine = await setupDefinition(ctx, key, { ...multi, enumValues: [{ label: 'Alpha' }, { label: 'Beta' }, { label: 'Gamma' }] });
     const other = await setupDefinition(ctx, key, { ...multi, enumValues: [{ label: 'Alpha' }, { label: 'Beta' }] });
     const [from, into, bystander] = slugsOf(mine.definition, 3, mine.exchange) as [string, string, string];
-    const [otherValue] = slugsOf(other.definition, 1, other.exchange) as [string];
+    // The other definition's values are labelled as this one's first two: on a server whose slugs
+    // follow the labels they share slugs with the values merged, so a rule that forgets to ask
+    // which definition a label belongs to shows.
+    const [otherFrom, otherInto] = slugsOf(other.definition, 2, other.exchange) as [string, string];
     const accounts: string[] = [];
     for (const n of [1, 2, 3]) accounts.push((await ctx.control.createAccount(ws, { name: `${ctx.run.prefix}labelled-${n}` })).accountId);
     const [e1, e2, e3] = accounts as [string, string, string];
@@ -44,7 +48,8 @@ export const mergeValueLabels: CheckDef = {
       { definitionId: d, entityId: e2, slug: from },
       { definitionId: d, entityId: e2, slug: into },
       { definitionId: d, entityId: e3, slug: bystander },
-      { definitionId: o, entityId: e1, slug: otherValue },
+      { definitionId: o, entityId: e1, slug: otherInto },
+      { definitionId: o, entityId: e3, slug: otherFrom },
     ];
     for (const l of planted) await labelsCall('set labels', () => ctx.control.setLabel(ws, { ...l, entityKind: 'account' }));
     const before = ours(await labelsCall('list labels', () => ctx.control.labels(ws)), [d, o]);
@@ -76,7 +81,8 @@ export const mergeValueLabels: CheckDef = {
       { definitionId: d, entityId: e1, slug: into },
       { definitionId: d, entityId: e2, slug: into },
       { definitionId: d, entityId: e3, slug: bystander },
-      { definitionId: o, entityId: e1, slug: otherValue },
+      { definitionId: o, entityId: e1, slug: otherInto },
+      { definitionId: o, entityId: e3, slug: otherFrom },
     ]
       .map(triple)
       .sort();

@@ -50,8 +50,8 @@ export const decisionInputReferences: CheckDef = {
 
 /**
  * POST /graph/decision-inputs for `id`, the form that worked before first; judges the references
- * of the first 2xx answer. Every form answered 5xx (other than 503) is a finding: the step 2.6
- * names failed.
+ * of the first 2xx answer. No form answered 2xx and one answered 5xx (other than 503) is a
+ * finding: the step 2.6 names failed, where a form the server does not take gets a 4xx.
  */
 async function prepare(ctx: CheckContext, key: KeyHandle, id: string, preferred: number, when: string, context?: Exchange): Promise<Prepared> {
   const shapes = decisionInputShapes(id);
@@ -65,11 +65,12 @@ async function prepare(ctx: CheckContext, key: KeyHandle, id: string, preferred:
     for (const ref of refs) judge(ctx, await apiSpec(), ref, ex, when, context);
     return { ex, refs, form };
   }
-  const crashed = answers.every((ex) => (ex.response?.status ?? 0) >= 500 && ex.response?.status !== 503);
-  if (crashed) {
+  // No form prepared anything, and one of them crashed (a 5xx other than 503, which a switched-off capability answers).
+  const crashed = answers.filter((ex) => (ex.response?.status ?? 0) >= 500 && ex.response?.status !== 503);
+  if (crashed.length > 0) {
     ctx.softFail({
       clause: 'TRACE-020',
-      message: `POST /graph/decision-inputs ${when} answered a server error to every request form`,
+      message: `POST /graph/decision-inputs ${when} answered no request form with references, and ${crashed.length} of them with a server error`,
       expected: 'the prepared references (2xx), or a refusal of a form the server does not take (4xx)',
       received: answers.map(shown).join(' | '),
       exchange: answers.at(-1)!,
