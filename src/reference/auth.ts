@@ -27,9 +27,12 @@ function malformed(message: string, faults: FaultSet): ApiError {
 }
 
 /** The credential of a request, or an ApiError when the headers are missing or malformed. */
-export function credentialOf(headers: IncomingHttpHeaders, faults: FaultSet): string {
+export function credentialOf(headers: IncomingHttpHeaders, faults: FaultSet, surface?: string): string {
   const authz = faults.has('bearer-refused') ? undefined : headers.authorization;
-  const xKey = faults.has('x-api-key-ignored') ? undefined : headers['x-api-key'];
+  let xKey = headers['x-api-key'];
+  if (faults.has('x-api-key-ignored')) xKey = undefined;
+  // A route that forgets the second header form (rule-cells fault) reads Authorization only.
+  if (forgets(faults, 'x-api-key', surface)) xKey = undefined;
   if (authz === undefined && xKey === undefined && faults.has('missing-key-403')) throw forbidden('An API key is required');
   let fromBearer: string | undefined;
   if (authz !== undefined) {
@@ -57,7 +60,7 @@ export function credentialOf(headers: IncomingHttpHeaders, faults: FaultSet): st
  * status (default: 401 and 403).
  */
 export function authenticate(store: Store, headers: IncomingHttpHeaders, faults: FaultSet, surface?: string): Principal {
-  const secret = credentialOf(headers, faults);
+  const secret = credentialOf(headers, faults, surface);
   // Stryker disable next-line BooleanLiteral,ConditionalExpression,LogicalOperator: a malformed key and an unknown key both get 401 (part 7 rule 3 names no other status)
   if (!store.secretRe.test(secret) && !(store.unprefixedSecretRe.test(secret) && store.keysBySecret.has(secret))) throw malformed('The API key is malformed', faults);
   const key = store.keysBySecret.get(secret);

@@ -330,13 +330,28 @@ export function untouchedFaults(faults: FaultSet): string[] {
 }
 
 /** The rules the rule-cells family forgets on one route at a time. */
-export const CELL_RULES = ['revoked', 'disabled', 'departed', 'paused', 'scopes', 'free-refusals', 'free-unauthorized', 'replay', 'conflict', 'key-bounds', 'free-replay', 'isolation'] as const;
+export const CELL_RULES = [
+  'x-api-key',
+  'revoked',
+  'disabled',
+  'departed',
+  'paused',
+  'scopes',
+  'free-refusals',
+  'free-unauthorized',
+  'replay',
+  'conflict',
+  'key-bounds',
+  'free-replay',
+  'isolation',
+] as const;
 export type CellRule = (typeof CELL_RULES)[number];
 
 /**
  * Generated rule-cell faults (family rule-cells): one rule forgotten on one route, the route
  * named by its ledger surface: `forgets:<rule>@<surface>`. Each rule is read at one place:
- * revoked, disabled, departed and paused by auth.ts standing; scopes by server.ts before
+ * x-api-key (the X-Api-Key header form is not read: only Authorization counts) by auth.ts
+ * credentialOf; revoked, disabled, departed and paused by auth.ts standing; scopes by server.ts before
  * requireScopes; free-refusals by server.ts fail (the route's refusals other than 401 are
  * charged); free-unauthorized by server.ts where a key is rejected (its 401s are charged);
  * replay (a repeated request runs again), conflict (idempotency.ts lookup: another input under

@@ -247,6 +247,7 @@ export async function ruleCellsFamily(): Promise<GeneratedFault[]> {
       clauses,
       description: `${at}: ${description}`,
     });
+    out.push(cell('x-api-key', ['AUTH-002'], 'the X-Api-Key header form is not read (a key sent that way is missing)'));
     out.push(cell('revoked', ['AUTH-007'], 'a revoked key is let through'));
     out.push(cell('disabled', ['AUTH-008'], 'a disabled key is let through'));
     out.push(cell('departed', ['AUTH-009'], "a departed member's key is let through"));

@@ -180,8 +180,8 @@ export const apiKeyWrites: CheckDef = {
   },
 };
 
-/** Endpoints the reads and writes above do not compare; STARTS_WORK ones (bulk work) are left out. */
-const COMPARED = new Set([...READS.map((r) => r.operationId), 'createDefinition', 'archiveDefinition', ...STARTS_WORK]);
+/** Endpoints the reads and writes above compare. */
+const COMPARED = new Set([...READS.map((r) => r.operationId), 'createDefinition', 'archiveDefinition']);
 
 /** Billed endpoints of the sweep below the reference answers 2xx (each sent twice). */
 const SWEEP_BILLED_2XX = ['runQuery', 'previewCompute'];
@@ -189,22 +189,40 @@ const SWEEP_BILLED_2XX = ['runQuery', 'previewCompute'];
 /**
  * Every other endpoint, sent with each header form: the two answers have the same status (the
  * requests are suites/_shared/every-endpoint.ts's, fresh ids and all, so most are refusals,
- * which must not depend on the header either).
+ * which must not depend on the header either). An endpoint that starts bulk work (STARTS_WORK)
+ * is sent with the graph:read key, which may not start it: the two refusals must match (a
+ * header form the route does not read shows as 401 against 403), and no work is started.
  */
 export const apiKeyEveryEndpoint: CheckDef = {
   id: 'auth/x-api-key-equivalent-every-endpoint',
   title: 'Every other endpoint answers the same status with X-Api-Key as with Authorization: Bearer',
   clauses: ['AUTH-002'],
-  endpoints: ['updateDefinition', 'mergeDefinitionValue', 'submitOperation', 'getOperation', 'runQuery', 'previewCompute', 'getComputeRun', 'getPerson', 'prepareDecisionInputs', 'readTraces'],
+  endpoints: [
+    'updateDefinition',
+    'mergeDefinitionValue',
+    'submitOperation',
+    'getOperation',
+    'runQuery',
+    'previewCompute',
+    'startComputeRun',
+    'getComputeRun',
+    'getPerson',
+    'prepareDecisionInputs',
+    'readTraces',
+  ],
   needs: { mutation: true },
   // POST /query and POST /compute/preview answer 2xx both ways on the reference.
   credits: 2 * SWEEP_BILLED_2XX.length,
   // Every billed endpoint of the sweep twice, plus work metered on top of a preview (as a run).
   maxCredits: 2 * BILLED_ENDPOINTS,
   async run(ctx) {
-    const key = widestKey(ctx);
+    const widest = widestKey(ctx);
+    const [reader] = availableKeys(ctx, ['reader']);
     for (const e of await everyEndpoint(ctx)) {
       if (COMPARED.has(e.operationId)) continue;
+      const key = STARTS_WORK.includes(e.operationId) ? reader : widest;
+      // Without the graph:read key, bulk work is not sent at all (a conformant target would start it).
+      if (key === undefined) continue;
       const bearer = await ctx.api.send({ ...e.request, key, auth: 'bearer' });
       const viaHeader = await ctx.api.send({ ...e.request, key, auth: 'x-api-key' });
       archiveIfCreated(ctx, key, bearer);

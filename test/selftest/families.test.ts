@@ -114,7 +114,7 @@ describe('the rule-cells family', () => {
     expect(() => resolveFaults(cells.map((f) => f.name))).not.toThrow();
     const rules = (rule: string) => cells.filter((f) => f.name.startsWith(`forgets:${rule}@`));
     // Standing and the price of a 401 on every endpoint; idempotency on the five of 4.1.
-    for (const rule of ['revoked', 'disabled', 'departed', 'paused', 'free-unauthorized', 'free-refusals']) expect(rules(rule), rule).toHaveLength(spec.operations.length);
+    for (const rule of ['x-api-key', 'revoked', 'disabled', 'departed', 'paused', 'free-unauthorized', 'free-refusals']) expect(rules(rule), rule).toHaveLength(spec.operations.length);
     for (const rule of ['replay', 'conflict', 'key-bounds', 'free-replay']) expect(rules(rule), rule).toHaveLength(5);
     // Scopes only where the document names some.
     expect(
@@ -130,6 +130,25 @@ describe('the rule-cells family', () => {
     // Each is run against the suites of its clauses only.
     expect(suitesFor(cells.find((f) => f.name === 'forgets:revoked@api:me')!)).toEqual(['auth']);
     expect(suitesFor(cells.find((f) => f.name === 'forgets:free-refusals@api:definitions.create')!)).toEqual(['billing']);
+  });
+
+  it('forgets the X-Api-Key header form on that route only', async () => {
+    const ref = await startReference({ faults: ['forgets:x-api-key@api:definitions.list'] });
+    try {
+      const post = (path: string, body: unknown) =>
+        fetch(`${ref.controlUrl}${path}`, { method: 'POST', headers: { authorization: `Bearer ${ref.controlToken}`, 'content-type': 'application/json' }, body: JSON.stringify(body) }).then(
+          (r) => r.json() as Promise<Record<string, string>>,
+        );
+      const { workspaceId } = await post('/workspaces', {});
+      const { userId } = await post(`/workspaces/${workspaceId}/members`, { role: 'owner' });
+      const { secret } = await post(`/workspaces/${workspaceId}/keys`, { userId, scopes: ['graph:read'] });
+      const get = (path: string, headers: Record<string, string>) => fetch(`${ref.baseUrl}/api/v1${path}`, { headers }).then((r) => r.status);
+      expect(await get('/definitions', { 'x-api-key': secret! })).toBe(401);
+      expect(await get('/definitions', { authorization: `Bearer ${secret}` })).toBe(200);
+      expect(await get('/me', { 'x-api-key': secret! })).toBe(200);
+    } finally {
+      await ref.close();
+    }
   });
 
   it('forgets the rule on that route only', async () => {
