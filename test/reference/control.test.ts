@@ -47,6 +47,32 @@ describe('control protocol', () => {
     expect(raw.status).toBe(400);
   });
 
+  it('sets and lists labels (the labels addition): one value per entity on an exclusive definition, each value once on a multi one', async () => {
+    const ws = await ref.workspace();
+    const account = await ws.account();
+    const exclusive = await ws.definition({ cardinality: 'exclusive' });
+    const multi = await ws.definition({ cardinality: 'multi' });
+    const set = (definitionId: string, slug: string, entityId = account, entityKind = 'account') => ref.control('POST', `/workspaces/${ws.id}/labels`, { definitionId, entityKind, entityId, slug });
+    const r = await set(exclusive.id, 'gold');
+    expect(r.status).toBe(201);
+    expect(Object.keys(r.json)).toEqual(['labelId']);
+    expect((await set(exclusive.id, 'silver')).status).toBe(201);
+    for (const slug of ['gold', 'silver', 'gold']) expect((await set(multi.id, slug)).status).toBe(201);
+    const listed = (await ref.control('GET', `/workspaces/${ws.id}/labels`)).json.labels as { definitionId: string; entityKind: string; entityId: string; slug: string }[];
+    const of = (id: string) =>
+      listed
+        .filter((l) => l.definitionId === id)
+        .map((l) => `${l.entityKind}:${l.entityId}:${l.slug}`)
+        .sort();
+    expect(of(exclusive.id)).toEqual([`account:${account}:silver`]);
+    expect(of(multi.id)).toEqual([`account:${account}:gold`, `account:${account}:silver`]);
+    const missing = '00000000-0000-4000-8000-000000000000';
+    expect((await set(missing, 'gold')).status).toBe(404);
+    expect((await set(exclusive.id, 'gold', missing)).status).toBe(404);
+    expect((await set(exclusive.id, 'platinum')).status).toBe(400);
+    expect((await set(exclusive.id, 'gold', account, 'deal')).status).toBe(400);
+  });
+
   it('provisions workspaces, members, keys, accounts and people with the documented shapes', async () => {
     const w = await ref.control('POST', '/workspaces', { credits: 7 });
     expect(w.status).toBe(201);

@@ -100,7 +100,8 @@ describe.skipIf(!browserPath && !process.env.CI)('report.html in headless Chromi
   test('a CI comment can deep-link a clause row: report.html#AUTH-007 lands on it', async () => {
     const page = await open('#AUTH-007');
     const top = await page.locator('tr[id="AUTH-007"]').evaluate((el) => el.getBoundingClientRect().top);
-    expect(top).toBeGreaterThanOrEqual(0);
+    // Scrolled to the row: its top at the viewport's top, give or take a subpixel of layout rounding.
+    expect(top).toBeGreaterThanOrEqual(-1);
     expect(top).toBeLessThan(900);
     if (process.env.WGC_SCREENSHOT) {
       const shot = await open();
