@@ -12,18 +12,8 @@ import type { WgcRunOutcome } from './run-wgc.ts';
 
 /** Largest window a brotli decoder may allocate (RFC 7932: 2^24 - 16 bytes); zlib's is 32 KiB. */
 const DECODER_WINDOW = 16 * 1024 * 1024;
-/**
- * Decoders run on libuv's threadpool (4 threads unless UV_THREADPOOL_SIZE says otherwise); each
- * thread's malloc arena may keep a freed window, so peak RSS can hold one window per thread.
- */
-const THREADPOOL = Number(process.env.UV_THREADPOOL_SIZE ?? 4);
-/**
- * Run-to-run noise of a process's peak RSS (measured: calibration runs differ by up to ~30 MiB,
- * and under a loaded `npm test` a br-bomb run peaked 163 MiB over its calibration, 3 MiB past a
- * bound with 48 MiB here). What the bound is for, growth with what the target sends (200 MB
- * bodies, 4 GiB bombs), is hundreds of MiB past it either way.
- */
-const RSS_NOISE = 64 * 1024 * 1024;
+/** Run-to-run noise of a process's peak RSS (measured: calibration runs differ by up to ~30 MiB). */
+const RSS_NOISE = 48 * 1024 * 1024;
 
 /** Requests in flight at once: the default --max-in-flight, which the hostile runs keep (a suite's lanes run side by side, so a run reaches it). */
 const IN_FLIGHT = DEFAULTS.maxInFlight;
@@ -31,12 +21,15 @@ const IN_FLIGHT = DEFAULTS.maxInFlight;
 /**
  * Peak RSS a run may add over the calibration run, for a --max-response-bytes `cap`. Per
  * request in flight the client holds at most the wire chunks, their concatenation, the decoded
- * text and its redacted copy, each at most the cap (4 × cap × IN_FLIGHT); V8 and malloc let a
- * few requests' garbage pile up before it is collected (16 × cap); plus a decoder window per
- * threadpool thread. Nothing may grow with what the target sends (200 MB bodies, 4 GiB bombs).
+ * text and its redacted copy, each at most the cap (4 × cap × IN_FLIGHT), and its decoder's
+ * window (each decompression stream allocates its own, whichever threadpool thread runs it:
+ * with a suite's lanes side by side, up to IN_FLIGHT brotli windows at once; a br-bomb run
+ * measured 163 and 198 MiB over its calibration, past a bound that counted one window per
+ * threadpool thread); V8 and malloc let a few requests' garbage pile up before it is collected
+ * (16 × cap). Nothing may grow with what the target sends (200 MB bodies, 4 GiB bombs).
  */
 export function memoryBound(cap: number): number {
-  return (4 * IN_FLIGHT + 16) * cap + THREADPOOL * DECODER_WINDOW + RSS_NOISE;
+  return (4 * IN_FLIGHT + 16) * cap + IN_FLIGHT * DECODER_WINDOW + RSS_NOISE;
 }
 
 /** report.json may not grow with what the target sends either (captured texts are bounded). */
