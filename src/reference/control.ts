@@ -14,7 +14,7 @@ import type { Executor } from './executor.ts';
 import { parseJsonObject, readBody, sendEmpty, sendJson } from './http.ts';
 import type { FaultSet } from './faults.ts';
 import { CAPABILITY_NAMES, type ApiKey, type Workspace } from './model.ts';
-import { assignLabel } from './labels.ts';
+import { assignLabel, labelledEntity } from './labels.ts';
 import { setLimit } from './ratelimit.ts';
 import { createAccount, createPerson } from './records.ts';
 import type { Store } from './store.ts';
@@ -119,8 +119,7 @@ export class Control {
     const rec = ws.definitions.get(definitionId);
     if (!rec) throw new ControlError(404, `unknown definition ${definitionId}`);
     if (!rec.def.enum_values.some((v) => v.slug === slug)) throw new ControlError(400, `the definition has no enum value ${slug}`);
-    const entity = entityKind === 'account' ? ws.accounts.get(entityId) : ws.accountPeople.get(entityId);
-    if (!entity) throw new ControlError(404, `unknown ${entityKind} ${entityId}`);
+    if (!labelledEntity(ws, entityKind, entityId)) throw new ControlError(404, `unknown ${entityKind} ${entityId}`);
     return assignLabel(ws, rec, { kind: entityKind, id: entityId }, slug, this.store.newId(), this.store.now()).id;
   }
 

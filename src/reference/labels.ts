@@ -4,7 +4,12 @@
  * rewritten by merge-value. An exclusive definition gives an entity one value; a multi one, a
  * value at most once.
  */
-import type { DefinitionRecord, LabelAssignment, Workspace } from './model.ts';
+import type { Account, AccountPerson, DefinitionRecord, LabelAssignment, Workspace } from './model.ts';
+
+/** The entity a label may go on: an account, or an account-membership record for a contact. */
+export function labelledEntity(ws: Workspace, kind: 'account' | 'contact', id: string): Account | AccountPerson | undefined {
+  return kind === 'account' ? ws.accounts.get(id) : ws.accountPeople.get(id);
+}
 
 /** Assigns `slug` of `rec` to the entity, replacing what the definition's cardinality rules out. */
 export function assignLabel(ws: Workspace, rec: DefinitionRecord, entity: { kind: 'account' | 'contact'; id: string }, slug: string, id: string, at: string): LabelAssignment {

@@ -8,7 +8,7 @@ import { requireRole, requireScopes } from './auth.ts';
 import { badRequest, conflict, notFound, type Issue } from './errors.ts';
 import { ACCOUNT_FIELDS, ACCOUNT_FIELD_NAMES, CONTEXT_AREAS, MAX_AGENT_ACCOUNTS, PERSON_FIELDS, type AccountField } from './fields.ts';
 import type { Account, Workspace } from './model.ts';
-import { assignLabel } from './labels.ts';
+import { assignLabel, labelledEntity } from './labels.ts';
 import { defineOp, type ExecCtx, type PrepareCtx } from './opdef.ts';
 import { accountOut, accountPersonOut } from './records.ts';
 import { recordTrace } from './trace.ts';
@@ -96,7 +96,7 @@ function prepareEdit(ctx: PrepareCtx, raw: unknown): EditArgs {
       if (!rec.def.entity_kinds.includes(c.entity_kind)) throw badRequest(`${at}.entity_kind: the definition does not apply to ${c.entity_kind}`);
       const value = rec.def.enum_values.find((v) => v.slug === c.value_slug);
       if (!value || value.archived) throw badRequest(`${at}.value_slug: no live enum value "${c.value_slug}"`);
-      const entity = c.entity_kind === 'account' ? ws.accounts.get(c.entity_id) : ws.accountPeople.get(c.entity_id);
+      const entity = labelledEntity(ws, c.entity_kind, c.entity_id);
       if (!entity) throw notFound(`${at}.entity_id: no ${c.entity_kind} ${c.entity_id} in this workspace`);
     }
   });

@@ -2,9 +2,10 @@
  * merge-value at its edges (DEF-022's readings, DEF-030). On one definition with four values,
  * merge a value into itself, merge from an unknown slug, merge into an unknown slug, merge two
  * live values, and merge into an archived value. Each answer must be one of the readings the
- * catalog accepts for that call, and the definition, read back after each call and compared by
- * slug, must show no change that reading does not allow: only the value merged away may change
- * (archived, removed or kept), and a refusal or a no-op changes nothing.
+ * catalog accepts for that call, and the definition, read back (after the three calls that must
+ * change nothing together, after each merge on its own) and compared by slug, must show no
+ * change those readings do not allow: only the value merged away may change (archived, removed
+ * or kept), and a refusal or a no-op changes nothing.
  */
 import type { CheckContext, CheckDef, KeyHandle } from '../../src/engine/check.ts';
 import { NotObservable, type Evidence } from '../../src/engine/finding.ts';
@@ -12,7 +13,7 @@ import type { Exchange } from '../../src/http/exchange.ts';
 import { validateSchema } from '../../src/spec/validate.ts';
 import { is2xx } from '../_shared/definitions.ts';
 import { brief, canonical, isObject } from '../_shared/json.ts';
-import { listDefinitions, walkMaxCredits } from './listing.ts';
+import { readBack, walkMaxCredits } from './listing.ts';
 import { ADMIN, apiSpec, refusalEvidence, setupDefinition, shown, slugsOf } from './support.ts';
 import { changedFields } from './violation-map.ts';
 
@@ -82,8 +83,8 @@ interface Read {
 }
 
 async function readOne(ctx: CheckContext, key: KeyHandle, id: string): Promise<Read> {
-  const listing = await listDefinitions(ctx, key, 'true', { ids: [id] });
-  const item = listing.byId.get(id);
+  const { found, listing } = await readBack(ctx, key, [id]);
+  const item = found.get(id);
   // Listing it is DEF-015's and DEF-029's concern; without it nothing here can be compared.
   if (!item) throw new NotObservable(`the definition ${id} is not listed with includeArchived=true, so what merge-value changed cannot be read`);
   return { item, page: listing.exchanges.at(-1)! };

@@ -11,7 +11,7 @@ import type { Exchange } from '../../src/http/exchange.ts';
 import { validateSchema } from '../../src/spec/validate.ts';
 import { is2xx } from '../_shared/definitions.ts';
 import { brief, findObjects } from '../_shared/json.ts';
-import { decisionInputShapes } from '../_shared/ops-shapes.ts';
+import { decisionInputShapes, statusesOf, tryShapes } from '../_shared/ops-shapes.ts';
 import { ADMIN, apiSpec, setupDefinition, shown } from './support.ts';
 
 const FIELDS = ['entity_kind', 'entity_id', 'revision', 'content_hash'] as const;
@@ -55,15 +55,12 @@ export const decisionInputReferences: CheckDef = {
  */
 async function prepare(ctx: CheckContext, key: KeyHandle, id: string, preferred: number, when: string, context?: Exchange): Promise<Prepared> {
   const shapes = decisionInputShapes(id);
-  const order = [preferred, ...shapes.keys()].filter((i, at, all) => all.indexOf(i) === at);
-  const answers: Exchange[] = [];
-  for (const form of order) {
-    const ex = await ctx.api.send({ ...shapes[form]!, key });
-    answers.push(ex);
-    if (!is2xx(ex)) continue;
-    const refs = findObjects(ex.response?.json, looksLikeReference);
-    for (const ref of refs) judge(ctx, await apiSpec(), ref, ex, when, context);
-    return { ex, refs, form };
+  const order = [shapes[preferred]!, ...shapes.filter((_, i) => i !== preferred)];
+  const { accepted, attempts: answers } = await tryShapes(ctx, key, order);
+  if (accepted) {
+    const refs = findObjects(accepted.response?.json, looksLikeReference);
+    for (const ref of refs) judge(ctx, await apiSpec(), ref, accepted, when, context);
+    return { ex: accepted, refs, form: shapes.indexOf(order[answers.length - 1]!) };
   }
   // No form prepared anything, and one of them crashed (a 5xx other than 503, which a switched-off capability answers).
   const crashed = answers.filter((ex) => (ex.response?.status ?? 0) >= 500 && ex.response?.status !== 503);
@@ -77,7 +74,7 @@ async function prepare(ctx: CheckContext, key: KeyHandle, id: string, preferred:
       context: answers.slice(0, -1),
     });
   }
-  return { why: `POST /graph/decision-inputs ${when} took none of the request forms tried: ${answers.map((ex) => String(ex.response?.status ?? ex.error?.kind)).join(', ')}` };
+  return { why: `POST /graph/decision-inputs ${when} took none of the request forms tried: ${statusesOf(answers)}` };
 }
 
 function judge(ctx: CheckContext, spec: Awaited<ReturnType<typeof apiSpec>>, ref: Record<string, unknown>, ex: Exchange, when: string, context?: Exchange): void {

@@ -12,7 +12,7 @@ import { validValue } from '../../src/generators/index.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 import { is2xx } from '../_shared/definitions.ts';
 import { findObjects } from '../_shared/json.ts';
-import { decisionInputShapes } from '../_shared/ops-shapes.ts';
+import { decisionInputShapes, tryShapes } from '../_shared/ops-shapes.ts';
 import { ADMIN, TWO_VALUES, apiSpec, archive, forEachGenerated, replay, setupDefinition, shown, slugsOf, tryCreate } from './support.ts';
 import { consistentTrace } from './valid-bodies.ts';
 
@@ -61,13 +61,10 @@ const isReference = (o: Record<string, unknown>): boolean =>
 async function preparedReferences(ctx: CheckContext): Promise<Record<string, unknown>[]> {
   const key = ctx.key(ADMIN);
   const { definition } = await setupDefinition(ctx, key);
-  for (const shape of decisionInputShapes(definition.id)) {
-    const ex = await ctx.api.send({ ...shape, key });
-    if (!is2xx(ex)) continue;
-    const refs = findObjects(ex.response?.json, isReference).map((r) => ({ entity_kind: r.entity_kind, entity_id: r.entity_id, revision: r.revision, content_hash: r.content_hash }));
-    return refs.slice(0, 30);
-  }
-  return [];
+  const { accepted } = await tryShapes(ctx, key, decisionInputShapes(definition.id));
+  if (!accepted) return [];
+  const refs = findObjects(accepted.response?.json, isReference).map((r) => ({ entity_kind: r.entity_kind, entity_id: r.entity_id, revision: r.revision, content_hash: r.content_hash }));
+  return refs.slice(0, 30);
 }
 
 /** Generated valid traces on create, PATCH, merge-value and archive are all accepted. */

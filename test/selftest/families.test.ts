@@ -6,10 +6,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { BOUND_FAULT_RE, resolveFaults } from '../../src/reference/faults.ts';
-import { startReference } from '../../src/reference/index.ts';
 import { boundsFamily, familyFaults, patchSemanticsFamily, ruleCellsFamily, shapesFamily, suitesFor } from '../../src/selftest/families.ts';
 import { CELL_FAULT_RE } from '../../src/reference/faults.ts';
 import { loadSpec } from '../../src/spec/load.ts';
+import { startReference } from '../../src/reference/index.ts';
+import { Ref } from '../reference/helpers.ts';
 import { SHAPE_FAULT_RE, UNTOUCHED_FAULT_RE } from '../../src/reference/faults.ts';
 import { FAULTS } from '../../src/reference/faults.ts';
 
@@ -133,38 +134,24 @@ describe('the rule-cells family', () => {
   });
 
   it('forgets the X-Api-Key header form on that route only', async () => {
-    const ref = await startReference({ faults: ['forgets:x-api-key@api:definitions.list'] });
+    const ref = await Ref.start(['forgets:x-api-key@api:definitions.list']);
     try {
-      const post = (path: string, body: unknown) =>
-        fetch(`${ref.controlUrl}${path}`, { method: 'POST', headers: { authorization: `Bearer ${ref.controlToken}`, 'content-type': 'application/json' }, body: JSON.stringify(body) }).then(
-          (r) => r.json() as Promise<Record<string, string>>,
-        );
-      const { workspaceId } = await post('/workspaces', {});
-      const { userId } = await post(`/workspaces/${workspaceId}/members`, { role: 'owner' });
-      const { secret } = await post(`/workspaces/${workspaceId}/keys`, { userId, scopes: ['graph:read'] });
-      const get = (path: string, headers: Record<string, string>) => fetch(`${ref.baseUrl}/api/v1${path}`, { headers }).then((r) => r.status);
-      expect(await get('/definitions', { 'x-api-key': secret! })).toBe(401);
-      expect(await get('/definitions', { authorization: `Bearer ${secret}` })).toBe(200);
-      expect(await get('/me', { 'x-api-key': secret! })).toBe(200);
+      const { secret } = await (await ref.workspace()).key('owner', ['graph:read']);
+      expect((await ref.api(secret, 'GET', '/definitions', { auth: 'x-api-key' })).status).toBe(401);
+      expect((await ref.api(secret, 'GET', '/definitions')).status).toBe(200);
+      expect((await ref.api(secret, 'GET', '/me', { auth: 'x-api-key' })).status).toBe(200);
     } finally {
       await ref.close();
     }
   });
 
   it('forgets the rule on that route only', async () => {
-    const ref = await startReference({ faults: ['forgets:revoked@api:definitions.list'] });
+    const ref = await Ref.start(['forgets:revoked@api:definitions.list']);
     try {
-      const post = (path: string, body: unknown) =>
-        fetch(`${ref.controlUrl}${path}`, { method: 'POST', headers: { authorization: `Bearer ${ref.controlToken}`, 'content-type': 'application/json' }, body: JSON.stringify(body) }).then(
-          (r) => r.json() as Promise<Record<string, string>>,
-        );
-      const { workspaceId } = await post('/workspaces', {});
-      const { userId } = await post(`/workspaces/${workspaceId}/members`, { role: 'owner' });
-      const { keyId, secret } = await post(`/workspaces/${workspaceId}/keys`, { userId, scopes: ['graph:read'] });
-      await fetch(`${ref.controlUrl}/keys/${keyId}/revoke`, { method: 'POST', headers: { authorization: `Bearer ${ref.controlToken}` } });
-      const get = (path: string) => fetch(`${ref.baseUrl}/api/v1${path}`, { headers: { authorization: `Bearer ${secret}` } }).then((r) => r.status);
-      expect(await get('/definitions')).toBe(200);
-      expect(await get('/me')).toBe(401);
+      const { keyId, secret } = await (await ref.workspace()).key('owner', ['graph:read']);
+      expect((await ref.control('POST', `/keys/${keyId}/revoke`)).status).toBe(204);
+      expect((await ref.api(secret, 'GET', '/definitions')).status).toBe(200);
+      expect((await ref.api(secret, 'GET', '/me')).status).toBe(401);
     } finally {
       await ref.close();
     }
