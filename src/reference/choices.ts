@@ -15,7 +15,7 @@ import type { ComputeRun, Definition, EnumValue, Receipt } from './model.ts';
 import type { Reading } from './validate.ts';
 
 /** The variants `startReference({ variant })` and `wgc serve --variant` accept. */
-export const VARIANT_NAMES = ['default', 'alternative', 'lenient'] as const;
+export const VARIANT_NAMES = ['default', 'alternative', 'lenient', 'extended'] as const;
 export type VariantName = (typeof VARIANT_NAMES)[number];
 
 /** The parts of an agent preview's quote (seed 4.8), before a variant lays them out. */
@@ -286,6 +286,8 @@ export interface Choices {
   ledgerSurface(surface: string): string;
   /** Charges show in the usage ledger this long after the answer (0: before the answer is sent). */
   readonly ledgerLagMs: number;
+  /** Headers of the server's own on every API answer (called per answer; none when absent). */
+  readonly responseHeaders?: () => Readonly<Record<string, string>>;
   readonly layout: Layout;
 }
 

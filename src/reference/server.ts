@@ -131,6 +131,7 @@ export class Server {
     let params: Record<string, string> = {};
     let query: Query = [];
     let idemKey: string | undefined;
+    for (const [name, value] of Object.entries(this.choices.responseHeaders?.() ?? {})) res.setHeader(name, value);
     const m = match(method, path, this.choices);
     if (!m.route && this.choices.routeBeforeKey) {
       // A variant answers unknown paths before looking at the key.

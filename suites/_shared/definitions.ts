@@ -5,6 +5,7 @@
 import type { CheckContext, KeyHandle } from '../../src/engine/check.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 import { Finding } from '../../src/engine/finding.ts';
+import { documentedDefinition } from './documented.ts';
 import { brief, isObject } from './json.ts';
 
 export const MODULE_KEYS = ['customers', 'partners', 'investors', 'recruiting', 'advisors', 'vendors'] as const;
@@ -101,15 +102,17 @@ export function movedOnItsOwn(before: Record<string, unknown>, after: Record<str
 }
 
 /**
- * Two renderings of one definition as compared for "nothing changed it": of the state only
- * "archived or not" counts, the server-owned fields are left out, and so is updated_at when
- * the definition changed on its own (movedOnItsOwn). Anything else that differs is a change: a
- * listing or a refused write that advances updated_at with nothing else moving still shows.
+ * Two renderings of one definition as compared for "nothing changed it": only what seed 2.1 and
+ * 2.2 define (documentedDefinition: a field of the server's own may change as it likes); of the
+ * state only "archived or not" counts, the server-owned fields are left out, and so is
+ * updated_at when the definition changed on its own (movedOnItsOwn). Anything else that differs
+ * is a change: a listing or a refused write that advances updated_at with nothing else moving
+ * still shows.
  */
 export function comparableRenderings(before: Record<string, unknown>, after: Record<string, unknown>): [Record<string, unknown>, Record<string, unknown>] {
   const moved = movedOnItsOwn(before, after);
   const view = (d: Record<string, unknown>): Record<string, unknown> => {
-    const out: Record<string, unknown> = { ...d, state: d.state === 'archived' ? 'archived' : '(not archived)' };
+    const out: Record<string, unknown> = { ...documentedDefinition(d), state: d.state === 'archived' ? 'archived' : '(not archived)' };
     for (const f of SERVER_OWNED) delete out[f];
     if (moved) delete out.updated_at;
     return out;

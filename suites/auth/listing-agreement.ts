@@ -12,6 +12,7 @@
  * Used where a check compares two ways of asking the same thing (AUTH-002: X-Api-Key against
  * Bearer), never to judge the listing itself.
  */
+import { documentedBody } from '../_shared/documented.ts';
 import { canonical, compareIds, isObject } from '../_shared/json.ts';
 
 interface Envelope {
@@ -24,7 +25,8 @@ function envelopeOf(v: unknown): Envelope | undefined {
   return { items: v.items as Record<string, unknown>[], nextCursor: v.nextCursor };
 }
 
-const byId = (e: Envelope): Map<string, string> => new Map(e.items.map((i) => [String(i.id).toLowerCase(), canonical(i)]));
+/** Items by id, each as canonical JSON of what the document defines of it (a Definition's 2.1 fields). */
+const byId = (e: Envelope): Map<string, string> => new Map(e.items.map((i) => [String(i.id).toLowerCase(), canonical(documentedBody(i))]));
 
 /**
  * Undefined when `middle` agrees with `before` and `after` (three answers to one listing

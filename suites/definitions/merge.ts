@@ -12,6 +12,7 @@ import { NotObservable, type Evidence } from '../../src/engine/finding.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 import { validateSchema } from '../../src/spec/validate.ts';
 import { is2xx } from '../_shared/definitions.ts';
+import { ENUM_VALUE_FIELDS, pick } from '../_shared/documented.ts';
 import { brief, canonical, isObject } from '../_shared/json.ts';
 import { readBack, walkMaxCredits } from './listing.ts';
 import { ADMIN, apiSpec, refusalEvidence, setupDefinition, shown, slugsOf } from './support.ts';
@@ -165,16 +166,12 @@ async function judgeAnswer(ctx: CheckContext, step: Step, ex: Exchange): Promise
 }
 
 /**
- * The fields of an enum value 2.2 shows. Others a server adds are its own, and may move when a
- * value is removed (a position, say).
+ * The enum values of a listed definition by slug, each with the fields of 2.2 only: others a
+ * server adds are its own, and may move when a value is removed (a position, say).
  */
-const VALUE_FIELDS = ['label', 'slug', 'description', 'color', 'archived'] as const;
-
-/** The enum values of a listed definition by slug, each with the fields of 2.2 only. */
 function valuesBySlug(item: Record<string, unknown>): Map<string, Record<string, unknown>> {
   const values = Array.isArray(item.enum_values) ? item.enum_values.filter(isObject) : [];
-  const own = (v: Record<string, unknown>): Record<string, unknown> => Object.fromEntries(VALUE_FIELDS.filter((f) => Object.hasOwn(v, f)).map((f) => [f, v[f]]));
-  return new Map(values.filter((v) => typeof v.slug === 'string').map((v) => [v.slug as string, own(v)]));
+  return new Map(values.filter((v) => typeof v.slug === 'string').map((v) => [v.slug as string, pick(v, ENUM_VALUE_FIELDS)]));
 }
 
 /** What changed that the readings of the calls do not allow, in words. */

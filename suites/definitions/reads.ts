@@ -9,6 +9,7 @@ import type { CheckContext, CheckDef, KeyHandle } from '../../src/engine/check.t
 import { Finding, NotObservable } from '../../src/engine/finding.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 import { comparableRenderings, is2xx } from '../_shared/definitions.ts';
+import { documentedDefinition } from '../_shared/documented.ts';
 import { findObjects, isObject } from '../_shared/json.ts';
 import { traceQueries } from '../_shared/ops-shapes.ts';
 import { SMALL_WALK_CREDITS, listDefinitions, walkMaxCredits } from './listing.ts';
@@ -64,7 +65,7 @@ function settling(a: Snapshot, b: Snapshot): Set<string> {
   const out = new Set<string>();
   for (const [id, read] of a.items) {
     const later = b.items.get(id);
-    if (later !== undefined && canonical(read) !== canonical(later)) out.add(id);
+    if (later !== undefined && canonical(documentedDefinition(read)) !== canonical(documentedDefinition(later))) out.add(id);
   }
   return out;
 }

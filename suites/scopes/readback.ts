@@ -11,6 +11,7 @@ import { is2xx } from '../_shared/definitions.ts';
 import { isObject } from '../_shared/json.ts';
 import { walkCollection } from '../_shared/paging.ts';
 import { RECEIPT_ID_FIELDS } from '../_shared/receipts.ts';
+import { documentedEnumValue } from '../_shared/documented.ts';
 
 const isFinding = (e: unknown): e is Finding => e instanceof Finding || (e instanceof Error && e.name === 'Finding' && 'evidence' in e);
 
@@ -50,7 +51,8 @@ export function writable(d: DefinitionView): Record<string, unknown> {
     name: d.name,
     description: d.description,
     instruction: d.instruction,
-    enum_values: d.enum_values,
+    // Seed 2.2's fields only: a field of the server's own (a clock) may move with every read.
+    enum_values: Array.isArray(d.enum_values) ? d.enum_values.map(documentedEnumValue) : d.enum_values,
     refresh_policy: d.refresh_policy,
     capture_enabled: d.capture_enabled,
     auto_apply_threshold: d.auto_apply_threshold,

@@ -83,7 +83,7 @@ async function runOnce(variant: VariantName, concurrency: number, maxInFlight: n
 // The variants (and each variant's two runs) go side by side: a run mostly waits (the billing
 // suite's ledger measurements set its length), each against a reference of its own.
 describe.concurrent('suites and lanes side by side and requests pipelined change no outcome, request or credit', () => {
-  for (const variant of ['default', 'alternative', 'lenient'] as const) {
+  for (const variant of ['default', 'alternative', 'lenient', 'extended'] as const) {
     test(`${variant} variant: one request in flight vs 9 suites and 32 requests in flight, and without lanes`, async () => {
       const [serial, parallel, laneless] = await Promise.all([runOnce(variant, 4, 1), runOnce(variant, 9, 32), runOnce(variant, 9, 32, false)]);
       expect(serial.checks.size).toBeGreaterThan(100);

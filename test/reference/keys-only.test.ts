@@ -1,6 +1,6 @@
 /**
- * The supplied-keys profile as documented, against the reference and its two conformant
- * variants, without the test-control protocol (keys-only.ts): the suites share the one
+ * The supplied-keys profile as documented, against the reference and its three conformant
+ * variants (the extended one names its roles `Owner`, `Analyst`... in GET /me), without the test-control protocol (keys-only.ts): the suites share the one
  * workspace the keys belong to, side by side, at the default and the highest suite
  * concurrency, in an empty workspace and in one that holds earlier runs' left-overs while a
  * noisy neighbour creates, patches, archives and lists definitions throughout. A conformant
@@ -13,7 +13,7 @@ import type { SuiteDef } from '../../src/engine/check.ts';
 import type { VariantName } from '../../src/reference/index.ts';
 import { loadAllSuites, problems, runKeysOnly, type KeysOnlyOptions, type KeysOnlyRun } from './keys-only.ts';
 
-const VARIANTS: readonly VariantName[] = ['default', 'alternative', 'lenient'];
+const VARIANTS: readonly VariantName[] = ['default', 'alternative', 'lenient', 'extended'];
 /** --concurrency: the default, and every suite at once. */
 const CONCURRENCY = [2, 9] as const;
 /** Two runs of each setting, each with its own seed. */
