@@ -18,6 +18,15 @@ export type Scope = (typeof SCOPES)[number];
 export const ROLES = ['owner', 'admin', 'analyst', 'member'] as const;
 export type Role = (typeof ROLES)[number];
 
+/**
+ * The spelling two role names are compared by: lower case, without whitespace, "-" or "_"
+ * (the document names roles only as words in prose; GET /me's `role` is "a string"). Used by
+ * the cast matching (src/target/roles.ts) and by the profile's `roles` map (src/config).
+ */
+export function roleKey(raw: string): string {
+  return raw.toLowerCase().replace(/[\s_-]+/g, '');
+}
+
 /** A key a suite needs: held by a member of one of these roles, with these scopes. */
 export interface CastMember {
   role: Role | readonly Role[];

@@ -112,6 +112,8 @@ function notes(secrets: readonly [string, string][], runCommand: string): string
     secrets.length > 0
       ? `Set before a run: ${secrets.map(([name]) => name).join(', ')}.`
       : 'No key is named: without the test-control protocol most checks will not be observable. Add keys as { "name": label, "env": ENV_VAR_NAME }.',
+    'Without the test-control protocol each key\'s role from GET /me is read as the API document\'s owner, admin, analyst or member (case, spaces, "-" and "_" aside: "Owner" is owner). If the target names its roles otherwise, map them here: "roles": { "workspace-owner": "owner", "Workspace Admin": "admin" }.',
+    'A run whose keys fill less of the cast members of the selected suites than --min-cast-share (default half) stops before any check (exit 2) and says which keys are missing; --allow-partial (or "allowPartial": true) runs anyway.',
   ];
 }
 

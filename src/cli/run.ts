@@ -3,6 +3,7 @@
  * plan credits, run the suites through vitest, and hand the results to src/report. Exit code:
  * 0 conformant, 1 a MUST clause failed, 2 usage or harness error (the report's verdict).
  */
+import type { KeyObject } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,6 +25,7 @@ import type { CliIo } from '../report/io.ts';
 import { createHttpClient } from '../http/client.ts';
 import { SecretRegistry } from '../http/redact.ts';
 import { baseUrlProblem, preflight, type PreflightResult } from '../target/preflight.ts';
+import { castShare, castShortfall } from '../target/cast-share.ts';
 
 export const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const DEFAULT_SUITES_DIR = join(PACKAGE_ROOT, 'suites');
@@ -138,6 +140,23 @@ export async function runCommand(argv: string[], env: NodeJS.ProcessEnv, io: Cli
     io.err(`wgc run: --certify: ${join(resolve(config.out), 'certification')} already exists; a bundle is never overwritten (choose another --out or remove it)\n`);
     return 2;
   }
+  // The signing key is read now, so a bad key file stops the run before anything is sent.
+  let signingKey: KeyObject | undefined;
+  if (config.signKey !== undefined) {
+    const from = resolved.sources.signKey === 'env' ? 'WGC_SIGN_KEY' : '--sign-key';
+    if (!config.certify) {
+      io.err(`wgc run: ${from} without --certify: only a certification bundle is signed (add --certify)\n`);
+      return 2;
+    }
+    const { KeyFileError, readSigningKey } = await import('../report/signature.ts');
+    try {
+      signingKey = readSigningKey(config.signKey);
+    } catch (e) {
+      if (!(e instanceof KeyFileError)) throw e;
+      io.err(`wgc run: ${from}: ${e.message}\n`);
+      return 2;
+    }
+  }
   observer.phase?.('configured');
 
   let files: { name: string; testFile: string; indexFile: string }[];
@@ -214,6 +233,22 @@ export async function runCommand(argv: string[], env: NodeJS.ProcessEnv, io: Cli
     if (unknownChecks.length > 0) {
       io.err(`wgc run: --check: unknown check ${unknownChecks.map((s) => `"${s}"`).join(', ')}; list them with wgc clauses, or see report.json's checks\n`);
       return 2;
+    }
+    // Without control, the supplied keys must fill enough of the casts for the run to be worth a
+    // verdict (src/target/cast-share.ts), over every selected suite, so that each shard decides
+    // alike. A run narrowed by --check (a replay) uses few cast members: it needs only one.
+    if (!hasControl(run)) {
+      const chosenSuites = suites.filter((s) => (config.suites.length === 0 || config.suites.includes(s.name)) && (config.checks.length === 0 || s.checks.some((c) => config.checks.includes(c.id))));
+      const introspected = run.introspected ?? [];
+      const share = castShare(chosenSuites, run.keys, introspected, run.roles);
+      if (share.total > 0) io.out(`keys fill ${share.matched} of ${share.total} cast members of the selected suites\n`);
+      const minShare = config.checks.length > 0 ? 0 : config.minCastShare;
+      const short = castShortfall(share, introspected, { ...(run.roles ? { roles: run.roles } : {}), minShare });
+      if (short && !config.allowPartial) {
+        io.err(`wgc run: ${short.summary}:\n${short.details.map((d) => `  ${d}\n`).join('')}`);
+        return abort([`keys: ${short.summary}; no suite ran`, ...short.details.map((d) => `keys: ${d}`)]);
+      }
+      if (short) io.out(`--allow-partial: ${short.summary}; running anyway\n`);
     }
     observer.phase?.('suitesLoaded');
     // The plan is printed before anything billable is sent (the preflight's GET /me is free).
@@ -327,10 +362,14 @@ export async function runCommand(argv: string[], env: NodeJS.ProcessEnv, io: Cli
     if (config.certify) {
       const bundle = join(out, 'certification');
       const { writeCertificationBundle } = await import('../report/certify.ts');
-      await writeCertificationBundle(result, bundle, { specPath: DEFAULT_SPEC_PATH, catalogPath: catalog.path, reports: written });
+      await writeCertificationBundle(result, bundle, { specPath: DEFAULT_SPEC_PATH, catalogPath: catalog.path, reports: written, ...(signingKey ? { signWith: signingKey } : {}) });
       listed.push(bundle);
     }
     io.out(renderTerminalSummary(result, { color: io.isTTY ?? false, files: listed }));
+    if (signingKey) {
+      const { fingerprintOf } = await import('../report/signature.ts');
+      io.out(`certification bundle signed by ${fingerprintOf(signingKey)} (MANIFEST.sig; check it with wgc verify-bundle DIR --public-key FILE)\n`);
+    }
     if (cut > 0)
       io.out(
         `coverage cut: ${cut} check${cut === 1 ? '' : 's'} did not run to the end because ${cancelled ?? `the time budget (${stopper.plan.budget}) ran out`}; their clauses are reported disabled\n`,

@@ -79,6 +79,13 @@ export function coerce(kind: FieldKind, raw: unknown): Coerced {
       const ms = m ? Math.round(Number(m[1]) * ({ ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as Record<string, number>)[unit]!) : Number.NaN;
       return Number.isSafeInteger(ms) && ms > 0 ? { ok: true, value: ms } : fail('a duration such as 120s, 10m or 1500ms (a bare number is seconds)', raw);
     }
+    case 'share': {
+      // A fraction (0.5) or a percentage (50%).
+      const v = typeof raw === 'number' ? String(raw) : typeof raw === 'string' ? raw.trim() : '';
+      const m = /^(\d+(?:\.\d+)?)(%?)$/.exec(v);
+      const share = m ? Number(m[1]) / (m[2] ? 100 : 1) : Number.NaN;
+      return share >= 0 && share <= 1 ? { ok: true, value: share } : fail('a share from 0 to 1 or a percentage, such as 0.5 or 50%', raw);
+    }
     case 'shard': {
       const m = typeof raw === 'string' ? /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(raw) : null;
       const index = m ? Number(m[1]) : 0;

@@ -5,7 +5,7 @@
  */
 
 /** How a raw value (flag text, env text or profile JSON) is read. */
-export type FieldKind = 'url' | 'positiveInteger' | 'nonNegativeInteger' | 'seed' | 'boolean' | 'string' | 'list' | 'shard' | 'coverage' | 'duration';
+export type FieldKind = 'url' | 'positiveInteger' | 'nonNegativeInteger' | 'seed' | 'boolean' | 'string' | 'list' | 'shard' | 'coverage' | 'duration' | 'share';
 
 export interface FieldSpec {
   field: string;
@@ -111,6 +111,25 @@ export const FIELDS: readonly FieldSpec[] = [
       'The coverage a conformant run must reach, else it is inconclusive (exit 2): a number of verified clauses (120), a share of the observable clauses (90%), or full (every observable MUST clause verified).',
   },
   {
+    field: 'minCastShare',
+    kind: 'share',
+    flag: '--min-cast-share',
+    env: 'WGC_MIN_CAST_SHARE',
+    profile: true,
+    defaultText: '50%',
+    description:
+      "Without the test-control protocol: the share of the selected suites' cast members (every suite/cast name) the supplied keys must fill, as GET /me describes them, else the run stops before any check with a usage error (exit 2) naming the unfilled members, what GET /me said of each key and the fix (50% or 0.5). A run whose keys fill no member at all stops whatever the share; a run narrowed by --check (a replay) only then. --allow-partial runs anyway.",
+  },
+  {
+    field: 'allowPartial',
+    kind: 'boolean',
+    flag: '--allow-partial',
+    env: 'WGC_ALLOW_PARTIAL',
+    profile: true,
+    defaultText: 'false',
+    description: 'Run even when the supplied keys fill less of the casts than --min-cast-share asks (or none of them): on purpose, with the coverage the keys allow.',
+  },
+  {
     field: 'patience',
     kind: 'positiveInteger',
     flag: '--patience',
@@ -171,6 +190,16 @@ export const FIELDS: readonly FieldSpec[] = [
   { field: 'shard', kind: 'shard', flag: '--shard', env: 'WGC_SHARD', profile: false, defaultText: 'none', description: 'Run shard i of n (i/n); merge the partials with `wgc merge`.' },
   { field: 'certify', kind: 'boolean', flag: '--certify', env: 'WGC_CERTIFY', profile: false, defaultText: 'false', description: 'Write a certification bundle next to the reports.' },
   {
+    field: 'signKey',
+    kind: 'string',
+    flag: '--sign-key',
+    env: 'WGC_SIGN_KEY',
+    profile: false,
+    defaultText: 'none (the bundle is not signed)',
+    description:
+      'With --certify: the Ed25519 private key file (PEM, as `wgc keygen` writes it) to sign the bundle with: MANIFEST.sig, checked by `wgc verify-bundle DIR --public-key FILE`. The path is echoed in reports, never the key. Without --certify, or a file that is not an unencrypted Ed25519 private key: a usage error (exit 2) before anything is sent.',
+  },
+  {
     field: 'maxResponseBytes',
     kind: 'positiveInteger',
     flag: '--max-response-bytes',
@@ -210,7 +239,7 @@ export const FIELDS: readonly FieldSpec[] = [
 ];
 
 /** Fields of the profile file that are not run settings. */
-export const PROFILE_ONLY_FIELDS = ['keys', 'fixtures'] as const;
+export const PROFILE_ONLY_FIELDS = ['keys', 'fixtures', 'roles'] as const;
 
 /** One row of the configuration reference, for docs and help. */
 export interface ConfigReferenceRow {
@@ -239,6 +268,14 @@ export function configReference(): ConfigReferenceRow[] {
       description: 'Profile only: [{ "name": label, "env": NAME_OF_ENV_VAR_HOLDING_THE_SECRET }]. Secrets are read from the environment, never from the profile.',
     },
     { field: 'fixtures', flag: '', env: '', default: 'none', description: 'Profile only: { "accountId", "accountPersonId" } of existing records, for targets without control.' },
+    {
+      field: 'roles',
+      flag: '',
+      env: '',
+      default: 'none',
+      description:
+        'Profile only: the target\'s own role names → the API document\'s roles (owner, admin, analyst, member), e.g. { "workspace-owner": "owner", "Workspace Admin": "admin" }. Without control, each key\'s role from GET /me is read as the document\'s word with case, surrounding whitespace and "-", "_" or spaces set aside (Owner is owner); a name neither that nor this map gives fits no cast member. Names are compared the same way.',
+    },
     {
       field: '$comment',
       flag: '',

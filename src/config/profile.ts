@@ -1,18 +1,21 @@
 /**
- * The target profile: a JSON file describing a target (baseUrl, controlUrl, the keys to use
- * and existing fixtures) and optionally any run setting. Secrets never live in it: keys name
- * the environment variable that holds their secret, and anything that looks like an inline
- * secret is rejected with a message saying what to do instead.
+ * The target profile: a JSON file describing a target (baseUrl, controlUrl, the keys to use,
+ * existing fixtures, the target's own role names) and optionally any run setting. Secrets
+ * never live in it: keys name the environment variable that holds their secret, and anything
+ * that looks like an inline secret is rejected with a message saying what to do instead.
  */
 import { FIELDS, PROFILE_ONLY_FIELDS } from './fields.ts';
 import { coerce } from './coerce.ts';
 import { FixturesSchema, KeyRefSchema, type Fixtures, type KeyRef } from './schema.ts';
+import { ROLES, roleKey, type Role } from '../vocabulary.ts';
 
 export interface ProfileValues {
   /** Run settings found in the profile, by field name. */
   settings: Record<string, unknown>;
   keys: KeyRef[];
   fixtures?: Fixtures;
+  /** The target's role names → the document's roles. */
+  roles?: Record<string, Role>;
 }
 
 const SECRET_FIELD = /secret|token|password|value|apikey|api_key|^key$|credential/i;
@@ -46,6 +49,9 @@ export function parseProfile(text: string, where: string, errors: string[]): Pro
       const parsed = FixturesSchema.safeParse(raw);
       if (parsed.success) out.fixtures = parsed.data;
       else errors.push(`${where}: fixtures: expected { "accountId"?: string, "accountPersonId"?: string }`);
+    } else if (name === 'roles') {
+      const roles = parseRoles(raw, where, errors);
+      if (roles) out.roles = roles;
     } else if (name === 'controlToken' || (SECRET_FIELD.test(name) && !settable.has(name))) {
       errors.push(`${where}: ${name}: secrets are never read from the profile; set ${name === 'controlToken' ? 'WGC_CONTROL_TOKEN' : 'an environment variable'} instead`);
     } else {
@@ -61,6 +67,38 @@ export function parseProfile(text: string, where: string, errors: string[]): Pro
     }
   }
   return out;
+}
+
+/**
+ * `roles`: the target's own role names → the document's. Names are compared as GET /me's roles
+ * are (roleKey: case, whitespace, "-" and "_" aside), so two names that compare equal must agree.
+ */
+function parseRoles(raw: unknown, where: string, errors: string[]): Record<string, Role> | undefined {
+  const expected = `{ "the target's role name": ${ROLES.map((r) => `"${r}"`).join(' | ')} }`;
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) {
+    errors.push(`${where}: roles: expected ${expected}`);
+    return undefined;
+  }
+  const roles: Record<string, Role> = {};
+  const seen = new Map<string, string>();
+  let ok = true;
+  for (const [name, role] of Object.entries(raw as Record<string, unknown>)) {
+    const problem = !(ROLES as readonly unknown[]).includes(role)
+      ? `expected one of the API document's roles (${ROLES.join(', ')}), got ${JSON.stringify(role) ?? String(role)}`
+      : roleKey(name) === ''
+        ? 'a role name needs a letter or digit'
+        : seen.has(roleKey(name)) && roles[seen.get(roleKey(name))!] !== role
+          ? `names the same role as ${JSON.stringify(seen.get(roleKey(name)))} (case, spaces, "-" and "_" aside) but maps it to another role`
+          : undefined;
+    if (problem) {
+      errors.push(`${where}: roles.${JSON.stringify(name)}: ${problem}`);
+      ok = false;
+      continue;
+    }
+    roles[name] = role as Role;
+    seen.set(roleKey(name), name);
+  }
+  return ok ? roles : undefined;
 }
 
 function parseKeys(raw: unknown, where: string, errors: string[]): KeyRef[] {

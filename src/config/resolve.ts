@@ -173,6 +173,7 @@ export function resolveConfig(inputs: ConfigInputs): ResolvedConfig {
     return { ...k, secret: secret ?? '' };
   });
   if (profile?.fixtures) merged.fixtures = profile.fixtures;
+  if (profile?.roles) merged.roles = profile.roles;
 
   if (merged.controlUrl !== undefined && merged.controlToken === undefined) {
     errors.push(`${describe('controlUrl', sources)}: a control URL needs its token in WGC_CONTROL_TOKEN (the token is read from the environment only)`);

@@ -4,6 +4,7 @@
  * this schema is the final, structural guarantee.
  */
 import { z } from 'zod';
+import { ROLES } from '../vocabulary.ts';
 
 export const KeyRefSchema = z
   .object({
@@ -33,6 +34,12 @@ export const ConfigSchema = z
     /** Supplied keys with their secrets, read from the environment variables the profile names. */
     keys: z.array(KeyRefSchema.extend({ secret: z.string().min(1) })),
     fixtures: FixturesSchema.optional(),
+    /** The target's role names → the document's roles (profile only). */
+    roles: z.record(z.string(), z.enum(ROLES)).optional(),
+    /** Without control: the share of cast members the supplied keys must fill (0 to 1). */
+    minCastShare: z.number().min(0).max(1),
+    /** Run even when the keys fill less than minCastShare. */
+    allowPartial: z.boolean(),
     out: z.string().min(1),
     seed: z.number().int().min(0).max(0xffffffff),
     runs: z.number().int().positive(),
@@ -58,6 +65,8 @@ export const ConfigSchema = z
     allowInsecureHttp: z.boolean(),
     shard: ShardSchema.refine((s) => s.index <= s.count, 'index ≤ count').optional(),
     certify: z.boolean(),
+    /** Path of the Ed25519 private key signing the certification bundle (the path, never the key). */
+    signKey: z.string().min(1).optional(),
     maxResponseBytes: z.number().int().positive(),
     suitesDir: z.string().optional(),
     /** Folder for Allure results, when asked for. */
@@ -87,6 +96,8 @@ export const DEFAULTS = {
   allowInsecureHttp: false,
   certify: false,
   maxResponseBytes: 8 * 1024 * 1024,
+  minCastShare: 0.5,
+  allowPartial: false,
 } as const;
 
 /**

@@ -5,6 +5,7 @@
  * need them to send requests; it is never written to a report (use redactRunContext).
  */
 import type { IntrospectedKey, SuppliedKey } from '../target/introspect.ts';
+import type { RoleMap } from '../target/roles.ts';
 import type { Retry429Options } from '../http/retry.ts';
 import type { Config } from '../config/index.ts';
 import { limitTarget, type InFlightLimiter } from '../http/limit.ts';
@@ -19,6 +20,8 @@ export interface RunContext {
   keys: SuppliedKey[];
   /** GET /me of every supplied key, done once per run by the runner; sessions introspect when absent. */
   introspected?: IntrospectedKey[];
+  /** The target's role names → the document's (the profile's `roles`), for matching supplied keys; see src/target/roles.ts. */
+  roles?: RoleMap;
   /** Existing records on targets without control. */
   fixtures?: { accountId?: string; accountPersonId?: string };
   seed: number;
@@ -130,6 +133,7 @@ export function runContextFor(config: Config, target: { baseUrl: string; control
     http: { timeoutMs: config.timeoutMs, maxResponseBytes: config.maxResponseBytes, allowInsecureHttp: config.allowInsecureHttp, retry429: DEFAULT_RUN_RETRY, maxInFlight: config.maxInFlight },
     ...(target.controlUrl ? { controlUrl: target.controlUrl, controlToken: target.controlToken! } : {}),
     ...(config.fixtures ? { fixtures: config.fixtures } : {}),
+    ...(config.roles ? { roles: config.roles } : {}),
     ...(config.maxCredits !== undefined ? { maxCredits: config.maxCredits } : {}),
   };
 }

@@ -207,7 +207,7 @@ async function openLane(suite: SuiteDef, run: RunContext, deps: SessionDeps): Pr
     }
   } else if (api) {
     const introspected = run.introspected ?? (await introspectKeys(api, run.keys));
-    const match = matchCast(suite.cast, run.keys, introspected);
+    const match = matchCast(suite.cast, run.keys, introspected, run.roles);
     setup.keys = match.keys;
     setup.unmatched = match.unmatched;
     for (const k of introspected) if (k.ok && k.workspaceId && !setup.workspaceId) setup.workspaceId = k.workspaceId;

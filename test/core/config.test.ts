@@ -123,7 +123,7 @@ describe('profile', () => {
       't.json: controlToken: secrets are never read from the profile; set WGC_CONTROL_TOKEN instead',
       't.json: keys[0].secret: secrets are never read from the profile; put the secret in an environment variable and give its name in keys[0].env',
       't.json: keys[1].env: expected the upper-case NAME of an environment variable holding the secret (e.g. WGC_KEY_ADMIN), got a value that may be the secret itself; never put secrets in the profile',
-      expect.stringMatching(/^t\.json: colour: unknown field; a profile may hold baseUrl, controlUrl, .*keys, fixtures$/),
+      expect.stringMatching(/^t\.json: colour: unknown field; a profile may hold baseUrl, controlUrl, .*keys, fixtures, roles$/),
       't.json: key "c": environment variable MISSING_VAR is not set; it must hold the key\'s secret',
     ]);
   });
@@ -132,6 +132,46 @@ describe('profile', () => {
     expect(problems(inputs({ argv: ['--target', 'nope.json'] }))).toEqual(['--target: cannot read the profile "nope.json" (ENOENT)']);
     expect(problems(inputs({ files: { 'x.json': '{' }, argv: ['--target', 'x.json'] }))[0]).toMatch(/^x\.json: not valid JSON/);
     expect(problems(inputs({ files: { 'x.json': '{"runs":"five"}' }, argv: ['--target', 'x.json'] }))).toEqual(['x.json: runs: expected a positive integer, got "five"']);
+  });
+});
+
+describe("keys-only runs: the target's role names, the share of the casts, --allow-partial", () => {
+  test("roles maps the target's role names to the document's; allowPartial and minCastShare are run settings", () => {
+    const files = { 't.json': JSON.stringify({ roles: { 'workspace-owner': 'owner', 'Workspace Admin': 'admin' }, allowPartial: true, minCastShare: '25%' }) };
+    const { config, sources } = resolveConfig(inputs({ files, argv: ['--target', 't.json'] }));
+    expect(config.roles).toEqual({ 'workspace-owner': 'owner', 'Workspace Admin': 'admin' });
+    expect(config).toMatchObject({ allowPartial: true, minCastShare: 0.25 });
+    expect(sources).toMatchObject({ allowPartial: 'profile', minCastShare: 'profile' });
+    expect(redactConfig(config)).toMatchObject({ roles: { 'workspace-owner': 'owner' }, allowPartial: true, minCastShare: 0.25 });
+  });
+
+  test('defaults: half of the cast members, no --allow-partial, no roles; env and flags override', () => {
+    const { config } = resolveConfig(inputs());
+    expect(config).toMatchObject({ allowPartial: false, minCastShare: 0.5 });
+    expect(config.roles).toBeUndefined();
+    expect(resolveConfig(inputs({ env: { WGC_ALLOW_PARTIAL: '1', WGC_MIN_CAST_SHARE: '0.9' } })).config).toMatchObject({ allowPartial: true, minCastShare: 0.9 });
+    expect(resolveConfig(inputs({ env: { WGC_MIN_CAST_SHARE: '0.9' }, argv: ['--allow-partial', '--min-cast-share', '0%'] })).config).toMatchObject({ allowPartial: true, minCastShare: 0 });
+  });
+
+  test("a role that is not the document's, a name with no letter, or two spellings of one name mapped apart are profile errors naming the field", () => {
+    const profile = (roles: unknown) => ({ files: { 't.json': JSON.stringify({ roles }) }, argv: ['--target', 't.json'] });
+    expect(problems(inputs(profile({ Boss: 'superuser', Lead: 'Owner', ok: 'analyst' })))).toEqual([
+      't.json: roles."Boss": expected one of the API document\'s roles (owner, admin, analyst, member), got "superuser"',
+      't.json: roles."Lead": expected one of the API document\'s roles (owner, admin, analyst, member), got "Owner"',
+    ]);
+    expect(problems(inputs(profile({ ' - ': 'owner' })))).toEqual(['t.json: roles." - ": a role name needs a letter or digit']);
+    expect(problems(inputs(profile({ 'Team Lead': 'owner', team_lead: 'admin' })))).toEqual([
+      't.json: roles."team_lead": names the same role as "Team Lead" (case, spaces, "-" and "_" aside) but maps it to another role',
+    ]);
+    expect(problems(inputs(profile(['owner'])))).toEqual(['t.json: roles: expected { "the target\'s role name": "owner" | "admin" | "analyst" | "member" }']);
+  });
+
+  test.each([
+    [['--min-cast-share', '1.5'], '--min-cast-share: expected a share from 0 to 1 or a percentage, such as 0.5 or 50%, got "1.5"'],
+    [['--min-cast-share', '120%'], '--min-cast-share: expected a share from 0 to 1 or a percentage, such as 0.5 or 50%, got "120%"'],
+    [['--allow-partial=maybe'], '--allow-partial: expected true or false, got "maybe"'],
+  ])('%j', (argv, message) => {
+    expect(problems(inputs({ argv }))).toEqual([message]);
   });
 });
 
@@ -154,7 +194,7 @@ describe('redaction and reference', () => {
   test('the reference table covers every field with flag or env, and every schema field', () => {
     const rows = configReference();
     for (const f of FIELDS) expect(rows.find((r) => r.field === f.field)).toBeDefined();
-    expect(rows.map((r) => r.field)).toEqual(expect.arrayContaining(['keys', 'fixtures', 'controlToken', 'seed', 'maxCredits']));
+    expect(rows.map((r) => r.field)).toEqual(expect.arrayContaining(['keys', 'fixtures', 'roles', 'controlToken', 'seed', 'maxCredits', 'minCastShare', 'allowPartial']));
     expect(rows.find((r) => r.field === 'controlToken')).toMatchObject({ flag: '', env: 'WGC_CONTROL_TOKEN' });
   });
 });
