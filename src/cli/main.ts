@@ -22,7 +22,8 @@ commands:
   clauses [--json]  list the clause catalog: id, level, seed reference, statement, observation needs
   diff            compare two reports
   merge           merge shard partials into one report
-  verify-bundle   check a certification bundle against its manifest
+  verify-bundle   check a certification bundle against its manifest (and its signer, with --public-key)
+  keygen          write an Ed25519 key pair for signing certification bundles (run --certify --sign-key)
   bench           benchmark the suite against the embedded reference target
   selftest        run the suite against every named fault of the reference target (kill matrix)
   docs            regenerate the generated documentation (--check: fail when it is stale)
@@ -43,6 +44,7 @@ const EXTENSIONS: Record<string, [string, string]> = {
   bench: ['./bench.ts', 'benchCommand'],
   docs: ['./docs.ts', 'docsCommand'],
   'verify-bundle': ['./verify-bundle.ts', 'verifyBundleCommand'],
+  keygen: ['./keygen.ts', 'keygenCommand'],
   selftest: ['./selftest.ts', 'selfTestCommand'],
   init: ['./init.ts', 'initCommand'],
 };

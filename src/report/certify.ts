@@ -2,14 +2,18 @@
  * The certification bundle: one folder holding the reports, the exact spec and catalog the
  * run used (hash-checked against the report), the suite version and seed, and a
  * MANIFEST.sha256 (sha256sum format) of every file, so anyone can check later that nothing
- * was changed (`wgc verify-bundle DIR`, or `sha256sum -c MANIFEST.sha256`).
+ * was changed (`wgc verify-bundle DIR`, or `sha256sum -c MANIFEST.sha256`). Signed with a
+ * key (`--sign-key`), it also holds MANIFEST.sig (src/report/signature.ts), which tells who
+ * wrote it to whoever has the signer's public key (`wgc verify-bundle DIR --public-key FILE`).
  */
+import type { KeyObject } from 'node:crypto';
 import { copyFile, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { basename, join, relative, sep } from 'node:path';
 import type { RunResult } from './model.ts';
 import { sha256 } from './meta.ts';
 import { writeReports } from './write.ts';
 import { parseReport } from './json.ts';
+import { checkSignature, fingerprintOf, SIGNATURE, signManifest } from './signature.ts';
 
 /** The manifest: one "<sha256>  <path>" line per file (sha256sum format). */
 export const MANIFEST = 'MANIFEST.sha256';
@@ -27,9 +31,11 @@ export interface BundleFiles {
   catalogPath: string;
   /** Already written report files to copy into reports/; when absent the reports are rendered afresh. */
   reports?: readonly string[];
+  /** Ed25519 private key: sign the manifest into MANIFEST.sig (and name its fingerprint in certification.json). */
+  signWith?: KeyObject;
 }
 
-/** Writes the bundle into `outDir`; returns the paths of every file written (manifest last). */
+/** Writes the bundle into `outDir`; returns the paths of every file written (manifest, then signature, last). */
 export async function writeCertificationBundle(result: RunResult, outDir: string, files: BundleFiles): Promise<string[]> {
   const spec = await readFile(files.specPath);
   const catalog = await readFile(files.catalogPath);
@@ -72,24 +78,32 @@ export async function writeCertificationBundle(result: RunResult, outDir: string
     startedAt: result.meta.startedAt,
     specHash: result.meta.specHash,
     catalogHash: result.meta.catalogHash,
+    // Covered by the manifest, so the signer's name is signed too.
+    ...(files.signWith ? { signedBy: fingerprintOf(files.signWith) } : {}),
   };
   await writeFile(join(outDir, CERTIFICATE), `${JSON.stringify(certificate, null, 2)}\n`, 'utf8');
   written.push(join(outDir, CERTIFICATE));
 
   const lines: string[] = [];
   for (const rel of await listFiles(outDir)) {
-    if (rel === MANIFEST) continue;
+    if (rel === MANIFEST || rel === SIGNATURE) continue;
     lines.push(`${sha256(await readFile(join(outDir, rel)))}  ${rel}`);
   }
-  await writeFile(join(outDir, MANIFEST), `${lines.join('\n')}\n`, 'utf8');
+  const manifest = Buffer.from(`${lines.join('\n')}\n`, 'utf8');
+  await writeFile(join(outDir, MANIFEST), manifest);
   written.push(join(outDir, MANIFEST));
+  if (files.signWith) {
+    const facts = { suite: result.meta.suite, specHash: result.meta.specHash, catalogHash: result.meta.catalogHash, seed: result.meta.seed };
+    await writeFile(join(outDir, SIGNATURE), signManifest(manifest, files.signWith, facts), 'utf8');
+    written.push(join(outDir, SIGNATURE));
+  }
   return written;
 }
 
 /** One problem `verifyBundle` found. */
 export interface BundleProblem {
   file: string;
-  problem: 'modified' | 'missing' | 'unlisted' | 'inconsistent';
+  problem: 'modified' | 'missing' | 'unlisted' | 'inconsistent' | 'signature';
   detail: string;
 }
 
@@ -99,15 +113,29 @@ export interface BundleVerification {
   /** Files listed in the manifest and checked. */
   checked: number;
   problems: BundleProblem[];
+  /** Fingerprint of the key whose signature over the manifest verified (absent: unsigned, or it did not verify). */
+  signer?: string;
+}
+
+/** Options of `verifyBundle`. */
+export interface VerifyOptions {
+  /**
+   * The signer's public key, obtained from them out of band: MANIFEST.sig must be its signature.
+   * Without it a signature is checked against the public key it carries, which anyone can
+   * replace along with the signature: integrity only, not origin.
+   */
+  publicKey?: KeyObject;
 }
 
 /**
  * Re-hashes every file of a bundle against its manifest, reports files that are modified,
- * missing or not listed, and checks that the bundled spec and catalog are the ones the
- * certificate names. Throws when the folder has no readable manifest.
+ * missing or not listed, checks that the bundled spec and catalog are the ones the
+ * certificate names, and checks MANIFEST.sig (see VerifyOptions). Throws when the folder has
+ * no readable manifest.
  */
-export async function verifyBundle(dir: string): Promise<BundleVerification> {
-  const manifestText = await readFile(join(dir, MANIFEST), 'utf8');
+export async function verifyBundle(dir: string, options: VerifyOptions = {}): Promise<BundleVerification> {
+  const manifestBytes = await readFile(join(dir, MANIFEST));
+  const manifestText = manifestBytes.toString('utf8');
   const problems: BundleProblem[] = [];
   const listed = new Map<string, string>();
   for (const [i, line] of manifestText.split('\n').entries()) {
@@ -134,10 +162,37 @@ export async function verifyBundle(dir: string): Promise<BundleVerification> {
     if (actual !== expected) problems.push({ file, problem: 'modified', detail: `sha256 ${actual}, manifest says ${expected}` });
   }
   for (const rel of await listFiles(dir)) {
-    if (rel !== MANIFEST && !listed.has(rel)) problems.push({ file: rel, problem: 'unlisted', detail: 'present but not in the manifest' });
+    if (rel !== MANIFEST && rel !== SIGNATURE && !listed.has(rel)) problems.push({ file: rel, problem: 'unlisted', detail: 'present but not in the manifest' });
   }
   problems.push(...(await crossCheck(dir, listed)));
-  return { ok: problems.length === 0, checked: listed.size, problems };
+  const signature = await readSignature(dir);
+  if ('unreadable' in signature) {
+    problems.push({ file: SIGNATURE, problem: 'signature', detail: `unreadable: ${signature.unreadable}` });
+    return { ok: false, checked: listed.size, problems };
+  }
+  const checked = checkSignature(manifestBytes, signature.text, options.publicKey, await readCertificate(dir));
+  problems.push(...checked.problems.map((detail) => ({ file: SIGNATURE, problem: 'signature' as const, detail })));
+  return { ok: problems.length === 0, checked: listed.size, problems, ...(checked.signer ? { signer: checked.signer } : {}) };
+}
+
+/** MANIFEST.sig's text; undefined text when the bundle has none. */
+async function readSignature(dir: string): Promise<{ text: string | undefined } | { unreadable: string }> {
+  try {
+    return { text: await readFile(join(dir, SIGNATURE), 'utf8') };
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' ? { text: undefined } : { unreadable: code ?? String(e) };
+  }
+}
+
+/** certification.json as an object, or undefined (crossCheck reports why). */
+async function readCertificate(dir: string): Promise<Record<string, unknown> | undefined> {
+  try {
+    const cert = JSON.parse(await readFile(join(dir, CERTIFICATE), 'utf8')) as unknown;
+    return cert !== null && typeof cert === 'object' && !Array.isArray(cert) ? (cert as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The certificate and the report must name the hashes of the bundled spec and catalog. */
