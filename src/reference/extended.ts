@@ -8,7 +8,8 @@
  * - headers of its own on every answer (a request id, a served-by name, cache control);
  * - work that completes asynchronously, in three steps: receipts and compute runs show
  *   `queued`, then `running`, then their outcome; the usage ledger shows a charge 400 ms after
- *   the answer; estimates are filled in later; a new manual definition settles from `proposed`;
+ *   the answer; estimates are filled in later; a new manual definition starts `draft` and
+ *   settles into `proposed` on its own;
  * - other layouts for every shape the document does not show (receipts, compute runs, the quote,
  *   the catalog, /data reads, query results, decision inputs, traces);
  * - GET /me names roles in its own spelling (`Owner`, `Analyst`: 2.4 types `role` as a string);
