@@ -9,6 +9,7 @@
 import type { CheckDef, Endpoints, SuiteDef } from '../engine/check.ts';
 import type { LoadedSpec, OperationInfo } from '../spec/load.ts';
 import { cell, code, table } from './markdown.ts';
+import { CAPABILITY_OF } from '../../suites/errors/capability.ts';
 
 /** One rule: the clauses that state it, and which endpoints it governs. */
 export interface RuleColumn {
@@ -66,6 +67,18 @@ export const RULE_COLUMNS: readonly RuleColumn[] = [
   { id: 'rate-limited', title: 'A 429 costs nothing', clauses: ['BILL-008'], mode: 'each', governs: every },
   { id: 'unavailable', title: 'A 5xx costs nothing', clauses: ['BILL-009'], mode: 'each', governs: every },
   { id: 'replays', title: 'A replay costs nothing (part 8 rule 5)', clauses: ['BILL-010'], mode: 'each', governs: (op) => (op.idempotent ? true : 'not one of the five endpoints of 4.1') },
+  {
+    id: 'capability',
+    title: 'A call that needs a switched-off capability is answered 503 (part 7 table, control protocol)',
+    clauses: ['ERR-009'],
+    mode: 'each',
+    governs: (op) =>
+      CAPABILITY_OF[op.operationId] !== undefined
+        ? true
+        : op.operationId === 'startComputeRun'
+          ? 'starts bulk work metered on top of its credit (STARTS_WORK): not sent to a target that may ignore a switch'
+          : 'the document does not say which capability it needs (catalog operations: the live catalog; context areas, traces, decision inputs, polling)',
+  },
   {
     id: 'paging',
     title: 'Collections: envelope, limits, cursors, filters before the limit (2.3, part 8)',

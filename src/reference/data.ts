@@ -65,6 +65,14 @@ function envelope<T extends { id: string }>(ctx: Ctx, records: Iterable<T>, out:
   return { status: 200, body };
 }
 
+/** A collection a record's relatedData links to (the linked-collections faults break these only). */
+function linked<T extends { id: string }>(ctx: Ctx, records: Iterable<T>, out: (r: T) => unknown = (r) => r) {
+  const clamp = (v: string): string => (/^[0-9]+$/.test(v) ? String(Math.min(200, Math.max(1, Number(v)))) : v);
+  const query = ctx.faults.has('linked-collections-limit-unchecked') ? ctx.query.map(([k, v]) => [k, k === 'limit' ? clamp(v) : v] as const) : ctx.query;
+  const reply = envelope({ ...ctx, query }, records, out);
+  return ctx.faults.has('linked-collections-bare-array') ? { status: 200, body: reply.body.items } : reply;
+}
+
 const membersOf = (ws: Workspace, accountId: string) => [...ws.accountPeople.values()].filter((ap) => ap.accountId === accountId);
 
 const read = { billable: true, scopes: ['graph:read'] as const, capability: 'graphReads' as const };
@@ -80,10 +88,10 @@ export const DATA_ROUTES: readonly Route[] = [
     pattern: '/data/accounts/:id/contacts',
     surface: 'api:data.account_contacts',
     ...read,
-    handle: (ctx) => envelope(ctx, membersOf(ctx.ws, account(ctx).id), (ap) => accountPersonOut(ctx.ws, ap)),
+    handle: (ctx) => linked(ctx, membersOf(ctx.ws, account(ctx).id), (ap) => accountPersonOut(ctx.ws, ap)),
   },
-  { method: 'GET', pattern: '/data/accounts/:id/evidence', surface: 'api:data.account_evidence', ...read, handle: (ctx) => (account(ctx), envelope(ctx, [])) },
-  { method: 'GET', pattern: '/data/accounts/:id/deals', surface: 'api:data.account_deals', ...read, handle: (ctx) => (account(ctx), envelope(ctx, [])) },
+  { method: 'GET', pattern: '/data/accounts/:id/evidence', surface: 'api:data.account_evidence', ...read, handle: (ctx) => (account(ctx), linked(ctx, [])) },
+  { method: 'GET', pattern: '/data/accounts/:id/deals', surface: 'api:data.account_deals', ...read, handle: (ctx) => (account(ctx), linked(ctx, [])) },
   { method: 'GET', pattern: '/data/people/:id', surface: 'api:data.person', ...read, handle: personRead },
   {
     method: 'GET',
@@ -93,15 +101,15 @@ export const DATA_ROUTES: readonly Route[] = [
     handle(ctx) {
       const p = person(ctx);
       const ids = new Set([...ctx.ws.accountPeople.values()].filter((ap) => ap.personId === p.id).map((ap) => ap.accountId));
-      return envelope(
+      return linked(
         ctx,
         [...ids].map((id) => ctx.ws.accounts.get(id)!),
         (a) => accountOut(ctx.ws, a),
       );
     },
   },
-  { method: 'GET', pattern: '/data/people/:id/evidence', surface: 'api:data.person_evidence', ...read, handle: (ctx) => (person(ctx), envelope(ctx, [])) },
-  { method: 'GET', pattern: '/data/people/:id/deals', surface: 'api:data.person_deals', ...read, handle: (ctx) => (person(ctx), envelope(ctx, [])) },
+  { method: 'GET', pattern: '/data/people/:id/evidence', surface: 'api:data.person_evidence', ...read, handle: (ctx) => (person(ctx), linked(ctx, [])) },
+  { method: 'GET', pattern: '/data/people/:id/deals', surface: 'api:data.person_deals', ...read, handle: (ctx) => (person(ctx), linked(ctx, [])) },
   collection('icps', () => []),
   collection('matches', () => []),
   collection('lookalikes', () => []),

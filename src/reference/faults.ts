@@ -94,6 +94,8 @@ export const FAULTS: readonly FaultDef[] = [
   f('definitions-next-cursor-missing', ['ENV-001'], 'GET /definitions leaves nextCursor out instead of null on the last page.'),
   f('operations-list-bare-array', ['ENV-002'], 'GET /operations answers a bare array of receipts.'),
   f('relationships-bare-array', ['ENV-003'], 'GET /data/relationships answers a bare array.'),
+  f('linked-collections-bare-array', ['ENV-004'], 'The collections relatedData links to answer bare arrays.'),
+  f('linked-collections-limit-unchecked', ['PAGE-013'], 'The collections relatedData links to clamp a limit outside 1 to 200 instead of refusing it.'),
   f('me-beta-string', ['ME-001'], 'GET /me reports beta as the string "true".'),
   f('me-omits-graph-compute', ['ME-002'], 'GET /me capabilities lack graphCompute.'),
   f('me-operation-catalog-relative', ['ME-003'], 'GET /me reports operationCatalog as "/capabilities".'),
@@ -344,6 +346,8 @@ export const CELL_RULES = [
   'key-bounds',
   'free-replay',
   'isolation',
+  'capability',
+  'paging',
 ] as const;
 export type CellRule = (typeof CELL_RULES)[number];
 
@@ -358,7 +362,9 @@ export type CellRule = (typeof CELL_RULES)[number];
  * a used key runs as new), key-bounds (the Idempotency-Key is not
  * validated) and free-replay (a replay is charged), all in server.ts's Idempotency-Key steps;
  * isolation (records are looked up in whichever workspace holds the id the request names) by
- * server.ts before the handler runs.
+ * server.ts before the handler runs; capability (the route's capability switch is not applied)
+ * by server.ts beside the scope and role checks; paging (a collection ignores the cursor, so
+ * every page starts at its first item) by server.ts where the query is parsed.
  */
 export const CELL_FAULT_RE = new RegExp(`^forgets:(${CELL_RULES.join('|')})@(api:[a-z_.]+)$`);
 

@@ -157,8 +157,10 @@ export class Server {
       params = m.params;
       if (route.scopes && !forgets(this.faults, 'scopes', route.surface)) requireScopes(p, route.scopes, this.faults, route.surface);
       if (route.roles) requireRole(p, route.roles, route.surface, this.faults);
-      if (route.capability && !p.ws.capabilities[route.capability]) throw capabilityOff(route.capability, this.faults);
+      if (route.capability && !p.ws.capabilities[route.capability] && !forgets(this.faults, 'capability', route.surface)) throw capabilityOff(route.capability, this.faults);
       query = parseQuery(rawQuery);
+      // A collection that forgets part 8's continuation: every page starts at the first item.
+      if (forgets(this.faults, 'paging', route.surface)) query = query.filter(([k]) => k !== 'cursor');
       if (route.idempotent) {
         if (route.surface === 'api:definitions.merge_value' && req.headers['idempotency-key'] !== undefined && this.faults.has('idempotency-key-refused-on-merge')) {
           throw new ApiError(400, 'Idempotency-Key is not accepted here');

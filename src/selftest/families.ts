@@ -40,6 +40,7 @@ import type { JsonSchema } from '../spec/types.ts';
 import { clauseOf, WRITES, type Write } from '../../suites/definitions/violation-map.ts';
 import { VALID_ELSEWHERE } from '../../suites/definitions/edges.ts';
 import { STARTS_WORK } from '../../suites/_shared/every-endpoint.ts';
+import { CAPABILITY_OF } from '../../suites/errors/capability.ts';
 
 export const FAMILIES = ['named', 'bounds', 'shapes', 'patch-semantics', 'rule-cells'] as const;
 export type Family = (typeof FAMILIES)[number];
@@ -230,6 +231,9 @@ const REPLAY_CLAUSES: Readonly<Record<string, string[]>> = {
   mergeDefinitionValue: ['IDEM-003'],
 };
 
+/** The clause a forgotten cursor breaks on each collection of specs/openapi.yaml that a check walks one item a page. */
+const PAGING_CLAUSE: Readonly<Record<string, string>> = { listDefinitions: 'PAGE-006', listOperations: 'PAGE-013', listRelationships: 'PAGE-013' };
+
 /** "/definitions/{}" for both "/definitions/{definitionId}" and "/definitions/:id". */
 const pathShape = (p: string): string => p.replace(/\{[^}]+\}|:[^/]+/g, '{}');
 
@@ -269,6 +273,11 @@ export async function ruleCellsFamily(): Promise<GeneratedFault[]> {
     // among its arguments (an edit through POST /operations).
     const isolationClause = op.path.includes('{') || ['submitOperation', 'prepareDecisionInputs'].includes(op.operationId) ? 'AUTH-012' : op.operationId === 'readTraces' ? 'AUTH-014' : undefined;
     if (isolationClause) out.push(cell('isolation', [isolationClause], 'records are looked up in whichever workspace holds the id it names'));
+    // Part 8's continuation on a collection (a walk with limit=1 pages its items).
+    const paging = PAGING_CLAUSE[op.operationId];
+    if (paging) out.push(cell('paging', [paging], 'the cursor is ignored: every page starts at the first item'));
+    // A capability switch the document names for the endpoint (suites/errors/capability.ts).
+    if (route.capability && CAPABILITY_OF[op.operationId]) out.push(cell('capability', ['ERR-009'], `the ${route.capability} capability switch is not applied`));
     if (op.idempotent) {
       out.push(cell('replay', REPLAY_CLAUSES[op.operationId] ?? ['IDEM-002', 'IDEM-003'], 'a repeated request with the same Idempotency-Key and input runs again'));
       out.push(cell('conflict', ['IDEM-004'], 'an Idempotency-Key reused with another input runs as a new request'));
@@ -276,8 +285,26 @@ export async function ruleCellsFamily(): Promise<GeneratedFault[]> {
       out.push(cell('free-replay', ['BILL-010'], 'a replay is charged'));
     }
   }
+  // The collections reached only through relatedData links: the account's contacts hold the
+  // check's three people (its evidence and deals, and a person's collections, hold fewer than
+  // two items on the reference, so a forgotten cursor shows nowhere there: LINKED_UNOBSERVABLE).
+  out.push({
+    name: 'forgets:paging@api:data.account_contacts',
+    family: 'rule-cells',
+    clauses: ['PAGE-013'],
+    description: 'GET /data/accounts/{id}/contacts (linked from relatedData): the cursor is ignored: every page starts at the first item',
+  });
   return out;
 }
+
+/** Linked collections whose forgotten cursor no check can see on the reference, and why. */
+export const LINKED_UNOBSERVABLE: Readonly<Record<string, string>> = {
+  'api:data.account_evidence': 'empty on the reference: nothing to page',
+  'api:data.account_deals': 'empty on the reference: nothing to page',
+  'api:data.person_evidence': 'empty on the reference: nothing to page',
+  'api:data.person_deals': 'empty on the reference: nothing to page',
+  'api:data.person_accounts': 'one item on the reference (the control protocol makes a person in one account): a single page',
+};
 
 /** The faults of the given families (default: all), the named ones first. */
 export async function familyFaults(named: readonly FaultDef[], families: readonly Family[] = FAMILIES): Promise<(FaultDef | GeneratedFault)[]> {
@@ -295,6 +322,19 @@ export function suitesFor(f: FaultDef): string[] | undefined {
   if (f.family === undefined) return undefined;
   if (f.family === 'bounds' && /:(query|header)\./.test(f.name)) return [f.name.includes(':query.') ? 'pagination' : 'idempotency'];
   if (f.family !== 'rule-cells') return ['definitions'];
-  const suite = (c: string): string => (c.startsWith('AUTH') ? 'auth' : c.startsWith('SCOPE') ? 'scopes' : c.startsWith('IDEM') ? 'idempotency' : 'billing');
+  const suite = (c: string): string =>
+    c.startsWith('AUTH')
+      ? 'auth'
+      : c.startsWith('SCOPE')
+        ? 'scopes'
+        : c.startsWith('IDEM')
+          ? 'idempotency'
+          : c.startsWith('ERR')
+            ? 'errors'
+            : c === 'PAGE-013'
+              ? 'operations'
+              : c.startsWith('PAGE')
+                ? 'pagination'
+                : 'billing';
   return [...new Set(f.clauses.map(suite))];
 }

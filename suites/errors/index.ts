@@ -6,7 +6,8 @@
  */
 import { SCOPES, type SuiteDef } from '../../src/engine/check.ts';
 import { nonJsonContentType } from './content-type.ts';
-import { capabilityOff, rateLimited } from './limits.ts';
+import { capabilityOff } from './capability.ts';
+import { rateLimited } from './limits.ts';
 import { malformedJson } from './malformed.ts';
 import { envelopeOnReadRefusals, envelopeOnWriteRefusals } from './refusals.ts';
 import { unknownRoutes } from './routes.ts';

@@ -1,7 +1,7 @@
 /**
- * The two refusals a workspace setting causes (test-control protocol): a call over the rate
- * limit is answered 429 (seed part 7), and a call that needs a switched-off capability 503.
- * Both settings are restored before the check ends, whatever happened.
+ * The refusal a workspace's rate limit causes (test-control protocol): a call over the limit is
+ * answered 429 (seed part 7). The setting is restored before the check ends, whatever happened.
+ * A switched-off capability's 503 is capability.ts's.
  */
 import type { CheckDef } from '../../src/engine/check.ts';
 import { describeResponse } from '../../src/engine/expect.ts';
@@ -49,42 +49,5 @@ export const rateLimited: CheckDef = {
       exchange: last,
       context: sent.slice(0, -1),
     });
-  },
-};
-
-export const capabilityOff: CheckDef = {
-  id: 'errors/capability-off',
-  title: 'A call that needs a switched-off capability is answered 503 SERVICE_UNAVAILABLE with the error envelope',
-  clauses: ['ERR-009', ...ENVELOPE_CLAUSES],
-  needs: { control: true },
-  // The listing is answered 503: free.
-  credits: 0,
-  // A target that ignores the capability switch lets it through.
-  maxCredits: 1,
-  async run(ctx) {
-    ctx = usableResponses(ctx, 'ERR-009');
-    const owner = ctx.key('owner');
-    const me = await ctx.api.send({ method: 'GET', path: '/me', key: owner });
-    const caps = isObject(me.response?.json) ? me.response.json.capabilities : undefined;
-    const was = isObject(caps) && typeof caps.definitions === 'boolean' ? caps.definitions : true;
-    const restore = () => ctx.control.setCapabilities(ctx.workspaceId, { definitions: was });
-    ctx.cleanup(restore);
-    await ctx.control.setCapabilities(ctx.workspaceId, { definitions: false });
-    let ex: Exchange;
-    try {
-      ex = await ctx.api.send({ method: 'GET', path: '/definitions', key: owner, query: { limit: 1 } });
-    } finally {
-      await restore();
-    }
-    if (ex.response?.status !== 503) {
-      throw new Finding({
-        clause: 'ERR-009',
-        message: 'GET /definitions with the definitions capability switched off was not answered 503',
-        expected: '503 SERVICE_UNAVAILABLE',
-        received: ex.response ? describeResponse(ex.response) : `no response (${ex.error?.kind})`,
-        exchange: ex,
-      });
-    }
-    await judgeEnvelope(ctx, ex, 'ERR-009');
   },
 };

@@ -7,6 +7,7 @@ import { oversizedPreviewNotQuoted, previewQuotes } from './agent.ts';
 import { acceptedOperationsListed } from './catalog.ts';
 import { computeRunPollable } from './compute.ts';
 import { accountRead, personRead, relationshipsListed, unknownRecords } from './data.ts';
+import { relatedCollections } from './related.ts';
 import { canonicalPersonIdNotApplied, malformedSubmissionRefused } from './submissions.ts';
 import { applyUpdateAccepted, receiptPollable, receiptsListed, submittedWorkListed, unknownOperation, unknownReceipt } from './receipts.ts';
 
@@ -36,6 +37,7 @@ export const operationsSuite: SuiteDef = {
     accountRead,
     personRead,
     relationshipsListed,
+    relatedCollections,
     unknownRecords,
   ],
   // Side by side with the receipts, in a workspace of its own (with the test-control

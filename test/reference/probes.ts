@@ -217,6 +217,14 @@ export const PROBES: Record<string, Probe> = {
     expect(r).toHaveProperty('nextCursor');
   },
   'ENV-003': async (_r, ws) => expect((await ws.api('GET', '/data/relationships')).json).toMatchObject({ items: [], nextCursor: null }),
+  'ENV-004': async (_r, ws) => {
+    const a = await ws.account();
+    expect((await ws.api('GET', `/data/accounts/${a}/evidence`)).json).toMatchObject({ items: [], nextCursor: null });
+  },
+  'PAGE-013': async (_r, ws) => {
+    const a = await ws.account();
+    for (const limit of [0, 201]) expectError(await ws.api('GET', `/data/accounts/${a}/contacts?limit=${limit}`), 400);
+  },
   'ME-001': async (_r, ws) => {
     const me = (await ws.api('GET', '/me')).json;
     expect([typeof me.workspaceId, typeof me.userId, typeof me.role, typeof me.beta, Array.isArray(me.scopes), typeof me.capabilities]).toEqual([

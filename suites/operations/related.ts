@@ -1,0 +1,191 @@
+/**
+ * The collections a stored record's relatedData links to (seed 4.9: "paginated evidence, deals
+ * and contacts"): collections reached only through links, held to the rules of every collection
+ * (2.3's envelope, part 8's page size, ordering and continuation) and to the key rule of every
+ * call (part 5 rule 1). The links' layout is not shown: every string under relatedData that is a
+ * path or a URL of the target's own origin is followed (never another origin: keys go only to the
+ * target), at most LINKS of them. The page-size parameter is named only for GET /definitions
+ * (4.3), so `limit` is judged on a linked collection only where it shows that it reads it: a page
+ * asked with limit=1 of a collection holding more than one item holds one. GET
+ * /data/relationships and GET /operations, the listings of 4.9 besides GET /definitions, are
+ * paged the same way where they answer the collection envelope (their shape is ENV-002's and
+ * ENV-003's).
+ */
+import type { CheckContext, CheckDef, KeyHandle } from '../../src/engine/check.ts';
+import { describeResponse, INVALID_STATUSES } from '../../src/engine/expect.ts';
+import { NotObservable } from '../../src/engine/finding.ts';
+import type { Exchange } from '../../src/http/exchange.ts';
+import { is2xx } from '../_shared/definitions.ts';
+import { brief, compareIds, findObjects, isObject } from '../_shared/json.ts';
+import { usableResponses } from '../_shared/ops-usable.ts';
+
+/** Links followed at most (an account's and a person's three each on the reference). */
+const LINKS = 6;
+/** Pages of one limit=1 walk at most. */
+const WALK_PAGES = 8;
+/** People made on the account, so that its contacts (if listed) span several one-item pages. */
+const PEOPLE = 3;
+
+const received = (ex: Exchange): string => (ex.response ? describeResponse(ex.response) : `no response (${ex.error?.kind}: ${ex.error?.message})`);
+
+/** Every string value under a relatedData member of `body` (bounded). */
+function linkTexts(body: unknown): string[] {
+  const out: string[] = [];
+  const walk = (v: unknown, depth: number): void => {
+    if (depth > 4 || out.length >= 50) return;
+    if (typeof v === 'string') out.push(v);
+    else if (Array.isArray(v)) for (const x of v) walk(x, depth + 1);
+    else if (isObject(v)) for (const x of Object.values(v)) walk(x, depth + 1);
+  };
+  for (const holder of findObjects(body, (o) => 'relatedData' in o, { maxDepth: 3 })) walk(holder.relatedData, 0);
+  return out;
+}
+
+/**
+ * The API path (relative to the API prefix) a link names, resolved against the read that showed
+ * it; undefined for text that is no link, or a link to another origin or outside the API.
+ */
+export function apiPathOf(link: string, read: Exchange, readPath: string): string | undefined {
+  if (!/^(\/|https?:\/\/)/i.test(link)) return undefined;
+  let url: URL;
+  let at: URL;
+  try {
+    at = new URL(read.request.url);
+    url = new URL(link, at);
+  } catch {
+    return undefined;
+  }
+  if (url.origin !== at.origin) return undefined;
+  // The API prefix is what the read's own URL has before the path the check asked for.
+  const prefix = at.pathname.endsWith(readPath) ? at.pathname.slice(0, at.pathname.length - readPath.length) : undefined;
+  if (prefix === undefined || !url.pathname.startsWith(`${prefix}/`)) return undefined;
+  return url.pathname.slice(prefix.length);
+}
+
+interface Envelope {
+  items: unknown[];
+  nextCursor: string | null;
+}
+
+const envelopeOf = (ex: Exchange): Envelope | undefined => {
+  const b = ex.response?.json;
+  return isObject(b) && Array.isArray(b.items) && (b.nextCursor === null || typeof b.nextCursor === 'string') ? { items: b.items, nextCursor: b.nextCursor } : undefined;
+};
+
+const idOfItem = (v: unknown): string | undefined => (isObject(v) && typeof v.id === 'string' ? v.id : undefined);
+
+/** The linked collections of a stored account and person (made through the control protocol). */
+async function linkedCollections(ctx: CheckContext, key: KeyHandle): Promise<string[]> {
+  const { accountId } = await ctx.control.createAccount(ctx.workspaceId, { name: `${ctx.run.prefix}related`, domain: 'related.example.com' });
+  let personId = '';
+  for (let i = 0; i < PEOPLE; i++) personId = (await ctx.control.createPerson(ctx.workspaceId, accountId, { name: `${ctx.run.prefix}contact-${i}` })).personId;
+  const paths = new Set<string>();
+  for (const path of [`/data/accounts/${accountId}`, `/data/people/${personId}`]) {
+    const ex = await ctx.api.send({ method: 'GET', path, key });
+    if (!is2xx(ex)) continue;
+    for (const text of linkTexts(ex.response?.json)) {
+      const p = apiPathOf(text, ex, path);
+      if (p !== undefined && paths.size < LINKS) paths.add(p);
+    }
+  }
+  if (paths.size === 0) throw new NotObservable('the stored account and person showed no relatedData link to a path of the API (their reads are DATA-001 and DATA-002)');
+  return [...paths];
+}
+
+/** The listings of 4.9 besides GET /definitions, paged like the linked collections (PAGE-013). */
+const LISTINGS = ['/data/relationships', '/operations'] as const;
+
+/** Walks `path` one item a page; the ids in order, or the finding's words. */
+async function walkOneByOne(ctx: CheckContext, key: KeyHandle, path: string): Promise<{ ids: string[]; pages: Exchange[]; problem?: string; cut?: true }> {
+  const ids: string[] = [];
+  const pages: Exchange[] = [];
+  let cursor: string | null = null;
+  for (let i = 0; i < WALK_PAGES; i++) {
+    const ex = await ctx.api.send({ method: 'GET', path, key, query: cursor === null ? { limit: 1 } : { limit: 1, cursor } });
+    pages.push(ex);
+    const env = envelopeOf(ex);
+    if (!is2xx(ex) || !env) return { ids, pages, problem: `a page asked with limit=1${cursor ? ' and the cursor given' : ''} was answered ${received(ex)}` };
+    if (env.items.length > 1) return { ids, pages, problem: `a page asked with limit=1 holds ${env.items.length} items` };
+    ids.push(...env.items.map(idOfItem).filter((x): x is string => x !== undefined));
+    if (env.nextCursor === null) return { ids, pages };
+    cursor = env.nextCursor;
+  }
+  return { ids, pages, cut: true };
+}
+
+export const relatedCollections: CheckDef = {
+  id: 'operations/related-collections',
+  title: "The collections a stored record's relatedData links to answer the collection envelope and need a key; they, GET /data/relationships and GET /operations page by limit and cursor",
+  clauses: ['ENV-004', 'PAGE-013', 'AUTH-004'],
+  needs: { control: true },
+  // The account and person reads, the six linked collections read whole, and their one-item
+  // pages: three for the account's contacts, one for each of the other five; the relationships
+  // listing read whole and in WALK_PAGES one-item pages (the suite's workspace holds more
+  // people than that by then); GET /operations is free.
+  credits: 2 + 6 + 3 + 5 + 1 + WALK_PAGES,
+  // Up to WALK_PAGES pages per collection where a target lists more, or ends a walk on an empty page.
+  maxCredits: 2 + (LINKS + 1) * (1 + WALK_PAGES),
+  async run(ctx) {
+    ctx = usableResponses(ctx, 'ENV-004');
+    const key = ctx.key('owner');
+    const links = await linkedCollections(ctx, key);
+    for (const path of [...links, ...LISTINGS]) {
+      const linked = links.includes(path);
+      const whole = await ctx.api.send({ method: 'GET', path, key });
+      const env = envelopeOf(whole);
+      // Another shape of a 4.9 listing is ENV-002's and ENV-003's (SHOULD): nothing to page here.
+      if ((!is2xx(whole) || !env) && !linked) continue;
+      if (!is2xx(whole) || !env) {
+        ctx.softFail({
+          clause: 'ENV-004',
+          message: `${path}, linked from relatedData, did not answer the collection envelope`,
+          expected: '2xx with { items: [...], nextCursor: uuid | null }',
+          received: is2xx(whole) ? brief(whole.response?.json ?? whole.response?.text) : received(whole),
+          exchange: whole,
+        });
+        continue;
+      }
+      const keyless = linked ? await ctx.api.send({ method: 'GET', path, key: null }) : undefined;
+      if (keyless && keyless.response?.status !== 401) {
+        ctx.softFail({ clause: 'AUTH-004', message: `${path}, linked from relatedData, was not rejected with 401 without a key`, expected: '401', received: received(keyless), exchange: keyless });
+      }
+      const walk = await walkOneByOne(ctx, key, path);
+      const all = env.nextCursor === null ? env.items.map(idOfItem).filter((x): x is string => x !== undefined) : undefined;
+      // The page size is judged only where the collection shows it reads `limit` (module comment).
+      if (walk.problem !== undefined) {
+        if (/holds \d+ items/.test(walk.problem)) continue;
+        ctx.softFail({
+          clause: 'PAGE-013',
+          message: `${path}: ${walk.problem}`,
+          expected: 'a page of at most one item, its nextCursor leading on',
+          received: received(walk.pages.at(-1)!),
+          exchange: walk.pages.at(-1)!,
+          context: walk.pages.slice(0, -1),
+        });
+        continue;
+      }
+      const ascending = walk.ids.every((id, i) => i === 0 || compareIds(walk.ids[i - 1]!, id) < 0);
+      // A walk cut at WALK_PAGES is compared with the start of the whole read.
+      const sorted = all === undefined ? undefined : [...all].sort(compareIds);
+      const same = sorted === undefined || (walk.cut ? sorted.slice(0, walk.ids.length) : sorted).join() === walk.ids.join();
+      if (!ascending || !same) {
+        ctx.softFail({
+          clause: 'PAGE-013',
+          message: `${path}: following nextCursor one item at a time ${ascending ? 'did not list each item of the collection once' : 'listed ids out of ascending order'}`,
+          expected: sorted ? `the ${walk.cut ? `first ${walk.ids.length} of the ` : ''}${sorted.length} items of the whole read, ascending by id: ${brief(sorted)}` : 'ids ascending',
+          received: brief(walk.ids),
+          exchange: walk.pages.at(-1)!,
+          context: [whole, ...walk.pages.slice(0, -1)],
+        });
+        continue;
+      }
+      if (walk.ids.length < 2) continue;
+      // Shown to read `limit`: its bounds are part 8's.
+      for (const limit of [0, 201]) {
+        const ex = await ctx.api.send({ method: 'GET', path, key, query: { limit } });
+        if (ex.response && INVALID_STATUSES.includes(ex.response.status)) continue;
+        ctx.softFail({ clause: 'PAGE-013', message: `${path}: limit=${limit} was not refused as invalid`, expected: '400, or 422 with defined false', received: received(ex), exchange: ex });
+      }
+    }
+  },
+};
