@@ -66,7 +66,8 @@ export interface CheckDef {
 export type Endpoints = 'every' | readonly string[] | { readonly except: readonly string[] };
 
 /** A credit figure: fixed, or a function of the run's property-run count. */
-export type CreditCount = number | ((numRuns: number) => number);
+/** Credits as a number, or of the run's property-run count and seed (for spending that depends on the values drawn). */
+export type CreditCount = number | ((numRuns: number, seed: number) => number);
 
 export interface SuiteDef {
   /** Suite name, as used by --suite: auth, scopes, roles, idempotency, pagination, billing, errors, definitions, operations. */
@@ -129,6 +130,13 @@ export interface CheckContext {
    * clauses: that clause fails, the check goes on, and the others can still pass.
    */
   softFail(evidence: import('./finding.ts').Evidence): void;
+  /**
+   * Says that this run of the check could not judge `clause` (it saw nothing to judge it on,
+   * or lacked what judging it needs): unless a finding failed it, the clause ends not
+   * observable with `reason` while the check's other clauses keep their verdicts. A check never
+   * passes a clause it judged nothing of.
+   */
+  unobserved(clause: string, reason: string): void;
   /**
    * Existing records named by the target profile (for targets without control); empty with
    * control, where checks create their own records.

@@ -8,7 +8,9 @@
  * - threw a Finding: its clause failed, the check's other clauses were not reached
  *   (notObservable "not reached: the check stopped at <clause>");
  * - threw NotObservable / Disabled: every clause gets that outcome, with the reason;
- * - threw anything else: harness error (message and stack head), never a target failure.
+ * - threw anything else: harness error (message and stack head), never a target failure;
+ * - a clause the check said it could not judge (ctx.unobserved) is not observable, with the
+ *   reason, where it would otherwise have passed: nothing judged is never a pass.
  */
 import type { CheckDef, CheckResult } from './check.ts';
 import { Disabled, Finding, NotObservable, type Evidence } from './finding.ts';
@@ -43,8 +45,8 @@ export function uniform(check: Pick<CheckDef, 'clauses'>, outcome: Outcome, reas
  * Maps the end of a check run to per-clause outcomes. `thrown` is undefined when the check
  * completed; `soft` are findings recorded with ctx.softFail.
  */
-export function conclude(check: Pick<CheckDef, 'id' | 'clauses'>, thrown: unknown, soft: readonly Evidence[]): Conclusion {
-  const undeclared = [...soft.map((f) => f.clause), ...(isFinding(thrown) ? [thrown.evidence.clause] : [])].find((c) => !check.clauses.includes(c));
+export function conclude(check: Pick<CheckDef, 'id' | 'clauses'>, thrown: unknown, soft: readonly Evidence[], unobserved: ReadonlyMap<string, string> = new Map()): Conclusion {
+  const undeclared = [...soft.map((f) => f.clause), ...(isFinding(thrown) ? [thrown.evidence.clause] : []), ...unobserved.keys()].find((c) => !check.clauses.includes(c));
   if (undeclared !== undefined) {
     return uniform(check, 'harnessError', `check ${check.id} reported a finding for clause ${undeclared}, which it does not name`);
   }
@@ -71,9 +73,13 @@ export function conclude(check: Pick<CheckDef, 'id' | 'clauses'>, thrown: unknow
     rest = 'harnessError';
     reason = harnessReason(thrown);
   }
-  for (const c of check.clauses) clauses[c] = failed.has(c) ? 'failed' : rest;
+  // A clause the check said it could not judge is not observable where it would have passed.
+  const notJudged = [...unobserved].filter(([c]) => !failed.has(c) && rest === 'passed');
+  for (const c of check.clauses) clauses[c] = failed.has(c) ? 'failed' : unobserved.has(c) && rest === 'passed' ? 'notObservable' : rest;
   const outcome = Object.values(clauses).reduce<Outcome>(worst, 'disabled');
   const out: Conclusion = { outcome, clauses, findings };
+  const notes = notJudged.map(([c, why]) => `${c} not judged: ${why}`);
+  if (notes.length > 0) reason = [reason, ...notes].filter((x) => x !== undefined).join('; ');
   // A reason explains the clauses that did not get a verdict; a clean pass has none.
   if (reason !== undefined && Object.values(clauses).some((o) => o !== 'failed')) out.reason = reason;
   return out;

@@ -35,20 +35,23 @@ export interface CreditPlan {
   excluded: string[];
 }
 
-function count(c: CreditCount | undefined, numRuns: number): number {
-  const n = typeof c === 'function' ? c(numRuns) : c;
+function count(c: CreditCount | undefined, numRuns: number, seed: number): number {
+  const n = typeof c === 'function' ? c(numRuns, seed) : c;
   return n !== undefined && Number.isFinite(n) && n > 0 ? n : 0;
 }
 
-/** The exact credits of one check for the run's property-run count: declared, or measured (specs/credit-plan.json). */
-export function plannedCredits(check: CheckDef, numRuns: number): number {
-  return check.credits === undefined ? measuredCredits(check.id, numRuns) : count(check.credits, numRuns);
+/**
+ * The exact credits of one check for the run's property-run count (and seed, for a check whose
+ * spending depends on the values drawn): declared, or measured (specs/credit-plan.json).
+ */
+export function plannedCredits(check: CheckDef, numRuns: number, seed = 0): number {
+  return check.credits === undefined ? measuredCredits(check.id, numRuns) : count(check.credits, numRuns, seed);
 }
 
 /** The ceiling of one check for the run's property-run count (its credits when it declares none, never less). */
-export function maxCredits(check: CheckDef, numRuns: number): number {
-  const exact = plannedCredits(check, numRuns);
-  return check.maxCredits === undefined ? exact : Math.max(exact, count(check.maxCredits, numRuns));
+export function maxCredits(check: CheckDef, numRuns: number, seed = 0): number {
+  const exact = plannedCredits(check, numRuns, seed);
+  return check.maxCredits === undefined ? exact : Math.max(exact, count(check.maxCredits, numRuns, seed));
 }
 
 /** Why a check outside a --check selection did not run. */
@@ -64,7 +67,10 @@ export function idleReason(suite: SuiteDef, check: CheckDef, run: Pick<RunContex
 }
 
 /** Plans the run's credits over `suites` in order. */
-export function planCredits(suites: readonly SuiteDef[], run: Pick<RunContext, 'suites' | 'checks' | 'readOnly' | 'controlUrl' | 'controlToken' | 'numRuns' | 'maxCredits'>): CreditPlan {
+export function planCredits(
+  suites: readonly SuiteDef[],
+  run: Pick<RunContext, 'suites' | 'checks' | 'readOnly' | 'controlUrl' | 'controlToken' | 'numRuns' | 'maxCredits'> & { seed?: number },
+): CreditPlan {
   const limit = run.maxCredits ?? null;
   let left = limit ?? Number.POSITIVE_INFINITY;
   let planned = 0;
@@ -74,8 +80,8 @@ export function planCredits(suites: readonly SuiteDef[], run: Pick<RunContext, '
   const excluded: string[] = [];
   for (const suite of suites) {
     for (const check of suite.checks) {
-      const credits = plannedCredits(check, run.numRuns);
-      const most = maxCredits(check, run.numRuns);
+      const credits = plannedCredits(check, run.numRuns, run.seed);
+      const most = maxCredits(check, run.numRuns, run.seed);
       const idle = idleReason(suite, check, run);
       const entry: CreditPlanEntry = { checkId: check.id, suite: suite.name, credits, maxCredits: most };
       if (idle) entry.idle = idle;

@@ -346,6 +346,12 @@ export interface MeasureOptions<T> {
    * they cannot, the measurement waits at once anyway).
    */
   defer?: boolean;
+  /**
+   * What each priced call is expected to cost (e.g. 1 for a 2xx of a billed endpoint), for a
+   * measurement of many calls of one endpoint: each call's charge is then attributed to it, not
+   * to an earlier call of the same endpoint.
+   */
+  owes?: (ex: Exchange) => number;
 }
 
 /** Runs `action` and measures what its priced call(s) were charged (see the module comment). */
@@ -360,7 +366,9 @@ async function measureCharges<T>(ctx: Source, book: Book, action: () => Promise<
   const pricedEx = opts.priced ? opts.priced(result) : isExchange(result) ? [result] : [];
   const priced = during.filter((c) => c.ex !== undefined && pricedEx.includes(c.ex));
   const floor = opts.atLeast?.(result) ?? 0;
-  if (priced[0]) priced[0].owed = Math.max(priced[0].owed, floor);
+  // What the priced calls owe: each its own (owes), or the floor on the first.
+  if (opts.owes) for (const c of priced) c.owed = Math.max(c.owed, opts.owes(c.ex!));
+  else if (priced[0]) priced[0].owed = Math.max(priced[0].owed, floor);
   for (const c of priced) c.open = true;
   const answered = priced.length > 0 ? Math.max(...priced.map((c) => c.answeredAt ?? Date.now())) : Date.now();
   const windowSeqs = () => [...book.seen.keys()].filter((s) => !seqsBefore.has(s));

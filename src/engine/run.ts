@@ -85,7 +85,7 @@ async function runInProcess(suites: readonly SuiteDef[], runContext: RunContext,
             title: c.title,
             ...uniform(c, 'harnessError', reason),
             requests: 0,
-            plannedCredits: plannedCredits(c, prepared.run.numRuns),
+            plannedCredits: plannedCredits(c, prepared.run.numRuns, prepared.run.seed),
             durationMs: 0,
             seed: prepared.run.seed,
           }));

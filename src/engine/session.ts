@@ -230,7 +230,7 @@ async function openLane(suite: SuiteDef, run: RunContext, deps: SessionDeps): Pr
   async function runCheck(check: CheckDef): Promise<CheckResult> {
     const started = Date.now();
     const before = (api?.requestCount ?? 0) + (control?.requestCount ?? 0);
-    const planned = plannedCredits(check, run.numRuns);
+    const planned = plannedCredits(check, run.numRuns, run.seed);
     let conclusion: Conclusion;
     const idle = idleReason(suite, check, run);
     const stopped = selected ? (setup.stopped ?? stop.reason()) : undefined;
@@ -240,7 +240,7 @@ async function openLane(suite: SuiteDef, run: RunContext, deps: SessionDeps): Pr
     else if (idle === CHECK_NOT_SELECTED) conclusion = uniform(check, 'disabled', CHECK_NOT_SELECTED);
     else if (idle === '--read-only') conclusion = uniform(check, 'disabled', 'disabled by --read-only: the check sends mutations');
     else if (idle) conclusion = uniform(check, 'notObservable', NO_CONTROL);
-    else if (excluded.has(check.id)) conclusion = uniform(check, 'disabled', `would exceed --max-credits ${run.maxCredits} (may be charged up to ${maxCredits(check, run.numRuns)} credits)`);
+    else if (excluded.has(check.id)) conclusion = uniform(check, 'disabled', `would exceed --max-credits ${run.maxCredits} (may be charged up to ${maxCredits(check, run.numRuns, run.seed)} credits)`);
     else conclusion = await execute(check);
     const steps = recording?.steps;
     recording = undefined;
@@ -285,7 +285,8 @@ async function openLane(suite: SuiteDef, run: RunContext, deps: SessionDeps): Pr
         return ex;
       },
     };
-    const ctx = makeContext(run, observed, book, checkControl && guarded(checkControl, go), setup, cleanups, soft, secrets, go);
+    const unobserved = new Map<string, string>();
+    const ctx = makeContext(run, observed, book, checkControl && guarded(checkControl, go), setup, cleanups, soft, secrets, go, unobserved);
     let thrown: unknown;
     try {
       await check.run(ctx);
@@ -293,7 +294,7 @@ async function openLane(suite: SuiteDef, run: RunContext, deps: SessionDeps): Pr
       thrown = e ?? new Error('the check threw undefined');
     }
     checking = false;
-    const conclusion = ambient.merge(conclude(check, thrown, soft));
+    const conclusion = ambient.merge(conclude(check, thrown, soft, unobserved));
     const failures: string[] = [];
     if (recording) recording.phase = 'cleanup';
     for (const fn of cleanups.reverse()) {
@@ -401,6 +402,7 @@ function makeContext(
   soft: Evidence[],
   secrets: SecretRegistry,
   go: () => void,
+  unobserved: Map<string, string>,
 ): CheckContext {
   const ledger = book?.service((e) => soft.push(e), go);
   return {
@@ -430,6 +432,9 @@ function makeContext(
     },
     softFail(evidence) {
       soft.push(evidence);
+    },
+    unobserved(clause, reason) {
+      if (!unobserved.has(clause)) unobserved.set(clause, reason);
     },
     fixtures: run.fixtures ?? {},
     registerSecret(secret, label) {

@@ -1,6 +1,7 @@
 /**
  * Definition endpoints (seed 2.1, 2.2, 3, 4.3-4.7): list, create, update, archive, merge-value.
  */
+import { laggingListing, noteMerged, restoredByPatch, writeDropsValues } from './sequence-faults.ts';
 import { createHash } from 'node:crypto';
 import type { Choices } from './choices.ts';
 import { ApiError, badRequest, conflict, invalid, notFound } from './errors.ts';
@@ -336,11 +337,13 @@ function list(ctx: Ctx) {
     env = { items: raw.items.filter((d) => d.workspace_id === ctx.ws.id), nextCursor: raw.nextCursor };
   } else env = page(defs.filter(shown), p, faults, ctx.store.choices);
   if (faults.has('list-touches-definitions')) for (const d of env.items) d.updated_at = ctx.store.now();
-  const body = ctx.store.choices.layout.list(
-    // Stryker disable next-line StringLiteral: the answer's name only picks a generated shape fault (inert with no fault on)
-    env.items.map((d) => definitionOut(d, faults, ctx.store.choices, 'list')),
-    env.nextCursor,
-  );
+  const body = laggingListing(faults, ctx.ws, JSON.stringify(ctx.query), () =>
+    ctx.store.choices.layout.list(
+      // Stryker disable next-line StringLiteral: the answer's name only picks a generated shape fault (inert with no fault on)
+      env.items.map((d) => definitionOut(d, faults, ctx.store.choices, 'list')),
+      env.nextCursor,
+    ),
+  ) as Record<string, unknown>;
   if (body.nextCursor === null && faults.has('definitions-next-cursor-missing')) delete body.nextCursor;
   return { status: 200, body };
 }
@@ -524,6 +527,9 @@ function update(ctx: Ctx) {
   // Stryker disable next-line ArrayDeclaration: only under the fault add-enum-values-replaces (inert with no fault on)
   if (faults.has('add-enum-values-replaces') && b.addEnumValues !== undefined) d.enum_values = [];
   changeUnnamed(d, b as Record<string, unknown>, untouchedFaults(faults));
+  if (writeDropsValues(faults, rec)) d.enum_values = d.enum_values.filter((v) => archive.has(v.slug));
+  const restored = restoredByPatch(faults, rec);
+  for (const v of d.enum_values) if (restored.has(v.slug)) v.archived = false;
   d.enum_values.push(...toEnumValues(ctx.store.choices, b.addEnumValues ?? [], slugs));
   touch(ctx, rec, b.reason);
   if (faults.has('patch-rewinds-updated-at')) d.updated_at = new Date(Date.parse(d.created_at) - 3_600_000).toISOString();
@@ -639,6 +645,8 @@ function mergeValue(ctx: Ctx) {
     else l.slug = into.slug;
   }
   // Stryker disable next-line all: the merged-away value archived or removed: both readings pass (a variant's choice)
+  noteMerged(ctx.faults, rec, from.slug);
+  if (writeDropsValues(ctx.faults, rec)) d.enum_values = d.enum_values.filter((v) => v === from || v === into);
   if (rules.mergedAway === 'archived') from.archived = true;
   else d.enum_values.splice(d.enum_values.indexOf(from), 1);
   if (ctx.faults.has('merge-archives-into')) into.archived = true;

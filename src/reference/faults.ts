@@ -15,7 +15,7 @@ export interface FaultDef {
   /** kebab-case, stable; a generated fault's name follows its family's pattern (see BOUND_FAULT_RE). */
   name: string;
   /** The family a generated fault belongs to (the hand-written faults of FAULTS have none: "named"). */
-  family?: 'bounds' | 'shapes' | 'patch-semantics' | 'rule-cells';
+  family?: 'bounds' | 'shapes' | 'patch-semantics' | 'rule-cells' | 'sequences';
   /** Why no client can observe a generated fault (it is listed, not run). */
   unobservable?: string;
   /** Clause ids it breaks. */
@@ -332,6 +332,20 @@ export function untouchedFaults(faults: FaultSet): string[] {
 }
 
 /** The rules the rule-cells family forgets on one route at a time. */
+/**
+ * Faults that only a sequence of calls shows (self-test family `sequences`; what each does:
+ * sequence-faults.ts). Not among FAULTS: no single request probes them.
+ */
+const s = (name: string, clauses: readonly string[], description: string): FaultDef => ({ name, family: 'sequences', clauses, description });
+
+export const SEQUENCE_FAULTS: readonly FaultDef[] = [
+  s('listing-lags-writes', ['DEF-029'], 'GET /definitions answers a listing it served in the last second for the same query, writes made since left out (a cache not invalidated by writes).'),
+  s('third-write-drops-enum-values', ['DEF-028'], "A definition's third write (its create, then a PATCH or merge-value) drops the enum values it does not name."),
+  s('idempotency-forgets-after-requests', ['IDEM-002'], 'An Idempotency-Key is forgotten once three more calls of its workspace were answered: a replay then runs again.'),
+  s('patch-after-merge-restores-value', ['DEF-028'], 'A PATCH after a merge-value brings the value merged away back (live again).'),
+  s('close-writes-charged-twice', ['BILL-001'], 'A PATCH, archive or merge-value answered within 50 ms of the previous definition write in its workspace is charged twice.'),
+];
+
 export const CELL_RULES = [
   'x-api-key',
   'revoked',
@@ -375,7 +389,7 @@ export function forgets(faults: FaultSet, rule: CellRule, surface: string | unde
 
 /** Resolves fault names, rejecting unknown ones with the list of valid names. */
 export function resolveFaults(names: readonly string[] = []): FaultSet {
-  const known = new Set(FAULTS.map((d) => d.name));
+  const known = new Set([...FAULTS, ...SEQUENCE_FAULTS].map((d) => d.name));
   const generated = (n: string): boolean => BOUND_FAULT_RE.test(n) || SHAPE_FAULT_RE.test(n) || UNTOUCHED_FAULT_RE.test(n) || CELL_FAULT_RE.test(n);
   const unknown = names.filter((n) => !known.has(n) && !generated(n));
   if (unknown.length > 0) {

@@ -16,6 +16,7 @@ import { create as createDefinition } from './definitions.ts';
 import { ApiError, capabilityOff, InvalidRequest, type ErrorEnvelope } from './errors.ts';
 import type { Executor } from './executor.ts';
 import { BILLED_ERRORS, BILLED_FREE_ROUTES, forgets, relaxFor, type FaultSet } from './faults.ts';
+import { countCall, forgotten, noteStored, writeCredits } from './sequence-faults.ts';
 import { isFormBody, parseFormAsJson, parseJsonObject, readBody, sendJson } from './http.ts';
 import { fingerprint, idempotencyKeyOf, lookup, remember } from './idempotency.ts';
 import type { Workspace } from './model.ts';
@@ -204,6 +205,7 @@ export class Server {
     if (this.faults.has('workspace-from-input')) p = this.workspaceFromInput(req, p, query, body);
     if (forgets(this.faults, 'isolation', route.surface)) p = this.workspaceOfNamedRecord(p, params, query, body);
     const ws = p.ws;
+    countCall(this.faults, ws);
     const ctx: Ctx = { store: this.store, p, ws, params, query, body, faults: this.faults, relax: relaxFor(this.faults, route.surface), scheduler: this.executor };
     let fp = '';
     let inHandler = false;
@@ -214,7 +216,8 @@ export class Server {
       route.authorize?.(ctx);
       if (idemKey !== undefined) {
         fp = fingerprint(method, path, body ?? null, this.faults);
-        const stored = lookup(ws, holder, idemKey, fp, this.faults, route.surface);
+        const found = lookup(ws, holder, idemKey, fp, this.faults, route.surface);
+        const stored = found && forgotten(this.faults, ws, found) ? undefined : found;
         if (stored && !forgets(this.faults, 'replay', route.surface)) {
           if (this.faults.has('replay-re-executes')) route.handle(ctx);
           if (this.faults.has('replays-billed') || forgets(this.faults, 'free-replay', route.surface))
@@ -241,11 +244,14 @@ export class Server {
       const reply = route.handle(ctx);
       const text = JSON.stringify(reply.body);
       if (idemKey !== undefined && !(this.faults.has('key-after-refusal-not-stored') && this.store.refusedIdempotencyKeys.has(slot))) {
-        remember(ws, holder, idemKey, { fingerprint: fp, status: reply.status, body: text, ...(reply.headers ? { headers: reply.headers } : {}) });
+        const stored = { fingerprint: fp, status: reply.status, body: text, ...(reply.headers ? { headers: reply.headers } : {}) };
+        remember(ws, holder, idemKey, stored);
+        noteStored(this.faults, ws, stored);
       }
       const billable = route.billable || this.faults.names.some((n) => BILLED_FREE_ROUTES[n]?.includes(route.surface));
       if (billable && reply.status >= 200 && reply.status < 300) {
-        const credits = (reply.credits ?? 1) * (route.surface === 'api:definitions.create' && this.faults.has('writes-cost-two') ? 2 : 1);
+        const base = (reply.credits ?? 1) * (route.surface === 'api:definitions.create' && this.faults.has('writes-cost-two') ? 2 : 1);
+        const credits = method !== 'GET' && route.surface.startsWith('api:definitions.') ? writeCredits(this.faults, ws, base, route.surface !== 'api:definitions.create') : base;
         this.charge(ws, { method, path: ledgerPath, status: reply.status, credits, surface: reply.surface ?? route.surface });
         for (const extra of reply.extraCharges ?? []) this.charge(ws, { method, path: ledgerPath, status: reply.status, ...extra });
       }

@@ -33,7 +33,7 @@
  *
  * A fault no client can observe is listed with the reason (`unobservable`) and not run.
  */
-import type { FaultDef } from '../reference/faults.ts';
+import { SEQUENCE_FAULTS, type FaultDef } from '../reference/faults.ts';
 import { ROUTES } from '../reference/router.ts';
 import { loadSpec } from '../spec/load.ts';
 import type { JsonSchema } from '../spec/types.ts';
@@ -42,7 +42,7 @@ import { VALID_ELSEWHERE } from '../../suites/definitions/edges.ts';
 import { STARTS_WORK } from '../../suites/_shared/every-endpoint.ts';
 import { CAPABILITY_OF } from '../../suites/errors/capability.ts';
 
-export const FAMILIES = ['named', 'bounds', 'shapes', 'patch-semantics', 'rule-cells'] as const;
+export const FAMILIES = ['named', 'bounds', 'shapes', 'patch-semantics', 'rule-cells', 'sequences'] as const;
 export type Family = (typeof FAMILIES)[number];
 
 /** A generated fault: a FaultDef of its family (with why it is not run where no client can observe it). */
@@ -314,12 +314,15 @@ export async function familyFaults(named: readonly FaultDef[], families: readonl
     ...(families.includes('shapes') ? await shapesFamily() : []),
     ...(families.includes('patch-semantics') ? await patchSemanticsFamily() : []),
     ...(families.includes('rule-cells') ? await ruleCellsFamily() : []),
+    ...(families.includes('sequences') ? (SEQUENCE_FAULTS as GeneratedFault[]) : []),
   ];
 }
 
 /** The suites a fault of a family can be caught by (undefined: every suite). */
 export function suitesFor(f: FaultDef): string[] | undefined {
   if (f.family === undefined) return undefined;
+  // Faults only a sequence shows: the stateful checks alone must catch them.
+  if (f.family === 'sequences') return ['sequences'];
   if (f.family === 'bounds' && /:(query|header)\./.test(f.name)) return [f.name.includes(':query.') ? 'pagination' : 'idempotency'];
   if (f.family !== 'rule-cells') return ['definitions'];
   const suite = (c: string): string =>

@@ -9,7 +9,8 @@ import { Finding, NotObservable } from '../../src/engine/finding.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 import { brief, isObject, UUID_RE } from '../_shared/json.ts';
 import { MAX_LIMIT, walkDefinitions, WALK_MAX_PAGES, type ListQuery, type WalkPage } from '../_shared/paging-walk.ts';
-import { READER } from './support.ts';
+import { createDefinition } from '../_shared/definitions.ts';
+import { READER, WRITER } from './support.ts';
 
 /** The envelope rules pageOf (paging.ts) does not check: uuid cursors and item objects with ids. */
 function expectEnvelopeDetails(page: WalkPage): void {
@@ -33,27 +34,45 @@ export const envelope: CheckDef = {
   title: 'GET /definitions answers { items: Definition[], nextCursor: uuid | null } on every page, the last one included',
   clauses: ['ENV-001'],
   endpoints: ['listDefinitions'],
-  // The first check of the suite: its workspace is empty, so each listing is one page.
-  credits: QUERIES.length,
-  // Each listing up to its maxPages over a workspace holding data.
-  maxCredits: QUERIES.reduce((n, x) => n + x.maxPages, 0),
+  // The first check of the suite: its workspace is empty, so each listing is one page; then two
+  // definitions of its own (archived at clean-up) and their one-item pages: two, a cursor between.
+  credits: QUERIES.length + 2 + 2 + 2,
+  // Each listing up to its maxPages over a workspace holding data, the one-item walk twice.
+  maxCredits: QUERIES.reduce((n, x) => n + x.maxPages, 0) + 4 + 2,
   async run(ctx) {
     const key = ctx.key(READER);
-    let answered = 0;
-    for (const { q, maxPages } of QUERIES) {
-      let walk;
-      try {
-        // pageOf (inside the walk) checks the items array and a present nextCursor.
-        walk = await walkDefinitions(ctx, key, q, { maxPages, envelopeClause: 'ENV-001' });
-      } catch (e) {
-        // A refused query (a limit or flag the target gets wrong) is another clause's concern: the envelope is about answers.
-        const status = e instanceof Finding ? e.evidence.exchange?.response?.status : undefined;
-        if (status !== undefined && (status < 200 || status >= 300)) continue;
-        throw e;
+    const seen = { answered: 0, items: 0, cursors: 0 };
+    const look = async (queries: typeof QUERIES): Promise<void> => {
+      for (const { q, maxPages } of queries) {
+        let walk;
+        try {
+          // pageOf (inside the walk) checks the items array and a present nextCursor.
+          walk = await walkDefinitions(ctx, key, q, { maxPages, envelopeClause: 'ENV-001' });
+        } catch (e) {
+          // A refused query (a limit or flag the target gets wrong) is another clause's concern: the envelope is about answers.
+          const status = e instanceof Finding ? e.evidence.exchange?.response?.status : undefined;
+          if (status !== undefined && (status < 200 || status >= 300)) continue;
+          throw e;
+        }
+        seen.answered++;
+        for (const page of walk.pages) {
+          expectEnvelopeDetails(page);
+          seen.items += page.items.length;
+          if (page.nextCursor !== null) seen.cursors++;
+        }
       }
-      answered++;
-      for (const page of walk.pages) expectEnvelopeDetails(page);
+    };
+    await look(QUERIES);
+    // Nothing judged is no pass: an empty workspace shows no item and no cursor. Two definitions
+    // of the check's own make the one-item pages show both (a mutation: not in read-only runs).
+    if ((seen.items === 0 || seen.cursors === 0) && !ctx.run.readOnly && seen.answered > 0) {
+      for (let i = 0; i < 2; i++) await createDefinition(ctx, ctx.key(WRITER), 'ENV-001');
+      await look(QUERIES.filter((x) => x.q.limit === 1));
     }
-    if (answered === 0) throw new NotObservable('GET /definitions answered none of the listings with a 2xx');
+    if (seen.answered === 0) throw new NotObservable('GET /definitions answered none of the listings with a 2xx');
+    if (seen.cursors === 0)
+      throw new NotObservable(
+        `no page of GET /definitions carried a non-null nextCursor (${seen.items} items seen${ctx.run.readOnly ? '; a read-only run makes no definitions to page' : ''}), so its form could not be judged`,
+      );
   },
 };

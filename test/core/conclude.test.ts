@@ -32,6 +32,22 @@ describe('conclude', () => {
     expect(out.clauses).toEqual({ 'A-001': 'failed', 'A-002': 'failed', 'A-003': 'passed' });
   });
 
+  it('makes a clause the check judged nothing of not observable, with the reason, and leaves the others', () => {
+    const out = conclude(
+      check,
+      undefined,
+      [evidence('A-003')],
+      new Map([
+        ['A-001', 'no replay ran'],
+        ['A-003', 'no merge ran'],
+      ]),
+    );
+    expect(out.clauses).toEqual({ 'A-001': 'notObservable', 'A-002': 'passed', 'A-003': 'failed' });
+    expect(out.reason).toBe('A-001 not judged: no replay ran');
+    // A clause the check does not name cannot be declared unjudged: a harness error, as for findings.
+    expect(conclude(check, undefined, [], new Map([['B-001', 'x']])).outcome).toBe('harnessError');
+  });
+
   it('passes every clause of a check that completed without findings', () => {
     expect(conclude(check, undefined, [])).toMatchObject({ outcome: 'passed', clauses: { 'A-001': 'passed', 'A-002': 'passed', 'A-003': 'passed' } });
   });

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { isObservable, loadCatalog } from '../../src/catalog/load.ts';
 import { FAULTS, startReference } from '../../src/reference/index.ts';
-import { BILLED_ERRORS, BILLED_FREE_ROUTES, RELAXED_ISSUES, RELAXED_SCOPES } from '../../src/reference/faults.ts';
+import { BILLED_ERRORS, BILLED_FREE_ROUTES, RELAXED_ISSUES, RELAXED_SCOPES, SEQUENCE_FAULTS } from '../../src/reference/faults.ts';
 
 const catalog = loadCatalog();
 const dir = fileURLToPath(new URL('../../src/reference/', import.meta.url));
@@ -39,18 +39,18 @@ describe('faults', () => {
       .map((n) => readFileSync(dir + n, 'utf8'))
       .join('\n');
     const tables = new Set([...Object.keys(RELAXED_ISSUES), ...Object.keys(RELAXED_SCOPES), ...Object.keys(BILLED_FREE_ROUTES), ...Object.keys(BILLED_ERRORS)]);
-    for (const f of FAULTS) {
+    for (const f of [...FAULTS, ...SEQUENCE_FAULTS]) {
       const uses = code.split(`'${f.name}'`).length - 1 + (tables.has(f.name) ? 1 : 0);
       expect(uses, f.name).toBe(1);
     }
     const used = [...code.matchAll(/faults\.has\('([a-z0-9-]+)'\)/g)].map((m) => m[1]);
-    const known = new Set(FAULTS.map((f) => f.name));
+    const known = new Set([...FAULTS, ...SEQUENCE_FAULTS].map((f) => f.name));
     for (const name of used) expect(known.has(name!), name).toBe(true);
     for (const name of tables) expect(known.has(name), name).toBe(true);
   });
 
   it('can each be switched on', async () => {
-    for (const f of FAULTS) {
+    for (const f of [...FAULTS, ...SEQUENCE_FAULTS]) {
       const r = await startReference({ faults: [f.name] });
       expect(r.faults).toEqual([f.name]);
       await r.close();

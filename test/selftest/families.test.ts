@@ -12,7 +12,7 @@ import { loadSpec } from '../../src/spec/load.ts';
 import { startReference } from '../../src/reference/index.ts';
 import { Ref } from '../reference/helpers.ts';
 import { SHAPE_FAULT_RE, UNTOUCHED_FAULT_RE } from '../../src/reference/faults.ts';
-import { FAULTS } from '../../src/reference/faults.ts';
+import { FAULTS, SEQUENCE_FAULTS } from '../../src/reference/faults.ts';
 
 const bounds = await boundsFamily();
 
@@ -101,7 +101,7 @@ describe('familyFaults', () => {
   it('gives the named faults first, then the generated ones', async () => {
     const all = await familyFaults(FAULTS);
     expect(all.slice(0, FAULTS.length)).toEqual([...FAULTS]);
-    expect(all.length).toBe(FAULTS.length + bounds.length + (await shapesFamily()).length + (await patchSemanticsFamily()).length + (await ruleCellsFamily()).length);
+    expect(all.length).toBe(FAULTS.length + bounds.length + (await shapesFamily()).length + (await patchSemanticsFamily()).length + (await ruleCellsFamily()).length + SEQUENCE_FAULTS.length);
     expect((await familyFaults(FAULTS, ['bounds'])).length).toBe(bounds.length);
   });
 });

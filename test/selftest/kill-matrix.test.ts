@@ -33,7 +33,7 @@ describe('fault self-test', () => {
     expect(matrix.faults.filter((f) => f.family === 'named').map((f) => f.fault)).toEqual(FAULTS.map((f) => f.name));
     const bounds = matrix.faults.filter((f) => f.family === 'bounds');
     expect(bounds.length).toBeGreaterThan(30);
-    expect(matrix.families.map((f) => f.family)).toEqual(['named', 'bounds', 'shapes', 'patch-semantics', 'rule-cells']);
+    expect(matrix.families.map((f) => f.family)).toEqual(['named', 'bounds', 'shapes', 'patch-semantics', 'rule-cells', 'sequences']);
   });
 
   it('the conformant reference fails nothing: every clause a check names passes, no harness or run error', () => {

@@ -1,0 +1,4 @@
+import { defineSuite } from '../src/engine/vitest.ts';
+import { sequencesSuite } from './sequences/index.ts';
+
+defineSuite(sequencesSuite);

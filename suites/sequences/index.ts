@@ -1,0 +1,163 @@
+/**
+ * The sequences suite: random sequences of calls checked against a model of what the document
+ * promises (model.ts), step by step, and a failure shrunk to the shortest sequence that still
+ * fails. A sequence creates, PATCHes, archives and merges definitions, lists them a page or a
+ * walk at a time, replays keyed creates and reuses their keys with other input (commands.ts);
+ * after every step the answer is what the model says wherever the document fixes it, and at the
+ * end of a sequence, with the usage ledger, the sequence was charged one credit per successful
+ * billed call and nothing for its replays. Scripted checks find the sequences someone thought
+ * of; these find the ones nobody did (a listing that lags a write, a value a later write drops,
+ * a key forgotten after other calls).
+ */
+import { randomUUID } from 'node:crypto';
+import type { CheckContext, CheckDef, KeyHandle, SuiteDef } from '../../src/engine/check.ts';
+import { Finding } from '../../src/engine/finding.ts';
+import type { LedgerEntry, Measured } from '../../src/engine/ledger.ts';
+import { checkProperty } from '../../src/engine/property.ts';
+import type { Exchange } from '../../src/http/exchange.ts';
+import { apply, describe, MAX_COMMANDS, resolve, sequenceArb, type Cmd, type Runner } from './commands.ts';
+import { emptyModel, liveDefs, type Model } from './model.ts';
+import { drawnSequences, sequenceCredits } from './plan.ts';
+
+const ADMIN = 'admin';
+/** Sequences per run, each up to MAX_COMMANDS steps (the run's --runs bounds it too; few, in a workspace others may share). */
+const SEQUENCES = 12;
+const sequencesFor = (numRuns: number): number => Math.max(1, Math.min(numRuns, SEQUENCES));
+/** Pages one walk may take at most (commands.ts), and predicate calls while shrinking. */
+const WALK_PAGES = 20;
+const MAX_SHRINK_CALLS = 40;
+
+/** The clause each kind of step judges, to say which were judged at all in a run. */
+const JUDGED_BY: Readonly<Record<string, Cmd['kind']>> = {
+  'DEF-017': 'patch',
+  'DEF-018': 'patch',
+  'DEF-019': 'patch',
+  'DEF-028': 'patch',
+  'DEF-013': 'archive',
+  'DEF-022': 'merge',
+  'DEF-015': 'list',
+  'PAGE-006': 'walk',
+  'IDEM-002': 'replay',
+  'IDEM-003': 'replay',
+  'BILL-010': 'replay',
+  'IDEM-004': 'conflict',
+};
+
+let sequenceCounter = 0;
+
+/** The model's live definitions archived (clean-up of a sequence, whatever happened). */
+async function archiveLive(ctx: CheckContext, key: KeyHandle, m: Model): Promise<void> {
+  for (const d of liveDefs(m)) {
+    await ctx.api.send({ method: 'POST', path: `/definitions/${d.id}/archive`, key, body: { reason: 'conformance run clean-up' } });
+    d.archived = true;
+  }
+}
+
+/** A sequence's charges, measured and judged once the property has run (their waits overlap). */
+interface PendingCharge {
+  measured: Measured<void>;
+  r: Runner;
+  steps: string;
+}
+
+/** Runs one sequence from an empty model; a finding names its step and the whole sequence. */
+async function runSequence(ctx: CheckContext, key: KeyHandle, cmds: readonly Cmd[], ran: Set<Cmd['kind']>, charges: PendingCharge[]): Promise<void> {
+  const n = ++sequenceCounter;
+  const m = emptyModel();
+  const r: Runner = { ctx, key, prefix: `${ctx.run.prefix}sq${n}-`, newKey: () => `${ctx.run.prefix}sq${n}-${randomUUID()}`, billed: [], replays: 0, log: [], step: 0 };
+  const steps = cmds.map((c, i) => `${i + 1}. ${describe(c)}`).join('\n');
+  const play = async (): Promise<void> => {
+    for (const [i, c] of cmds.entries()) {
+      r.step = i + 1;
+      const runs = !resolve(m, c).skip;
+      try {
+        await apply(r, m, c);
+      } catch (e) {
+        if (!(e instanceof Finding)) throw e;
+        throw new Finding({ ...e.evidence, message: `step ${i + 1} of ${cmds.length} (${c.kind}): ${e.evidence.message}`, scenario: steps, context: r.log.slice(-6, -1) });
+      }
+      if (runs) ran.add(c.kind);
+    }
+  };
+  let done = false;
+  try {
+    if (!ctx.run.hasControl) return await play();
+    // What the sequence's own calls were charged, its entries attributed to them (ledger.ts),
+    // judged after the property: a lagging ledger is then waited for once, not per sequence.
+    const measured = await ctx.ledger.measure(play, { priced: () => r.log, atLeast: () => r.billed.length, owes: (ex) => (r.billed.includes(ex) ? 1 : 0), defer: true });
+    done = true;
+    charges.push({ measured, r, steps });
+  } finally {
+    await archiveLive(ctx, key, m);
+    // A sequence stopped by a finding was not measured: its charges must land on its own calls
+    // before the next sequence (a shrinking step) is measured, or a lagging ledger puts them there.
+    if (!done && ctx.run.hasControl) await ctx.ledger.chargesLanded(0, r.billed);
+  }
+}
+
+/** The sequence was charged one credit per successful billed call, nothing for its replays. */
+function judgeLedger(r: Runner, charged: number, entries: readonly LedgerEntry[], steps: string, waited: string | undefined): void {
+  if (charged === r.billed.length) return;
+  const last: Exchange | undefined = r.log.at(-1);
+  // More than owed: a replay charged (BILL-010) only where the surplus can be its (creates and
+  // replays share POST /definitions); any other surplus, or too little, is BILL-001's.
+  const isCreate = (method: string, path: string): boolean => method.toUpperCase() === 'POST' && /\/definitions$/.test(path.split('?')[0]!);
+  const owedElsewhere = r.billed.filter((ex) => !isCreate(ex.request.method, new URL(ex.request.url).pathname)).length;
+  const chargedElsewhere = entries.filter((e) => !isCreate(e.method, e.path)).reduce((t, e) => t + e.credits, 0);
+  const surplusElsewhere = chargedElsewhere > owedElsewhere;
+  throw new Finding({
+    clause: charged > r.billed.length && r.replays > 0 && !surplusElsewhere ? 'BILL-010' : 'BILL-001',
+    message: `the sequence was charged ${charged} credits for ${r.billed.length} successful billed calls${r.replays > 0 ? ` and ${r.replays} replays` : ''}`,
+    expected: `${r.billed.length} credits`,
+    received: `${charged} credits${waited ? ` (${waited})` : ''}`,
+    scenario: steps,
+    ...(last ? { exchange: last } : {}),
+  });
+}
+
+export const definitionsModel: CheckDef = {
+  id: 'sequences/definitions-model',
+  title: 'Random sequences of definition writes, listings, replays and reused keys leave what a model of the document says, step by step (shrunk to the shortest failing sequence)',
+  clauses: ['DEF-003', 'DEF-012', 'DEF-013', 'DEF-015', 'DEF-017', 'DEF-018', 'DEF-019', 'DEF-022', 'DEF-028', 'DEF-029', 'PAGE-006', 'IDEM-002', 'IDEM-003', 'IDEM-004', 'BILL-001', 'BILL-010'],
+  endpoints: { 'DEF-029': ['createDefinition', 'updateDefinition', 'archiveDefinition', 'mergeDefinitionValue', 'listDefinitions'] },
+  needs: { mutation: true },
+  // The sequences the seed draws, played on the model and priced as the reference charges (plan.ts).
+  credits: (numRuns, seed) =>
+    drawnSequences(seed, sequencesFor(numRuns))
+      .map(sequenceCredits)
+      .reduce((a, b) => a + b, 0),
+  // Every step billed, every walk at its page bound, every definition archived at the end; and
+  // the shrinking of a failure.
+  maxCredits: (numRuns) => (sequencesFor(numRuns) + MAX_SHRINK_CALLS) * MAX_COMMANDS * (WALK_PAGES + 1),
+  async run(ctx) {
+    const key = ctx.key(ADMIN);
+    const ran = new Set<Cmd['kind']>();
+    const charges: PendingCharge[] = [];
+    await checkProperty(ctx, {
+      clause: 'DEF-029',
+      arbitrary: sequenceArb,
+      numRuns: sequencesFor(ctx.run.numRuns),
+      maxShrinkCalls: MAX_SHRINK_CALLS,
+      predicate: (cmds) => runSequence(ctx, key, cmds, ran, charges),
+    });
+    for (const p of charges) {
+      const m = await p.measured.final();
+      judgeLedger(p.r, m.delta, m.entries, p.steps, m.waited);
+    }
+    // Nothing judged is no pass: a clause whose kind of step never ran is not observable here.
+    for (const [clause, kind] of Object.entries(JUDGED_BY)) if (!ran.has(kind)) ctx.unobserved(clause, `no ${kind} step ran in the sequences drawn from this seed`);
+    if (!ctx.run.hasControl) {
+      ctx.unobserved('BILL-001', 'the usage ledger needs the test-control protocol');
+      ctx.unobserved('BILL-010', 'the usage ledger needs the test-control protocol');
+    }
+  },
+};
+
+export const sequencesSuite: SuiteDef = {
+  name: 'sequences',
+  title: 'Sequences: random series of calls against a model of the document, shrunk when they fail',
+  cast: {
+    admin: { role: 'owner', scopes: ['admin', 'graph:read'] },
+  },
+  checks: [definitionsModel],
+};

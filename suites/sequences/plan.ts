@@ -1,0 +1,75 @@
+/**
+ * The credit plan of the sequences: before anything is sent, the sequences the run's seed will
+ * generate are drawn exactly as the property draws them (the same arbitrary, seed and run count,
+ * through fast-check's own runner) and played on the model alone, each command priced as the
+ * reference charges it: a create, PATCH, archive or listing page one credit, a merge-value two
+ * (it is read back with a walk), a replay and a refused reuse nothing, and every definition still live at the end one more (its
+ * archive at clean-up). A walk is one page on the reference, which ends a walk on its last
+ * full page.
+ */
+import fc from 'fast-check';
+import { resolve, sequenceArb, type Cmd } from './commands.ts';
+import { emptyModel, liveDefs, liveValues, type Model } from './model.ts';
+
+/** Credits of one command that runs (see the module comment). */
+const PRICE: Readonly<Record<Cmd['kind'], number>> = { create: 1, patch: 1, archive: 1, merge: 2, list: 1, walk: 1, replay: 0, conflict: 0 };
+
+/** Plays `c` on the model with stand-in slugs: what a later command's target depends on. */
+function simulate(m: Model, c: Cmd, step: number): number {
+  const res = resolve(m, c);
+  if (res.skip) return 0;
+  switch (c.kind) {
+    case 'create':
+      m.defs.push({
+        id: `sim-${step}`,
+        fields: {},
+        entityKinds: [],
+        reasons: { creation: '', latest: '' },
+        archived: false,
+        values: c.labels.map((label) => ({ label, slug: label, archived: false })),
+      });
+      if (c.keyed) m.keys.push({ key: `k${step}`, body: {}, status: 201, id: `sim-${step}`, answer: '' });
+      break;
+    case 'patch': {
+      const def = res.def!;
+      const live = liveValues(def);
+      for (const i of c.archive) {
+        const v = live.length === 0 ? undefined : live[i % live.length];
+        if (v) v.archived = true;
+      }
+      def.values.push(...res.add!.map((label) => ({ label, slug: label, archived: false })));
+      break;
+    }
+    case 'archive':
+      res.def!.archived = true;
+      break;
+    case 'merge': {
+      const live = liveValues(res.def!);
+      live[c.from % live.length]!.mergedAway = true;
+      break;
+    }
+    default:
+      break;
+  }
+  return PRICE[c.kind];
+}
+
+/** Credits of one sequence on the reference, its clean-up included. */
+export function sequenceCredits(cmds: readonly Cmd[]): number {
+  const m = emptyModel();
+  const spent = cmds.reduce((n, c, i) => n + simulate(m, c, i), 0);
+  return spent + liveDefs(m).length;
+}
+
+/** The sequences the property draws for `seed` and `runs` (fast-check's runner, every value passing). */
+export function drawnSequences(seed: number, runs: number): Cmd[][] {
+  const drawn: Cmd[][] = [];
+  fc.check(
+    fc.property(sequenceArb, (cmds) => {
+      drawn.push(cmds);
+      return true;
+    }),
+    { seed, numRuns: runs },
+  );
+  return drawn;
+}

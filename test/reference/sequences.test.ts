@@ -1,0 +1,96 @@
+/**
+ * The sequences suite's pieces (suites/sequences): the credit plan draws exactly the sequences
+ * the property runs (so the plan is exact for any seed), a sequence is priced as the reference
+ * charges it, and the model accepts the readings the document allows and holds the server to the
+ * one it showed first. The suite itself runs against every variant in the variant and keys-only
+ * tests, and its faults (the `sequences` family) in the kill-matrix test.
+ */
+import { describe, expect, it } from 'vitest';
+import type { CheckContext } from '../../src/engine/check.ts';
+import { checkProperty } from '../../src/engine/property.ts';
+import { sequenceArb, type Cmd } from '../../suites/sequences/commands.ts';
+import { differences, emptyModel, type ModelDef } from '../../suites/sequences/model.ts';
+import { drawnSequences, sequenceCredits } from '../../suites/sequences/plan.ts';
+
+const def = (over: Partial<ModelDef> = {}): ModelDef => ({
+  id: 'd',
+  fields: { name: 'n', description: '' },
+  entityKinds: ['deal', 'account'],
+  reasons: { creation: 'made', latest: 'patched' },
+  archived: false,
+  values: [
+    { label: 'Alpha', slug: 'alpha', archived: false },
+    { label: 'Beta', slug: 'beta', archived: false },
+  ],
+  ...over,
+});
+const shown = (over: Record<string, unknown> = {}): Record<string, unknown> => ({
+  name: 'n',
+  description: '',
+  entity_kinds: ['account', 'deal'],
+  state: 'live',
+  archived_at: null,
+  reason: 'patched',
+  enum_values: [
+    { label: 'Alpha', slug: 'alpha', archived: false, position: 0 },
+    { label: 'Beta', slug: 'beta', archived: false, position: 1 },
+  ],
+  ...over,
+});
+
+describe('the sequences credit plan', () => {
+  it('draws the very sequences the property runs, for any seed', async () => {
+    for (const seed of [1, 20_240_611, 4_000_000_000]) {
+      const ran: Cmd[][] = [];
+      const ctx = { run: { seed, numRuns: 7 } } as unknown as CheckContext;
+      await checkProperty(ctx, { clause: 'DEF-029', arbitrary: sequenceArb, predicate: async (cmds) => void ran.push(cmds) });
+      expect(drawnSequences(seed, 7)).toEqual(ran);
+    }
+  });
+
+  it('prices each command as the reference charges it, skipped ones at nothing, and archives what stays live', () => {
+    const create: Cmd = { kind: 'create', module: 'customers', kinds: ['account'], cardinality: 'exclusive', labels: ['Alpha', 'Beta'], keyed: true };
+    // create 1, merge 2 (read back), replay 0, conflict 0, walk 1, archive 1; nothing left live.
+    expect(
+      sequenceCredits([
+        create,
+        { kind: 'merge', target: 0, from: 0, into: 0 },
+        { kind: 'replay', which: 0 },
+        { kind: 'conflict', which: 0 },
+        { kind: 'walk', includeArchived: false },
+        { kind: 'archive', target: 0 },
+      ]),
+    ).toBe(5);
+    // A PATCH with no live definition is skipped; the create's definition is archived at the end.
+    expect(sequenceCredits([{ kind: 'patch', target: 0, add: [], archive: [] }, create])).toBe(2);
+  });
+});
+
+describe('the model', () => {
+  it('compares only what the writes set, entity kinds as a set, either reason, "" or null for text', () => {
+    const m = emptyModel();
+    expect(differences(def(), shown(), m.readings)).toEqual([]);
+    expect(differences(def(), shown({ description: null, reason: 'made', revision: 9 }), m.readings)).toEqual([]);
+    expect(differences(def(), shown({ name: 'other' }), m.readings)).toEqual(['name is "other", not "n"']);
+    expect(differences(def({ archived: true }), shown(), m.readings)).toHaveLength(2);
+    expect(differences(def(), shown({ reason: 'elsewhere' }), m.readings)).toHaveLength(1);
+  });
+
+  it('takes the merged-away reading the server shows first and holds it', () => {
+    const m = emptyModel();
+    const merged = def({
+      values: [
+        { label: 'Alpha', slug: 'alpha', archived: false, mergedAway: true },
+        { label: 'Beta', slug: 'beta', archived: false },
+      ],
+    });
+    const removed = shown({ enum_values: [{ label: 'Beta', slug: 'beta', archived: false }] });
+    expect(differences(merged, removed, m.readings)).toEqual([]);
+    expect(m.readings.mergedAway).toBe('removed');
+    // The same server later shows the value again, live: not the reading it showed.
+    expect(differences(merged, shown(), m.readings)).toEqual(['the value merged away (alpha) is kept where an earlier merge left it removed']);
+    expect(differences(def(), shown({ enum_values: [...(shown().enum_values as object[]), { label: 'Gamma', slug: 'gamma', archived: false }] }), m.readings)).toEqual([
+      'an enum value "gamma" appeared',
+    ]);
+  });
+});
