@@ -10,6 +10,7 @@ import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { attributeCharges } from '../src/bench/attribute.ts';
 import { controlledRunContext } from '../src/engine/context.ts';
+import { seedDependent } from '../src/engine/credits.ts';
 import { discoverSuites, loadSuiteDefs } from '../src/engine/discover.ts';
 import { MEASURED_PLAN_PATH, startMeasuring, type MeasuredPlan } from '../src/engine/measured-credits.ts';
 import { startReference } from '../src/reference/index.ts';
@@ -28,7 +29,14 @@ for (const numRuns of RUNS) {
     const run = await attributeCharges(suites, controlledRunContext(ref, { seed: SEED, numRuns, timeoutMs: 20_000 }));
     const bad = run.checks.filter((c) => c.outcome !== 'passed' && c.outcome !== 'notObservable');
     if (bad.length > 0) throw new Error(`checks that did not pass on the reference cannot be measured: ${bad.map((c) => `${c.checkId} (${c.outcome})`).join(', ')}`);
-    charged.push(Object.fromEntries(run.checks.map((c) => [c.checkId, c.charged])));
+    // A check whose credits depend on the seed declares them (seedDependent): no formula for it.
+    const seeded = new Set(
+      suites
+        .flatMap((s) => s.checks)
+        .filter(seedDependent)
+        .map((c) => c.id),
+    );
+    charged.push(Object.fromEntries(run.checks.filter((c) => !seeded.has(c.checkId)).map((c) => [c.checkId, c.charged])));
   } finally {
     await ref.close();
   }

@@ -48,6 +48,15 @@ export function plannedCredits(check: CheckDef, numRuns: number, seed = 0): numb
   return check.credits === undefined ? measuredCredits(check.id, numRuns) : count(check.credits, numRuns, seed);
 }
 
+/**
+ * Credits that depend on the run's seed as well as its run count (a function of two parameters:
+ * a check that prices the values it will draw). The measured plan (fixed + perRun × runs) cannot
+ * hold them: such a check declares its credits, and the ledgers hold it to them.
+ */
+export function seedDependent(check: CheckDef): boolean {
+  return typeof check.credits === 'function' && check.credits.length >= 2;
+}
+
 /** The ceiling of one check for the run's property-run count (its credits when it declares none, never less). */
 export function maxCredits(check: CheckDef, numRuns: number, seed = 0): number {
   const exact = plannedCredits(check, numRuns, seed);

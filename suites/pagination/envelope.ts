@@ -34,9 +34,8 @@ export const envelope: CheckDef = {
   title: 'GET /definitions answers { items: Definition[], nextCursor: uuid | null } on every page, the last one included',
   clauses: ['ENV-001'],
   endpoints: ['listDefinitions'],
-  // The first check of the suite: its workspace is empty, so each listing is one page; then two
-  // definitions of its own (archived at clean-up) and their one-item pages: two, a cursor between.
-  credits: QUERIES.length + 2 + 2 + 2,
+  // Credits measured (specs/credit-plan.json): after PAGE-001's check (index.ts) the workspace
+  // holds more than a page, so the listings show cursors without definitions of the check's own.
   // Each listing up to its maxPages over a workspace holding data, the one-item walk twice.
   maxCredits: QUERIES.reduce((n, x) => n + x.maxPages, 0) + 4 + 2,
   async run(ctx) {

@@ -33,6 +33,7 @@ afterAll(async () => {
 interface Report {
   meta: { runErrors: string[] };
   checks: { checkId: string; outcome: string; reason?: string }[];
+  summary: { coverage: { verified: number } };
 }
 const readReport = async (dir: string): Promise<Report> => JSON.parse(await readFile(join(dir, 'report.json'), 'utf8')) as Report;
 
@@ -69,7 +70,9 @@ describe('the time budget', () => {
     // Nothing failed because of the cut.
     expect(report.checks.filter((c) => c.outcome === 'failed' || c.outcome === 'harnessError')).toEqual([]);
     expect(text.join('')).toMatch(/coverage cut: \d+ checks? did not run to the end because the time budget \(--max-duration 3 s\) ran out/);
-    expect(code).toBe(0);
+    // The exit code follows the report, whatever the timing: conformant with what was verified,
+    // or inconclusive (2) when a busy machine let nothing be verified within the budget; never 1.
+    expect(code).toBe(report.summary.coverage.verified > 0 ? 0 : 2);
   }, 60_000);
 
   describe('in a session (deterministic)', () => {

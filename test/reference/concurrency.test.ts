@@ -1,6 +1,6 @@
 /**
  * Latency-aware execution changes nothing a run concludes (issue 17): every suite against each
- * conformant reference variant (default, alternative, lenient), once with one request in flight
+ * conformant reference variant (default, alternative, lenient, extended), once with one request in flight
  * (the requests a check pipelines go out one after another; 4 suites side by side, as the
  * variant tests run them) and once with all 9 suites side by side and 32 requests in flight.
  * Both have the suites' lanes (SuiteDef.lanes: groups of checks side by side, each in a
@@ -46,7 +46,7 @@ interface Outcome {
 const AMBIENT = new Set(['ERR-001', 'ERR-002']);
 
 /** Checks whose request count depends on how long a variant's asynchronous effects take. */
-const POLLING = (checkId: string): boolean => checkId.startsWith('billing/') || checkId === 'operations/preview-quotes';
+const POLLING = (checkId: string): boolean => checkId.startsWith('billing/') || checkId.startsWith('sequences/') || checkId === 'operations/preview-quotes';
 
 async function runOnce(variant: VariantName, concurrency: number, maxInFlight: number, lanes = true): Promise<Outcome> {
   const catalog = loadCatalog();
