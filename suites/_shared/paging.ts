@@ -38,13 +38,22 @@ export function pageOf(clause: string, ex: Exchange): Page {
 }
 
 /**
- * Follows nextCursor from the first page until it is null. `clause` receives the finding when
- * the walk does not end (more than maxPages pages) or a cursor repeats.
+ * Follows nextCursor from the first page until it is null, or until `until` holds for a page's
+ * items (a walk that has seen what it looks for). `clause` receives the finding when the walk
+ * does not end (more than maxPages pages) or a cursor repeats.
  */
 export async function walkCollection(
   ctx: CheckContext,
   key: KeyHandle,
-  opts: { path: string; query?: Record<string, string | number | boolean | undefined>; rawQuery?: string; clause: string; envelopeClause?: string; maxPages?: number },
+  opts: {
+    path: string;
+    query?: Record<string, string | number | boolean | undefined>;
+    rawQuery?: string;
+    clause: string;
+    envelopeClause?: string;
+    maxPages?: number;
+    until?: (items: readonly Record<string, unknown>[]) => boolean;
+  },
 ): Promise<WalkResult> {
   const maxPages = opts.maxPages ?? 100;
   const pages: Page[] = [];
@@ -56,7 +65,7 @@ export async function walkCollection(
     const ex = await ctx.api.send({ method: 'GET', path: opts.path, key, query });
     const page = pageOf(opts.envelopeClause ?? opts.clause, ex);
     pages.push(page);
-    if (page.nextCursor === null) break;
+    if (page.nextCursor === null || opts.until?.(page.items as Record<string, unknown>[])) break;
     if (seen.has(page.nextCursor)) {
       throw new Finding({ clause: opts.clause, message: `nextCursor ${page.nextCursor} repeats: the walk would never end`, expected: 'a new cursor or null', received: page.nextCursor, exchange: ex });
     }

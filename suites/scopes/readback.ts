@@ -8,7 +8,7 @@ import { Finding, NotObservable } from '../../src/engine/finding.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 import type { DefinitionView } from '../_shared/definitions.ts';
 import { is2xx } from '../_shared/definitions.ts';
-import { isObject } from '../_shared/json.ts';
+import { compareIds, isObject } from '../_shared/json.ts';
 import { walkCollection } from '../_shared/paging.ts';
 import { RECEIPT_ID_FIELDS } from '../_shared/receipts.ts';
 import { documentedEnumValue } from '../_shared/documented.ts';
@@ -22,7 +22,11 @@ const isFinding = (e: unknown): e is Finding => e instanceof Finding || (e insta
  */
 export async function readDefinition(ctx: CheckContext, key: KeyHandle, id: string): Promise<DefinitionView | undefined> {
   try {
-    const { items } = await walkCollection(ctx, key, { path: '/definitions', query: { includeArchived: true, limit: 200 }, clause: 'setup', maxPages: 20 });
+    // Ids ascend (part 8): a page that lists the id, or ends past it, ends the walk, so records
+    // others insert meanwhile (a busy shared workspace) cannot keep it going.
+    const past = (items: readonly Record<string, unknown>[]): boolean =>
+      items.some((d) => String(d.id).toLowerCase() === id.toLowerCase()) || (items.length > 0 && compareIds(String(items.at(-1)!.id), id) > 0);
+    const { items } = await walkCollection(ctx, key, { path: '/definitions', query: { includeArchived: true, limit: 200 }, clause: 'setup', maxPages: 20, until: past });
     return items.find((d) => d.id === id) as DefinitionView | undefined;
   } catch (e) {
     if (isFinding(e)) throw new NotObservable(`could not read the definitions back to see what changed: ${e.evidence.message}`);
