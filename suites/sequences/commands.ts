@@ -77,6 +77,9 @@ export const commandArb: fc.Arbitrary<Cmd> = fc.oneof(
   { arbitrary: fc.record({ kind: fc.constant('conflict' as const), which: fc.nat({ max: 3 }) }), weight: 1 },
 );
 
+/** Pages of 200 one walk reads at most (a walk that needs more ends at the bound, judged on what it read). */
+export const WALK_PAGES = 5;
+
 /** The most commands a sequence has: one or two creates, then up to sixteen commands of any kind. */
 export const MAX_COMMANDS = 18;
 /**
@@ -333,7 +336,7 @@ async function listing(r: Runner, m: Model, c: Extract<Cmd, { kind: 'list' | 'wa
   let reach: string | undefined;
   let cursor: string | undefined;
   let last: Exchange | undefined;
-  for (let page = 0; page < 20; page++) {
+  for (let page = 0; page < WALK_PAGES; page++) {
     const query: Record<string, string | number> = { limit: c.kind === 'list' ? c.limit : 200 };
     if (c.includeArchived) query.includeArchived = 'true';
     if (cursor !== undefined) query.cursor = cursor;
@@ -346,9 +349,11 @@ async function listing(r: Runner, m: Model, c: Extract<Cmd, { kind: 'list' | 'wa
     const items = body.items.filter(isObject);
     own.push(...items.filter((i) => typeof i.name === 'string' && i.name.startsWith(r.prefix)));
     const next = typeof body.nextCursor === 'string' ? body.nextCursor : undefined;
+    // A page with more after it reaches up to its last item (ascending by id, part 8): a single
+    // page, or the last of a walk cut at its bound.
+    if (next !== undefined && items.length > 0) reach = String(items.at(-1)!.id);
     if (c.kind === 'list' || next === undefined) {
-      // A page with more after it reaches up to its last item (ascending by id, part 8).
-      if (next !== undefined) reach = items.length > 0 ? String(items.at(-1)!.id) : undefined;
+      if (next === undefined) reach = undefined;
       break;
     }
     cursor = next;

@@ -15,7 +15,7 @@ import { Finding } from '../../src/engine/finding.ts';
 import type { LedgerEntry, Measured } from '../../src/engine/ledger.ts';
 import { checkProperty } from '../../src/engine/property.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
-import { apply, describe, MAX_COMMANDS, resolve, sequenceArb, type Cmd, type Runner } from './commands.ts';
+import { apply, describe, MAX_COMMANDS, resolve, sequenceArb, WALK_PAGES, type Cmd, type Runner } from './commands.ts';
 import { emptyModel, liveDefs, type Model } from './model.ts';
 import { drawnSequences, sequenceCredits } from './plan.ts';
 
@@ -23,9 +23,8 @@ const ADMIN = 'admin';
 /** Sequences per run, each up to MAX_COMMANDS steps (the run's --runs bounds it too; few, in a workspace others may share). */
 const SEQUENCES = 12;
 const sequencesFor = (numRuns: number): number => Math.max(1, Math.min(numRuns, SEQUENCES));
-/** Pages one walk may take at most (commands.ts), and predicate calls while shrinking. */
-const WALK_PAGES = 20;
-const MAX_SHRINK_CALLS = 40;
+/** Predicate calls while shrinking a failure (each a sequence). */
+const MAX_SHRINK_CALLS = 25;
 
 /** The clause each kind of step judges, to say which were judged at all in a run. */
 const JUDGED_BY: Readonly<Record<string, Cmd['kind']>> = {
