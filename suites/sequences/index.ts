@@ -23,6 +23,12 @@ const ADMIN = 'admin';
 /** Sequences per run, each up to MAX_COMMANDS steps (the run's --runs bounds it too; few, in a workspace others may share). */
 const SEQUENCES = 12;
 const sequencesFor = (numRuns: number): number => Math.max(1, Math.min(numRuns, SEQUENCES));
+/**
+ * Sequences in a workspace others share (keys-only): fewer, so that the definitions they make
+ * and the time they take weigh less on the other suites' bounded walks there. The plan counts
+ * the full number: in a shared workspace it is an upper bound for this check.
+ */
+const SHARED_SEQUENCES = 4;
 /** Predicate calls while shrinking a failure (each a sequence). */
 const MAX_SHRINK_CALLS = 25;
 
@@ -135,7 +141,7 @@ export const definitionsModel: CheckDef = {
     await checkProperty(ctx, {
       clause: 'DEF-029',
       arbitrary: sequenceArb,
-      numRuns: sequencesFor(ctx.run.numRuns),
+      numRuns: ctx.run.sharedWorkspace ? Math.min(SHARED_SEQUENCES, sequencesFor(ctx.run.numRuns)) : sequencesFor(ctx.run.numRuns),
       maxShrinkCalls: MAX_SHRINK_CALLS,
       predicate: (cmds) => runSequence(ctx, key, cmds, ran, charges),
     });
