@@ -9,8 +9,7 @@ import { NotObservable } from '../../src/engine/finding.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 import { randomUUID } from 'node:crypto';
 import { is2xx, minimalCreateBody } from '../_shared/definitions.ts';
-import { CAPABILITY_FIELDS, pick } from '../_shared/documented.ts';
-import { isObject } from '../_shared/json.ts';
+import { capabilitySwitches } from '../_shared/capability-switches.ts';
 import { callOf } from '../../src/engine/ledger.ts';
 import { usableResponses } from '../_shared/ops-usable.ts';
 import { isRefusal, ownerKeyWith } from './support.ts';
@@ -100,16 +99,6 @@ export const unauthorizedFree: CheckDef = {
 
 /** The endpoints the 429 and 5xx sweeps send: all but those that start bulk work. */
 const SWEPT = { except: STARTS_WORK };
-
-/**
- * The capability switches of seed 2.4 that GET /me shows, with their values (empty when it shows
- * none). Switches of the server's own are left out: the control protocol switches 2.4's names.
- */
-async function capabilitySwitches(ctx: CheckContext, key: KeyHandle): Promise<Record<string, boolean>> {
-  const me = await ctx.api.send({ method: 'GET', path: '/me', key });
-  const caps = isObject(me.response?.json) ? me.response.json.capabilities : undefined;
-  return isObject(caps) ? Object.fromEntries(Object.entries(pick(caps, CAPABILITY_FIELDS)).filter((e): e is [string, boolean] => typeof e[1] === 'boolean')) : {};
-}
 
 /**
  * Every endpoint (but those that start bulk work, STARTS_WORK) sent once by `key`, each

@@ -16,7 +16,7 @@ import { describeResponse } from '../../src/engine/expect.ts';
 import { NotObservable } from '../../src/engine/finding.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 import { createDefinition, is2xx, minimalCreateBody } from '../_shared/definitions.ts';
-import { CAPABILITY_FIELDS, pick } from '../_shared/documented.ts';
+import { capabilitySwitches } from '../_shared/capability-switches.ts';
 import { isObject } from '../_shared/json.ts';
 import { computePreviewShapes, queryShapes, statusesOf, tryShapes, type Shape } from '../_shared/ops-shapes.ts';
 import { usableResponses } from '../_shared/ops-usable.ts';
@@ -78,13 +78,6 @@ async function gatedRequests(ctx: CheckContext, key: KeyHandle): Promise<Gated[]
   return out;
 }
 
-/** The switches of 2.4 that GET /me shows for `key`, to restore them as they were. */
-async function switches(ctx: CheckContext, key: KeyHandle): Promise<Record<string, boolean>> {
-  const me = await ctx.api.send({ method: 'GET', path: '/me', key });
-  const caps = isObject(me.response?.json) && isObject(me.response.json.capabilities) ? pick(me.response.json.capabilities, CAPABILITY_FIELDS) : {};
-  return Object.fromEntries(Object.entries(caps).filter((e): e is [string, boolean] => typeof e[1] === 'boolean'));
-}
-
 export const capabilityOff: CheckDef = {
   id: 'errors/capability-off',
   title: 'A call that needs a switched-off capability is answered 503 SERVICE_UNAVAILABLE with the error envelope, on every endpoint whose capability the document names',
@@ -102,7 +95,7 @@ export const capabilityOff: CheckDef = {
     ctx = usableResponses(ctx, 'ERR-009');
     const owner = ctx.key('owner');
     const gated = await gatedRequests(ctx, owner);
-    const was = await switches(ctx, owner);
+    const was = await capabilitySwitches(ctx, owner);
     const capabilities = [...new Set(gated.map((g) => g.capability))];
     const restore = () => ctx.control.setCapabilities(ctx.workspaceId, Object.fromEntries(capabilities.map((c) => [c, was[c] ?? true])));
     ctx.cleanup(restore);

@@ -13,7 +13,7 @@ import { Finding } from '../../src/engine/finding.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 import { documentedBody } from '../_shared/documented.ts';
 import { brief, canonical, compareIds, isObject } from '../_shared/json.ts';
-import { MODULE_KEYS } from '../_shared/definitions.ts';
+import { is2xx, MODULE_KEYS } from '../_shared/definitions.ts';
 import { differences, liveDefs, liveValues, valuesFromAnswer, visibleDefs, type Model, type ModelDef } from './model.ts';
 
 const LABELS = ['Alpha', 'Beta', 'Gamma', 'Delta'] as const;
@@ -146,7 +146,6 @@ function fail(clause: string, message: string, expected: string, received: strin
   throw new Finding({ clause, message, expected, received, exchange: ex });
 }
 
-const is2xx = (ex: Exchange): boolean => ex.response !== undefined && ex.response.status >= 200 && ex.response.status < 300;
 const answer = (ex: Exchange): string => (ex.response ? describeResponse(ex.response) : `no response (${ex.error?.kind})`);
 
 async function send(r: Runner, req: Parameters<CheckContext['api']['send']>[0]): Promise<Exchange> {
