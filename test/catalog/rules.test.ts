@@ -4,15 +4,18 @@
  * every entry names real clauses or says why none, and every clause of the catalog is placed.
  */
 import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { describe, expect, test } from 'vitest';
 import { loadCatalog } from '../../src/catalog/load.ts';
 import { checkRegister, copiedRuns, documentPlaces, loadRules, parseRules, RulesError, type RuleEntry } from '../../src/catalog/rules.ts';
 
+/** Where the two documents live: beside the project (../shared), or WGC_DOCUMENTS_DIR for a copy of it elsewhere. */
+const SHARED = process.env.WGC_DOCUMENTS_DIR || fileURLToPath(new URL('../../../shared', import.meta.url));
 const DOCUMENTS = [
-  { name: 'API document', path: fileURLToPath(new URL('../../../shared/seed/service-api-v1-beta.md', import.meta.url)), section: undefined },
-  { name: 'control protocol', path: fileURLToPath(new URL('../../../shared/control-protocol.md', import.meta.url)), section: 'control' },
+  { name: 'API document', path: join(SHARED, 'seed/service-api-v1-beta.md'), section: undefined },
+  { name: 'control protocol', path: join(SHARED, 'control-protocol.md'), section: 'control' },
 ] as const;
 
 const register = loadRules();

@@ -29,7 +29,12 @@ function guideSteps(): string[] {
 
 let dir: string;
 function sh(cmd: string, args: string[], timeout = 240_000) {
-  const r = spawnSync(cmd, args, { cwd: dir, encoding: 'utf8', timeout, env: { ...process.env, WGC_BASE_URL: '', WGC_TARGET: '', CI: process.env.CI ?? '' } });
+  const r = spawnSync(cmd, args, {
+    cwd: dir,
+    encoding: 'utf8',
+    timeout,
+    env: { ...process.env, WGC_BASE_URL: '', WGC_TARGET: '', CI: process.env.CI ?? '', WGC_DOCUMENTS_DIR: join(ROOT, '..', 'shared') },
+  });
   return { code: r.status, out: `${r.stdout}\n${r.stderr}` };
 }
 function edit(file: string, anchor: string, insert: string, where: 'before' | 'after' = 'after'): void {
@@ -58,6 +63,15 @@ const STEPS: [string, () => void][] = [
         '  - id: ME-005',
         `  - id: ${CLAUSE}\n    level: MUST\n    ref: "2.4 table"\n    statement: Scratch clause of the writing-checks walkthrough; GET /me names one of the four workspace roles.\n    observe: { keys: "any valid key", control: false, ledger: false, mutation: false }\n`,
         'before',
+      ),
+  ],
+  [
+    'specs/rules.yaml',
+    () =>
+      replace(
+        'specs/rules.yaml',
+        'summary: The holder\'s workspace role, a string.\n    governs: ["GET /me"]\n    clauses: [ME-001, ME-005]',
+        `summary: The holder's workspace role, a string.\n    governs: ["GET /me"]\n    clauses: [ME-001, ME-005, ${CLAUSE}]`,
       ),
   ],
   ['test/catalog', () => expect(sh('npx', ['vitest', 'run', '--config', 'test/vitest.config.ts', 'test/catalog', '-u']).code).toBe(0)],
