@@ -1,6 +1,7 @@
 /**
  * Prints the plain closing line "N passed, N failed, N skipped" after the project's own test
- * run, so CI logs carry one machine-readable count whatever the default reporter prints.
+ * run, so CI logs carry one machine-readable count whatever the default reporter prints, and
+ * before it the slowest test files.
  */
 import type { Reporter, TestModule } from 'vitest/node';
 
@@ -19,6 +20,12 @@ export default class CountReporter implements Reporter {
       // A module that failed to load has no tests but must still count as a failure.
       if (mod.state() === 'failed' && [...mod.children.allTests()].length === 0) failed += 1;
     }
+    // Where the time went: the slowest test files (hooks included), so a slow CI run names its cause.
+    const slowest = testModules
+      .map((mod) => ({ file: mod.relativeModuleId, ms: mod.diagnostic().duration }))
+      .sort((a, b) => b.ms - a.ms)
+      .slice(0, 12);
+    process.stdout.write(`\nslowest test files:\n${slowest.map((s) => `  ${(s.ms / 1000).toFixed(1).padStart(6)} s  ${s.file}`).join('\n')}\n`);
     process.stdout.write(`\n${passed} passed, ${failed} failed, ${skipped} skipped\n`);
   }
 }

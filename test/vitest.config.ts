@@ -9,6 +9,9 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Both cores: vitest's default on a 2-core machine is one worker, which put every file of
+    // the suite one after another (854 s here). Tests must hold beside other load anyway.
+    maxWorkers: 2,
     reporters: ['default', './test/count-reporter.ts'],
   },
 });

@@ -4,6 +4,11 @@
  * response `oneWayMs` before returning it, so a run sees a target 2 × oneWayMs of round trip
  * away, as a staging server in another region would be. Loopback only; bodies are buffered
  * (they are small), connections kept alive on both sides.
+ *
+ * With `rateLimit` it is also a staging gateway's rate limit: past `requests` API calls (paths
+ * under /api/) in any `windowMs` (a sliding window of the calls it let through), a call is
+ * answered 429 TOO_MANY_REQUESTS in part 7's envelope with a Retry-After in whole seconds until
+ * a call may pass, and is not forwarded. The test-control protocol's calls are never limited.
  */
 import { createServer, request as httpRequest, Agent, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -13,22 +18,52 @@ export interface LatencyProxy {
   origin: string;
   /** Requests forwarded so far. */
   readonly forwarded: number;
+  /** API calls answered 429 by the rate limit so far. */
+  readonly limited: number;
   close(): Promise<void>;
 }
 
 const sleep = (ms: number): Promise<void> => (ms > 0 ? new Promise((r) => setTimeout(r, ms)) : Promise.resolve());
 
-/** Starts a proxy to `target` (an origin such as http://127.0.0.1:4010) adding `oneWayMs` each way. */
-export async function startLatencyProxy(target: string, oneWayMs: number): Promise<LatencyProxy> {
+/** A rate limit of `requests` API calls in any `windowMs`. */
+export interface RateLimit {
+  requests: number;
+  windowMs: number;
+}
+
+/** Starts a proxy to `target` (an origin such as http://127.0.0.1:4010) adding `oneWayMs` each way, and limiting the API's rate when asked. */
+export async function startLatencyProxy(target: string, oneWayMs: number, opts: { rateLimit?: RateLimit } = {}): Promise<LatencyProxy> {
   const upstream = new URL(target);
   const agent = new Agent({ keepAlive: true, maxSockets: 256 });
   let forwarded = 0;
+  let limited = 0;
+  const passed: number[] = [];
+  /** Whole seconds until an API call may pass, or 0 when this one may (and is counted). */
+  const admit = (now: number): number => {
+    const rl = opts.rateLimit;
+    if (!rl) return 0;
+    while (passed.length > 0 && passed[0]! <= now - rl.windowMs) passed.shift();
+    if (passed.length < rl.requests) {
+      passed.push(now);
+      return 0;
+    }
+    return Math.max(1, Math.ceil((passed[passed.length - rl.requests]! + rl.windowMs - now) / 1000));
+  };
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       void (async () => {
         await sleep(oneWayMs);
+        const wait = req.url?.startsWith('/api/') ? admit(Date.now()) : 0;
+        if (wait > 0) {
+          limited++;
+          await sleep(oneWayMs);
+          const body = JSON.stringify({ defined: true, code: 'TOO_MANY_REQUESTS', status: 429, message: 'Rate limit exceeded' });
+          res.writeHead(429, { 'content-type': 'application/json', 'retry-after': String(wait) });
+          res.end(body);
+          return;
+        }
         forwarded++;
         const headers: IncomingHttpHeaders = { ...req.headers, host: upstream.host };
         const out = httpRequest({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers, agent }, (up) => {
@@ -55,6 +90,9 @@ export async function startLatencyProxy(target: string, oneWayMs: number): Promi
     origin: `http://127.0.0.1:${port}`,
     get forwarded() {
       return forwarded;
+    },
+    get limited() {
+      return limited;
     },
     async close() {
       server.closeAllConnections();

@@ -37,8 +37,12 @@ export interface LatencyRun {
   suites: Record<string, number>;
   /** Requests the proxy forwarded (0 without one). */
   forwarded: number;
+  /** API calls the proxy's rate limit answered 429 (0 without one). */
+  limited: number;
   /** 1-minute load average when the run started and ended. */
   load: [number, number];
+  /** The pace the run chose and kept (report.json meta.pace). */
+  pace?: RunResult['meta']['pace'];
 }
 
 export interface LatencyFigures {
@@ -67,6 +71,8 @@ export interface LatencyOptions {
   /** The lane of a check (SuiteDef.lanes: its group's index from 1; 0 for the suite's own); default: every check in lane 0. */
   laneOf?: (checkId: string) => number;
   progress?: (line: string) => void;
+  /** API calls a minute the proxy lets through (--rate-limit); absent: no limit. */
+  ratePerMinute?: number;
 }
 
 /**
@@ -81,7 +87,7 @@ function runEnv(controlToken: string): NodeJS.ProcessEnv {
 }
 
 /** One `wgc run` against `origin`, in a process of its own (never spawnSync: the proxy lives in this event loop). */
-async function timedLatencyRun(origin: string, controlToken: string, runArgs: readonly string[], laneOf: (checkId: string) => number): Promise<Omit<LatencyRun, 'forwarded'>> {
+async function timedLatencyRun(origin: string, controlToken: string, runArgs: readonly string[], laneOf: (checkId: string) => number): Promise<Omit<LatencyRun, 'forwarded' | 'limited'>> {
   // The working folder is empty, so no wg-conformance.json is discovered.
   const dir = mkdtempSync(join(tmpdir(), 'wgc-bench-latency-'));
   const out = join(dir, 'out');
@@ -111,7 +117,17 @@ async function timedLatencyRun(origin: string, controlToken: string, runArgs: re
       const suite = lane.split(' ')[0]!;
       suites[suite] = Math.max(suites[suite] ?? 0, ms);
     }
-    return { wallMs, exitCode, requests: report.meta.requests, creditsCharged: report.meta.creditsCharged, verdict: report.summary.verdict, counts, suites, load: [loadBefore, loadavg()[0]!] };
+    return {
+      ...(report.meta.pace ? { pace: report.meta.pace } : {}),
+      wallMs,
+      exitCode,
+      requests: report.meta.requests,
+      creditsCharged: report.meta.creditsCharged,
+      verdict: report.summary.verdict,
+      counts,
+      suites,
+      load: [loadBefore, loadavg()[0]!],
+    };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -127,12 +143,20 @@ export async function runLatencyBench(opts: LatencyOptions): Promise<LatencyBenc
     for (let i = 1; i <= opts.iterations; i++) {
       // A fresh reference per run: every run starts from the same state.
       const ref = await serveReference();
-      const proxy = oneWayMs > 0 ? await startLatencyProxy(ref.origin, oneWayMs) : undefined;
+      const rateLimit = opts.ratePerMinute !== undefined ? { rateLimit: { requests: opts.ratePerMinute, windowMs: 60_000 } } : {};
+      const proxy = oneWayMs > 0 || opts.ratePerMinute !== undefined ? await startLatencyProxy(ref.origin, oneWayMs, rateLimit) : undefined;
       try {
         say(`latency ${oneWayMs} ms one-way, run ${i}/${opts.iterations}: wgc run ${opts.runArgs.join(' ')}`);
-        const run = { ...(await timedLatencyRun(proxy?.origin ?? ref.origin, ref.controlToken, opts.runArgs, opts.laneOf ?? (() => 0))), forwarded: proxy?.forwarded ?? 0 };
+        const run = {
+          ...(await timedLatencyRun(proxy?.origin ?? ref.origin, ref.controlToken, opts.runArgs, opts.laneOf ?? (() => 0))),
+          forwarded: proxy?.forwarded ?? 0,
+          limited: proxy?.limited ?? 0,
+        };
+        const pace = run.pace
+          ? `, pace ${run.pace.concurrency} suites × ${run.pace.maxInFlight} in flight (round trip ${run.pace.roundTripMs?.toFixed(0) ?? '?'} ms${run.pace.rateLimitWaits ? `; ${run.pace.rateLimitWaits} rate-limit waits, ${(run.pace.rateLimitWaitedMs / 1000).toFixed(0)} s` : ''})`
+          : '';
         say(
-          `  ${(run.wallMs / 1000).toFixed(1)} s, ${run.requests} requests, ${run.creditsCharged ?? '-'} credits, ${run.verdict} (exit ${run.exitCode}), load ${run.load.map((l) => l.toFixed(1)).join('→')}`,
+          `  ${(run.wallMs / 1000).toFixed(1)} s${pace}, ${run.requests} requests${opts.ratePerMinute !== undefined ? ` (${run.limited} answered 429 by the rate limit)` : ''}, ${run.creditsCharged ?? '-'} credits, ${run.verdict} (exit ${run.exitCode}), load ${run.load.map((l) => l.toFixed(1)).join('→')}`,
         );
         runs.push(run);
       } finally {

@@ -22,6 +22,8 @@ suite, the suite/raw ratio, and the credit plan against the ledgers per check.
   --latency MS,... instead: full runs against a reference behind a proxy holding every request
                    and every response MS ms (a round trip of 2 x MS; 0: loopback, no proxy);
                    prints per latency the median wall time, requests, credits and verdict
+  --rate-limit N   with --latency: the proxy also lets through at most N API calls a minute
+                   (a sliding window; past it 429 with Retry-After), as a staging gateway does
   --seed N         property seed of every run (default 1, so iterations are comparable)
   other options go to wgc run (e.g. --suite auth, --concurrency 3, --runs 10); the target
   (--base-url, --control-url, --target) and --out, --shard, --certify are the benchmark's own.
@@ -35,6 +37,8 @@ interface BenchArgs {
   json?: string;
   /** One-way delays in ms (--latency). */
   latencies?: number[];
+  /** API calls a minute the proxy lets through (--rate-limit). */
+  ratePerMinute?: number;
   runArgs: string[];
 }
 
@@ -67,6 +71,10 @@ export function parseArgs(argv: readonly string[]): BenchArgs | string {
       const l = parseLatencies(value());
       if (typeof l === 'string') return l;
       args.latencies = l;
+    } else if (name === '--rate-limit') {
+      const v = value();
+      if (v === undefined || !/^[1-9]\d{0,6}$/.test(v)) return `--rate-limit takes API calls a minute, an integer from 1, got ${JSON.stringify(v ?? '')}`;
+      args.ratePerMinute = Number(v);
     } else if (name === '--seed') {
       const v = value();
       if (v === undefined) return '--seed needs a value';
@@ -75,6 +83,7 @@ export function parseArgs(argv: readonly string[]): BenchArgs | string {
       return `${name}: the benchmark chooses the target and the output itself`;
     } else args.runArgs.push(a);
   }
+  if (args.ratePerMinute !== undefined && !args.latencies) return '--rate-limit needs --latency (the limit lives in the latency proxy; --latency 0 for none)';
   args.runArgs.push('--seed', seed);
   return args;
 }
@@ -147,7 +156,14 @@ async function latencyBench(args: BenchArgs, latencies: number[], io: CliIo): Pr
     const { discoverSuites, loadSuiteDefs } = await import('../engine/discover.ts');
     const suites = await loadSuiteDefs(await discoverSuites(join(PACKAGE_ROOT, 'suites')), PACKAGE_ROOT);
     const lanes = new Map(suites.flatMap((s) => (s.lanes ?? []).flatMap((lane, i) => lane.map((c) => [c.id, i + 1] as const))));
-    result = await runLatencyBench({ latencies, iterations: args.iterations, runArgs: args.runArgs, laneOf: (id) => lanes.get(id) ?? 0, progress: (line) => io.err(`${line}\n`) });
+    result = await runLatencyBench({
+      latencies,
+      iterations: args.iterations,
+      runArgs: args.runArgs,
+      laneOf: (id) => lanes.get(id) ?? 0,
+      progress: (line) => io.err(`${line}\n`),
+      ...(args.ratePerMinute !== undefined ? { ratePerMinute: args.ratePerMinute } : {}),
+    });
   } catch (e) {
     io.err(`wgc bench: ${(e as Error).message}\n`);
     return 2;

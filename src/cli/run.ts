@@ -13,19 +13,23 @@ import { describeProfile } from '../config/resolve.ts';
 import type { CheckResult, SuiteDef } from '../engine/check.ts';
 import { Stopper } from './stopper.ts';
 import { uniform } from '../engine/conclude.ts';
-import { hasControl, type RunContext } from '../engine/context.ts';
+import { hasControl, retryBudgetFor, type RunContext } from '../engine/context.ts';
 import { describeCreditPlan, planCredits } from '../engine/credits.ts';
 import { discoverSuites, loadSuiteDefs, SuiteLoadError } from '../engine/discover.ts';
 import { runContextFor } from '../engine/context.ts';
 import type { RunObserver } from '../engine/phases.ts';
 import { insecureReason } from '../http/transport.ts';
 import type { RunMetaInput } from '../report/meta.ts';
+import type { Pace } from '../report/model.ts';
+import type { SessionSummary } from '../engine/session.ts';
+import type { PaceWaits } from '../http/limit.ts';
 import { createControlClient } from '../control/client.ts';
 import type { CliIo } from '../report/io.ts';
 import { createHttpClient } from '../http/client.ts';
 import { SecretRegistry } from '../http/redact.ts';
 import { baseUrlProblem, preflight, type PreflightResult } from '../target/preflight.ts';
 import { castShare, castShortfall } from '../target/cast-share.ts';
+import { choosePace, describePace, measureRoundTrip, type PaceChoice } from '../target/pace.ts';
 
 export const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const DEFAULT_SUITES_DIR = join(PACKAGE_ROOT, 'suites');
@@ -251,9 +255,21 @@ export async function runCommand(argv: string[], env: NodeJS.ProcessEnv, io: Cli
       if (short) io.out(`--allow-partial: ${short.summary}; running anyway\n`);
     }
     observer.phase?.('suitesLoaded');
+    // The pace: from the round trip the preflight measured, unless set by hand (src/target/pace.ts).
+    const chosenFiles = (config.suites.length === 0 ? files : files.filter((f) => config.suites.includes(f.name))).length;
+    const pace = choosePace(pre.roundTripMs, chosenFiles, {
+      ...(resolved.sources.concurrency !== 'default' ? { concurrency: config.concurrency } : {}),
+      ...(resolved.sources.maxInFlight !== 'default' ? { maxInFlight: config.maxInFlight } : {}),
+    });
+    run.http = {
+      ...run.http,
+      maxInFlight: pace.maxInFlight,
+      retry429: { ...run.http.retry429, budget: retryBudgetFor(pace.maxInFlight) },
+      ...(pace.slowMs !== undefined ? { slowMs: pace.slowMs } : {}),
+    };
     // The plan is printed before anything billable is sent (the preflight's GET /me is free).
     const plan = planCredits(suites, run);
-    io.out(`${describeCreditPlan(plan)}\n`);
+    io.out(`${describeCreditPlan(plan)}\n${describePace(pace)}\n`);
     const { prepareRun } = await import('../engine/run.ts');
     const prepared = await prepareRun(suites, run);
 
@@ -261,10 +277,8 @@ export async function runCommand(argv: string[], env: NodeJS.ProcessEnv, io: Cli
     const checkSuites = new Set(suites.filter((s) => s.checks.some((c) => config.checks.includes(c.id))).map((s) => s.name));
     const selected = (config.suites.length === 0 ? files : files.filter((f) => config.suites.includes(f.name))).filter((f) => config.checks.length === 0 || checkSuites.has(f.name));
     observer.phase?.('vitestStart');
-    // Each session is opened in the worker from the provided (serialisable) run context and
-    // cannot share one retry budget object, so each gets an equal share of the run's: the whole
-    // run never waits on more 429s than the run budget.
-    const retry429 = { ...prepared.run.http.retry429, budget: Math.max(1, Math.floor(prepared.run.http.retry429.budget / Math.max(1, selected.length))) };
+    // Every session of the run (one vitest worker) draws 429 retries from one budget, the run's
+    // (runRetryBudget, src/engine/context.ts): the whole run never waits on more 429s than that.
     // Imported here: vitest's node API is the heaviest import of a run, and the preflight need not wait for it.
     const [{ runSuitesWithVitest, shardFiles }, { WgcReporter }] = await Promise.all([import('../engine/launch.ts'), import('../../reporters/wgc-reporter.ts')]);
     const collector = new WgcReporter();
@@ -283,8 +297,8 @@ export async function runCommand(argv: string[], env: NodeJS.ProcessEnv, io: Cli
         collector,
         root: PACKAGE_ROOT,
         files: selected.map((f) => f.testFile),
-        run: { ...prepared.run, http: { ...prepared.run.http, retry429 }, stop: stopper.plan },
-        concurrency: config.concurrency,
+        run: { ...prepared.run, stop: stopper.plan },
+        concurrency: pace.concurrency,
         ...(config.shard ? { shard: config.shard } : {}),
         ...(config.quiet ? {} : { onProgress: (line: string) => io.err(`${line}\n`) }),
         ...(config.quiet || !io.isTTY ? {} : { onLive: (text: string) => io.err(`\r\x1b[2K${text.slice(0, 200)}`) }),
@@ -336,6 +350,7 @@ export async function runCommand(argv: string[], env: NodeJS.ProcessEnv, io: Cli
       requests: pre.requests + prepared.requests + vt.requests,
       creditsCharged: vt.creditsCharged,
       creditPlan: { planned: plan.planned, ceiling: plan.ceiling, wanted: plan.wanted, limit: plan.limit, excluded: plan.excluded },
+      pace: paceRecord(pace, vt.sessions),
       runErrors: vt.runErrors,
       disabledClauses,
       ...(config.shard ? { shard: config.shard } : {}),
@@ -393,15 +408,31 @@ function unfinished(suites: readonly SuiteDef[], chosen: (s: SuiteDef, id: strin
   );
 }
 
-/** The preflight (src/target/preflight.ts) through a client of its own, with the run's bounds; secrets redacted. */
-async function runPreflight(run: RunContext): Promise<PreflightResult & { requests: number }> {
+/** The pace as the report records it: as chosen, with the rate-limit waits the sessions saw (they share one pace, so the last word is the whole run's). */
+function paceRecord(pace: PaceChoice, sessions: readonly SessionSummary[]): Pace {
+  const waits = sessions.map((s) => s.paceWaits).filter((w) => w !== undefined);
+  const last = waits.reduce<PaceWaits | undefined>((a, w) => (a === undefined || w.count >= a.count ? w : a), undefined);
+  return {
+    roundTripMs: pace.roundTripMs,
+    concurrency: pace.concurrency,
+    maxInFlight: pace.maxInFlight,
+    chosen: pace.chosen,
+    rateLimitWaits: last?.count ?? 0,
+    rateLimitWaitedMs: last?.totalMs ?? 0,
+    ratePerMinute: last?.perMinute ?? null,
+  };
+}
+
+/** The preflight (src/target/preflight.ts) through a client of its own, with the run's bounds; secrets redacted; then the round trip (src/target/pace.ts). */
+async function runPreflight(run: RunContext): Promise<PreflightResult & { requests: number; roundTripMs: number | null }> {
   const secrets = new SecretRegistry();
   for (const k of run.keys) secrets.add(k.secret, k.name);
   const api = createHttpClient({ baseUrl: run.baseUrl, ...run.http, secrets, idPrefix: 'preflight' });
   try {
     const keys = hasControl(run) ? [] : run.keys;
     const out = await preflight(api, keys);
-    return { ...out, problems: out.problems.map((p) => secrets.redact(p)), requests: api.requestCount };
+    const roundTripMs = out.problems.length === 0 ? await measureRoundTrip(api) : null;
+    return { ...out, problems: out.problems.map((p) => secrets.redact(p)), requests: api.requestCount, roundTripMs };
   } finally {
     await api.close();
   }

@@ -174,10 +174,20 @@ export const FIELDS: readonly FieldSpec[] = [
     flag: '--max-in-flight',
     env: 'WGC_MAX_IN_FLIGHT',
     profile: true,
-    defaultText: '8',
-    description: 'Requests in flight to the target at once, over the whole run (suites and their lanes side by side, and the requests checks send together); more wait their turn, untimed.',
+    defaultText: 'from the round trip: 8 on loopback, 16 to 128 further away (twice the round trip in ms)',
+    description:
+      'Requests in flight to the target at once, over the whole run (suites and their lanes side by side, and the requests checks send together); more wait their turn, untimed. Unset, it is chosen from the round trip the preflight measures (src/target/pace.ts); set or not, a 429 or a slow answer lowers it for a while (src/http/limit.ts).',
   },
-  { field: 'concurrency', kind: 'positiveInteger', flag: '--concurrency', env: 'WGC_CONCURRENCY', profile: true, defaultText: '2', description: 'Suites run side by side (in one vitest worker).' },
+  {
+    field: 'concurrency',
+    kind: 'positiveInteger',
+    flag: '--concurrency',
+    env: 'WGC_CONCURRENCY',
+    profile: true,
+    defaultText: 'from the round trip: 2 on loopback, every suite further away',
+    description:
+      'Suites run side by side (in one vitest worker). Unset, it is chosen from the round trip the preflight measures: on loopback the suite itself is the limit, further away the target is waited on.',
+  },
   {
     field: 'allowInsecureHttp',
     kind: 'boolean',

@@ -6,7 +6,7 @@
  */
 import type { IntrospectedKey, SuppliedKey } from '../target/introspect.ts';
 import type { RoleMap } from '../target/roles.ts';
-import type { Retry429Options } from '../http/retry.ts';
+import { RetryBudget, type Retry429Options } from '../http/retry.ts';
 import type { Config } from '../config/index.ts';
 import { limitTarget, type InFlightLimiter } from '../http/limit.ts';
 
@@ -58,13 +58,42 @@ export interface RunContext {
     retry429: { maxRetries: number; maxWaitMs: number; budget: number };
     /** Requests in flight to the target at once over the whole run (--max-in-flight; see src/http/limit.ts); absent: unbounded. */
     maxInFlight?: number;
+    /** Answers slower than this (ms) lower the pace (src/http/limit.ts); absent: only 429s do. */
+    slowMs?: number;
   };
   /** Usage balance of each provisioned workspace; default: the control protocol's default. */
   workspaceCredits?: number;
 }
 
-/** Retry bounds used when the caller has no opinion. */
-export const DEFAULT_RUN_RETRY: RunContext['http']['retry429'] = { maxRetries: 2, maxWaitMs: 5_000, budget: 20 } satisfies Retry429Options;
+/**
+ * Retry bounds used when the caller has no opinion. A wait may last a minute (a rate limit of
+ * so many calls a minute frees its slots up to a minute later); the whole run waits it once
+ * (src/http/limit.ts), and the run's time budget bounds the run whatever the waits.
+ */
+export const DEFAULT_RUN_RETRY: RunContext['http']['retry429'] = { maxRetries: 2, maxWaitMs: 65_000, budget: 20 } satisfies Retry429Options;
+
+/**
+ * The run's retry budget: at least DEFAULT_RUN_RETRY's, and two retries for every request the
+ * run may have in flight, since everything in flight when a rate limit is met comes back 429
+ * at once and is retried after the one wait.
+ */
+export function retryBudgetFor(maxInFlight: number | undefined): number {
+  return Math.max(DEFAULT_RUN_RETRY.budget, 2 * (maxInFlight ?? 0));
+}
+
+const budgets = new WeakMap<InFlightLimiter, RetryBudget>();
+
+/**
+ * The retry budget every session of the run in this process draws from (one per run limiter,
+ * as the limiter is one per run); a fresh one where the run has no limiter.
+ */
+export function runRetryBudget(run: RunContext): RetryBudget {
+  const limiter = runLimiter(run);
+  if (!limiter) return new RetryBudget(run.http.retry429.budget);
+  let b = budgets.get(limiter);
+  if (!b) budgets.set(limiter, (b = new RetryBudget(run.http.retry429.budget)));
+  return b;
+}
 
 /**
  * The run's bound on its requests in flight (--max-in-flight), shared by every session of the
@@ -72,7 +101,10 @@ export const DEFAULT_RUN_RETRY: RunContext['http']['retry429'] = { maxRetries: 2
  * withInFlightLimit(limiter, ...) (src/http/limit.ts).
  */
 export function runLimiter(run: RunContext): InFlightLimiter | undefined {
-  return run.http.maxInFlight === undefined ? undefined : limitTarget(run.baseUrl, run.http.maxInFlight);
+  if (run.http.maxInFlight === undefined) return undefined;
+  const limiter = limitTarget(run.baseUrl, run.http.maxInFlight);
+  if (run.http.slowMs !== undefined) limiter.slowMs = run.http.slowMs;
+  return limiter;
 }
 
 /** True when the run can use the test-control protocol. */
@@ -130,7 +162,13 @@ export function runContextFor(config: Config, target: { baseUrl: string; control
     patience: config.patience,
     suites: config.suites,
     ...(config.checks.length > 0 ? { checks: config.checks } : {}),
-    http: { timeoutMs: config.timeoutMs, maxResponseBytes: config.maxResponseBytes, allowInsecureHttp: config.allowInsecureHttp, retry429: DEFAULT_RUN_RETRY, maxInFlight: config.maxInFlight },
+    http: {
+      timeoutMs: config.timeoutMs,
+      maxResponseBytes: config.maxResponseBytes,
+      allowInsecureHttp: config.allowInsecureHttp,
+      retry429: { ...DEFAULT_RUN_RETRY, budget: retryBudgetFor(config.maxInFlight) },
+      maxInFlight: config.maxInFlight,
+    },
     ...(target.controlUrl ? { controlUrl: target.controlUrl, controlToken: target.controlToken! } : {}),
     ...(config.fixtures ? { fixtures: config.fixtures } : {}),
     ...(config.roles ? { roles: config.roles } : {}),

@@ -13,8 +13,9 @@ import type { RunContext } from './context.ts';
 import type { SessionSummary } from './session.ts';
 import { OUTCOME_LABEL, OUTCOMES, type Outcome } from './outcome.ts';
 import { SOURCE_EXT } from '../vocabulary.ts';
-import { Progress } from './progress.ts';
+import { PACE_LINE, Progress } from './progress.ts';
 import type { TestCase } from 'vitest/node';
+import type { UserConsoleLog } from 'vitest';
 
 /**
  * One worker thread runs every suite, the suites side by side in it (suites.entry.ts declares
@@ -134,6 +135,11 @@ class ProgressReporter implements Reporter {
 
   onTestSuiteReady(testSuite: TestSuite): void {
     if (testSuite.parent.type === 'module') this.progress?.suiteStarted(testSuite.name.split(':')[0]!);
+  }
+
+  /** The worker's pace lines (PACE_LINE) are progress; every other console line is dropped. */
+  onUserConsoleLog(log: UserConsoleLog): void {
+    if (log.content.startsWith(PACE_LINE)) this.progress?.note(`… ${log.content.slice(PACE_LINE.length).trimEnd()}`);
   }
 
   onTestCaseResult(testCase: TestCase): void {

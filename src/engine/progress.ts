@@ -20,6 +20,13 @@ export interface ProgressOptions {
 }
 
 export const HEARTBEAT_MS = 10_000;
+
+/**
+ * Marks a line the run's worker writes for the person watching (the pace's rate-limit waits,
+ * src/http/limit.ts): the launcher's reporter prints such lines as progress and drops every
+ * other console line of the worker.
+ */
+export const PACE_LINE = '[wgc pace] ';
 const LIVE_MS = 250;
 
 const secs = (ms: number): string => (ms < 60_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`);
@@ -58,6 +65,14 @@ export class Progress {
   /** A per-suite line (the live line is cleared first and redrawn after). */
   suiteLine(name: string, line: string): void {
     this.running.delete(name);
+    this.opts.live?.('');
+    this.opts.print(line);
+    this.lastPrint = this.now();
+    this.tick();
+  }
+
+  /** A line about the whole run (a rate-limit wait), printed as it comes. */
+  note(line: string): void {
     this.opts.live?.('');
     this.opts.print(line);
     this.lastPrint = this.now();

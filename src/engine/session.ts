@@ -3,6 +3,7 @@
  * matched supplied keys without) and the runner of its checks. Used the same way by the
  * vitest glue (vitest.ts) and the in-process runner (run.ts), so both give the same results.
  */
+import type { PaceWaits } from '../http/limit.ts';
 import type { Dispatcher } from 'undici';
 import type { ApiClient, CheckContext, CheckDef, CheckResult, KeyHandle, SuiteDef } from './check.ts';
 import { LedgerBook, type LedgerService } from './ledger.ts';
@@ -48,6 +49,8 @@ export interface SessionSummary {
   creditsCharged: number | null;
   /** From opening the session (provisioning) to the end of its teardown. */
   durationMs: number;
+  /** The run's pace when the session closed (rate-limit waits so far; src/http/limit.ts); set by the vitest glue. */
+  paceWaits?: PaceWaits;
 }
 
 export interface SessionDeps {

@@ -8,7 +8,8 @@
  */
 import { afterAll, beforeAll, describe, inject, test } from 'vitest';
 import type { CheckResult, SuiteDef } from './check.ts';
-import { runLimiter, type RunContext } from './context.ts';
+import { runLimiter, runRetryBudget, type RunContext } from './context.ts';
+import { PACE_LINE } from './progress.ts';
 import { withInFlightLimit } from '../http/limit.ts';
 import { openSession, type SessionSummary, type SuiteSession } from './session.ts';
 
@@ -53,6 +54,9 @@ export function defineSuite(suite: SuiteDef): void {
   // Every suite of the run shares one bound on its requests in flight (--max-in-flight): the
   // session's work runs inside it.
   const limiter = runLimiter(run);
+  // The pace's lines (a rate-limit wait) reach the person watching through the progress reporter.
+  if (limiter && !limiter.onEvent) limiter.onEvent = (line) => console.error(`${PACE_LINE}${line}`);
+  const retryBudget = runRetryBudget(run);
   // Concurrent with the other suites' describes (suites.entry.ts); its own checks run in order
   // (they share the suite's workspace), but for its lanes', which run side by side (session.ts).
   describe(`${suite.name}: ${suite.title}`, { concurrent: true }, () => {
@@ -61,7 +65,7 @@ export function defineSuite(suite: SuiteDef): void {
     const results = new Map<string, Promise<CheckResult>>();
 
     beforeAll(async () => {
-      session = await withInFlightLimit(limiter, () => openSession(suite, run));
+      session = await withInFlightLimit(limiter, () => openSession(suite, run, { retryBudget }));
       const open = session;
       withInFlightLimit(limiter, () => {
         for (const check of suite.checks) results.set(check.id, open.run(check));
@@ -72,7 +76,7 @@ export function defineSuite(suite: SuiteDef): void {
     afterAll(async ({}, task) => {
       // A failed teardown (workspace not deleted) fails this hook: a harness problem the run reports.
       const summary = await withInFlightLimit(limiter, async () => session?.close());
-      if (summary) task.meta.wgcSession = summary;
+      if (summary) task.meta.wgcSession = limiter ? { ...summary, paceWaits: limiter.waits } : summary;
     });
 
     for (const check of suite.checks) {

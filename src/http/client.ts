@@ -8,6 +8,7 @@ import type { ApiClient, ApiRequest } from './api.ts';
 import type { Exchange } from './exchange.ts';
 import { encodeQuery } from './query.ts';
 import type { SecretRegistry } from './redact.ts';
+import { currentLimiter } from './limit.ts';
 import { DEFAULT_RETRY_429, RetryBudget, planRetry, type Retry429Options } from './retry.ts';
 import { performRequest, TargetAgent, type OutgoingRequest, type ProxySettings, type TransportOptions } from './transport.ts';
 
@@ -130,10 +131,12 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
       breaker.record(exchange);
       exchange.retries = attempt;
       exchange.startedAt = new Date(started).toISOString();
+      const status = exchange.response?.status;
+      const plan = req.retry429 === false || exchange.error || status !== 429 ? undefined : planRetry(exchange.response!.headers['retry-after'], attempt, retry, budget);
+      // The run's pace learns from every answer: a 429 it retries, a slow answer (limit.ts).
+      currentLimiter()?.answered({ status, durationMs: exchange.durationMs, ...(plan && 'waitMs' in plan ? { retryWaitMs: plan.waitMs } : {}) });
       exchange.durationMs = Date.now() - started;
-      if (req.retry429 === false || exchange.error || exchange.response?.status !== 429) return exchange;
-      const plan = planRetry(exchange.response.headers['retry-after'], attempt, retry, budget);
-      if ('stop' in plan) return exchange;
+      if (!plan || 'stop' in plan) return exchange;
       await sleep(plan.waitMs);
       attempt++;
     }

@@ -39,6 +39,7 @@ export function buildRunResult(results: readonly CheckResult[], catalog: Catalog
     requests: meta.requests ?? sum(sorted, (r) => r.requests),
     creditsCharged: meta.creditsCharged,
     creditPlan: creditPlanOf(meta, sorted),
+    ...(meta.pace ? { pace: meta.pace } : {}),
     shard: meta.shard ?? null,
     mergedShards: 0,
     runErrors,

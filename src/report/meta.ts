@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { ShardSchema } from './model.ts';
+import { PaceSchema, ShardSchema } from './model.ts';
 
 /** specs/openapi.yaml of this checkout. */
 export const DEFAULT_SPEC_PATH = fileURLToPath(new URL('../../specs/openapi.yaml', import.meta.url));
@@ -51,6 +51,8 @@ export const RunMetaInputSchema = z
       })
       .optional(),
     shard: ShardSchema.nullable().optional(),
+    /** The pace of the run (src/target/pace.ts). */
+    pace: PaceSchema.optional(),
     /** Problems of the run itself: unhandled errors, modules that failed to load. */
     runErrors: z.array(z.string()).optional(),
     /**

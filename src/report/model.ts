@@ -199,6 +199,28 @@ export type CheckSummary = z.infer<typeof CheckSummarySchema>;
 export const ShardSchema = z.object({ index: z.number().int().positive(), count: z.number().int().positive() }).strict();
 export type Shard = z.infer<typeof ShardSchema>;
 
+/**
+ * The pace the run kept (src/target/pace.ts, src/http/limit.ts): the round trip the preflight
+ * measured, the suites side by side and requests in flight it started with (chosen from the
+ * round trip unless set by hand), and the waits the target's rate limit imposed.
+ */
+export const PaceSchema = z
+  .object({
+    /** The quickest of the preflight's keyless GET /me round trips, ms; null when not measured. */
+    roundTripMs: z.number().nonnegative().nullable(),
+    concurrency: z.number().int().positive(),
+    maxInFlight: z.number().int().positive(),
+    /** Where each came from: the measured round trip, or the user (flag, environment, profile). */
+    chosen: z.object({ concurrency: z.enum(['measured', 'set']), maxInFlight: z.enum(['measured', 'set']) }).strict(),
+    /** Rate-limit waits (one per episode) and their time added up, ms. */
+    rateLimitWaits: z.number().int().nonnegative(),
+    rateLimitWaitedMs: z.number().nonnegative(),
+    /** Requests a minute kept to after the last wait; null when none was needed. */
+    ratePerMinute: z.number().nonnegative().nullable(),
+  })
+  .strict();
+export type Pace = z.infer<typeof PaceSchema>;
+
 /** Facts of the run: what ran, against what, with which inputs. */
 export const RunMetaSchema = z
   .object({
@@ -233,6 +255,8 @@ export const RunMetaSchema = z
         excluded: z.array(z.string()),
       })
       .strict(),
+    /** The pace of the run; absent from runs not made by `wgc run` and from older reports. */
+    pace: PaceSchema.optional(),
     /** Set when this report covers one shard only. */
     shard: ShardSchema.nullable(),
     /** Number of shard partials merged into this report (0 for an unsharded run). */

@@ -576,12 +576,12 @@ export const PROBES: Record<string, Probe> = {
     const p1 = (await ws.api('GET', '/definitions?limit=3')).json;
     const p2 = (await ws.api('GET', `/definitions?limit=3&cursor=${p1.items[2].id}`)).json;
     expect(p2.items.every((d: any) => d.id > p1.items[2].id)).toBe(true);
-    // A cursor no item has: the uuid just before the 2nd item (its last digit is not 0 nine times in ten; else skip).
+    // A cursor no item has: the uuid just before the 2nd item (as a 128-bit number, minus one).
     const second: string = p1.items[1].id;
-    if (!second.endsWith('0')) {
-      const before = second.slice(0, -1) + (parseInt(second.at(-1)!, 16) - 1).toString(16);
-      expect((await ws.api('GET', `/definitions?limit=3&cursor=${before}`)).json.items[0].id).toBe(second);
-    }
+    const hex = (BigInt(`0x${second.replace(/-/g, '')}`) - 1n).toString(16).padStart(32, '0');
+    const before = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+    expect(before).not.toBe(p1.items[0].id);
+    expect((await ws.api('GET', `/definitions?limit=3&cursor=${before}`)).json.items[0].id).toBe(second);
   },
   'PAGE-009': async (_r, ws) => {
     expect((await ws.api('GET', '/definitions?includeArchived=true')).status).toBe(200);

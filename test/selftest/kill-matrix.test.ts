@@ -23,7 +23,9 @@ const SAMPLE = 7;
 let matrix: KillMatrix;
 
 beforeAll(async () => {
-  matrix = await runSelfTest({ sampleEvery: SAMPLE });
+  // A named fault runs the suites whose checks name its clauses (the only ones that can fail
+  // them); `wgc selftest` runs every suite for each and so sees every extra.
+  matrix = await runSelfTest({ sampleEvery: SAMPLE, narrowNamed: true });
   const files = await writeKillMatrix(matrix, OUT);
   console.log(renderSelfTestSummary(matrix, files));
 }, BUDGET_MS);
