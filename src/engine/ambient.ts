@@ -10,7 +10,7 @@
  */
 import type { CheckDef } from './check.ts';
 import type { Conclusion } from './conclude.ts';
-import { expectErrorEnvelope } from './expect.ts';
+import { expectErrorEnvelope, KNOWN_ERRORS } from './expect.ts';
 import { Finding, type Evidence } from './finding.ts';
 import { worst, type Outcome } from './outcome.ts';
 import type { Exchange } from '../http/exchange.ts';
@@ -21,6 +21,8 @@ const AMBIENT_IDS: readonly string[] = [AMBIENT_ENVELOPE.envelope, AMBIENT_ENVEL
 /** Collects the envelope verdicts of one check run. */
 export class AmbientEnvelope {
   private checked = 0;
+  /** Of those, answers with a status of part 7's table (ERR-002's). */
+  private known = 0;
   private readonly findings = new Map<string, Evidence>();
   private readonly active: boolean;
 
@@ -33,6 +35,7 @@ export class AmbientEnvelope {
     const res = ex.response;
     if (!this.active || !res || res.status < 400 || res.truncated) return;
     this.checked += 1;
+    if (KNOWN_ERRORS[res.status]) this.known += 1;
     try {
       expectErrorEnvelope(AMBIENT_ENVELOPE, ex);
     } catch (e) {
@@ -53,7 +56,13 @@ export class AmbientEnvelope {
       clauses[id] = finding ? 'failed' : 'passed';
       if (finding) findings.push(finding);
     }
-    const outcome = Object.values(clauses).reduce<Outcome>(worst, 'disabled');
-    return { ...conclusion, outcome, clauses, findings };
+    // What was judged: every error answer for the envelope, those of the table for its constants.
+    const judged = { ...(conclusion.judged ?? {}), [AMBIENT_ENVELOPE.envelope]: this.checked, [AMBIENT_ENVELOPE.known]: this.known };
+    let reason = conclusion.reason;
+    if (!this.findings.has(AMBIENT_ENVELOPE.known) && this.known === 0) {
+      clauses[AMBIENT_ENVELOPE.known] = 'notObservable';
+      reason = [reason, `${AMBIENT_ENVELOPE.known} not judged: no error answer with a status of part 7's table was seen`].filter((x) => x !== undefined).join('; ');
+    }
+    return { ...conclusion, outcome: Object.values(clauses).reduce<Outcome>(worst, 'disabled'), clauses, findings, judged, ...(reason !== undefined ? { reason } : {}) };
   }
 }

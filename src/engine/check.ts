@@ -138,6 +138,13 @@ export interface CheckContext {
    */
   unobserved(clause: string, reason: string): void;
   /**
+   * Counts a judgement of `clause` (n of them): a condition of it was looked at and held. The
+   * shared expectations (src/engine/expect.ts) count theirs; a check that judges by hand calls
+   * this where it does. A clause judged zero times ends not observable, never passed
+   * (src/engine/judged.ts).
+   */
+  judged(clause: string, n?: number): void;
+  /**
    * Existing records named by the target profile (for targets without control); empty with
    * control, where checks create their own records.
    */
@@ -182,5 +189,7 @@ export const CheckResultSchema = z.object({
   durationMs: z.number().nonnegative(),
   seed: z.number(),
   scenario: z.array(ScenarioStepSchema).optional(),
+  /** Per clause of the check, how many times it was judged (src/engine/judged.ts); absent where the check did not run. */
+  judged: z.record(z.string(), z.number().int().nonnegative()).optional(),
 });
 export type CheckResult = z.infer<typeof CheckResultSchema>;

@@ -10,13 +10,17 @@
  * - threw NotObservable / Disabled: every clause gets that outcome, with the reason;
  * - threw anything else: harness error (message and stack head), never a target failure;
  * - a clause the check said it could not judge (ctx.unobserved) is not observable, with the
- *   reason, where it would otherwise have passed: nothing judged is never a pass.
+ *   reason, where it would otherwise have passed: nothing judged is never a pass;
+ * - so is a clause the check judged zero times (judged.ts), when the counts are given.
  */
 import type { CheckDef, CheckResult } from './check.ts';
 import { Disabled, Finding, NotObservable, type Evidence } from './finding.ts';
 import { worst, type Outcome } from './outcome.ts';
 
-export type Conclusion = Pick<CheckResult, 'outcome' | 'clauses' | 'reason' | 'findings'>;
+export type Conclusion = Pick<CheckResult, 'outcome' | 'clauses' | 'reason' | 'findings' | 'judged'>;
+
+/** Why a clause the check completed without judging is not observable. */
+export const NOTHING_JUDGED = 'nothing judged: the check completed without seeing anything this clause is about';
 
 // Duck-typed as well as instanceof: a check may load finding.ts through another module
 // instance (a different path spelling, a second vitest module graph).
@@ -45,7 +49,18 @@ export function uniform(check: Pick<CheckDef, 'clauses'>, outcome: Outcome, reas
  * Maps the end of a check run to per-clause outcomes. `thrown` is undefined when the check
  * completed; `soft` are findings recorded with ctx.softFail.
  */
-export function conclude(check: Pick<CheckDef, 'id' | 'clauses'>, thrown: unknown, soft: readonly Evidence[], unobserved: ReadonlyMap<string, string> = new Map()): Conclusion {
+export function conclude(
+  check: Pick<CheckDef, 'id' | 'clauses'>,
+  thrown: unknown,
+  soft: readonly Evidence[],
+  unobservedIn: ReadonlyMap<string, string> = new Map(),
+  judgedCounts?: ReadonlyMap<string, number>,
+): Conclusion {
+  // A clause the check completed without judging once was not verified (judged.ts).
+  const unobserved = new Map(unobservedIn);
+  if (judgedCounts && thrown === undefined) {
+    for (const c of check.clauses) if (!unobserved.has(c) && !(judgedCounts.get(c) ?? 0) && !soft.some((f) => f.clause === c)) unobserved.set(c, NOTHING_JUDGED);
+  }
   const undeclared = [...soft.map((f) => f.clause), ...(isFinding(thrown) ? [thrown.evidence.clause] : []), ...unobserved.keys()].find((c) => !check.clauses.includes(c));
   if (undeclared !== undefined) {
     return uniform(check, 'harnessError', `check ${check.id} reported a finding for clause ${undeclared}, which it does not name`);
@@ -77,7 +92,7 @@ export function conclude(check: Pick<CheckDef, 'id' | 'clauses'>, thrown: unknow
   const notJudged = [...unobserved].filter(([c]) => !failed.has(c) && rest === 'passed');
   for (const c of check.clauses) clauses[c] = failed.has(c) ? 'failed' : unobserved.has(c) && rest === 'passed' ? 'notObservable' : rest;
   const outcome = Object.values(clauses).reduce<Outcome>(worst, 'disabled');
-  const out: Conclusion = { outcome, clauses, findings };
+  const out: Conclusion = { outcome, clauses, findings, ...(judgedCounts ? { judged: Object.fromEntries(check.clauses.map((c) => [c, judgedCounts.get(c) ?? 0])) } : {}) };
   const notes = notJudged.map(([c, why]) => `${c} not judged: ${why}`);
   if (notes.length > 0) reason = [reason, ...notes].filter((x) => x !== undefined).join('; ');
   // A reason explains the clauses that did not get a verdict; a clean pass has none.

@@ -5,6 +5,7 @@
  */
 import { Disabled, Finding, NotObservable } from './finding.ts';
 import { isExchange, type CapturedResponse, type Exchange } from '../http/exchange.ts';
+import { judged } from './judged.ts';
 
 /** The error table of the API document (part 7): status → code and default message. */
 export const KNOWN_ERRORS: Readonly<Record<number, { code: string; message: string }>> = {
@@ -74,6 +75,7 @@ export function expectStatus(clause: string, ex: Exchange, allowed: number | rea
       exchange: ex,
     });
   }
+  judged(clause);
   return res;
 }
 
@@ -83,6 +85,7 @@ export function expectJson(clause: string, ex: Exchange): unknown {
   if (!res.isJson) {
     throw new Finding({ clause, message: 'the body is not JSON', expected: 'a JSON body', received: describeResponse(res), exchange: ex });
   }
+  judged(clause);
   return res.json;
 }
 
@@ -135,6 +138,8 @@ export function expectErrorEnvelope(ids: ErrorEnvelopeClauses, ex: Exchange, sta
     // false there; the clause that accepted the status owns it.
     fail(ids.status ?? ids.envelope, `a ${res.status} error (a status outside the table) has defined ${String(env.defined)}`, 'defined false');
   }
+  judged(ids.envelope);
+  if (known && ids.known !== undefined && ids.known !== ids.envelope) judged(ids.known);
   return env;
 }
 
@@ -156,6 +161,7 @@ export async function expectNoChange<T>(clause: string, probe: () => Promise<unk
       ...(ex ? { exchange: ex } : {}),
     });
   }
+  judged(clause);
   return result;
 }
 

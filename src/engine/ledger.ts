@@ -29,6 +29,7 @@
  * finer. Comparing two reads of the total around a call is the mistake this module exists to
  * avoid; no helper does it.
  */
+import { judged } from './judged.ts';
 import { Finding, NotObservable, type Evidence } from './finding.ts';
 import { describeResponse } from './expect.ts';
 import { describeBound, LEDGER_LAG_MS, waitBound } from './waits.ts';
@@ -590,6 +591,7 @@ export class LedgerBook {
     /** Judges a concluded "must cost nothing" measurement: a charge is a soft finding on `clause`; returns why a "free" is in doubt, if it is. */
     const judgeFree = async (clause: string, f: Measured<Exchange>, context?: Exchange[]): Promise<string | undefined> => {
       if (f.delta !== 0) softFail(chargeEvidence(clause, f.result, f, [0], context));
+      else if (!f.doubt) judged(clause);
       return f.delta === 0 && f.doubt ? `${callOf(f.result)} showed no charge, but ${f.doubt}` : undefined;
     };
     const service: LedgerService = {
@@ -603,6 +605,7 @@ export class LedgerBook {
         const m = await (await measure(call, { atLeast: (ex) => (is2xxStatus(ex) ? Math.min(...want) : 0) })).final();
         if (!want.includes(m.delta)) throw new Finding(chargeEvidence(clause, m.result, m, want, context));
         if (m.delta === 0 && m.doubt) throw new NotObservable(`${callOf(m.result)} showed no charge, but ${m.doubt}`);
+        judged(clause);
         return m.result;
       },
       async expectFree(clause, call, opts = {}) {

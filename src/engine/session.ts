@@ -9,6 +9,7 @@ import type { ApiClient, CheckContext, CheckDef, CheckResult, KeyHandle, SuiteDe
 import { LedgerBook, type LedgerService } from './ledger.ts';
 import { conclude, harnessReason, uniform, type Conclusion } from './conclude.ts';
 import { AmbientEnvelope } from './ambient.ts';
+import { judged, Tally, withTally } from './judged.ts';
 import { hasControl, type RunContext } from './context.ts';
 import { CHECK_NOT_SELECTED, idleReason, maxCredits, planCredits, plannedCredits } from './credits.ts';
 import type { ScenarioStep } from './check.ts';
@@ -291,13 +292,14 @@ async function openLane(suite: SuiteDef, run: RunContext, deps: SessionDeps): Pr
     const unobserved = new Map<string, string>();
     const ctx = makeContext(run, observed, book, checkControl && guarded(checkControl, go), setup, cleanups, soft, secrets, go, unobserved);
     let thrown: unknown;
+    const tally = new Tally();
     try {
-      await check.run(ctx);
+      await withTally(tally, () => check.run(ctx));
     } catch (e) {
       thrown = e ?? new Error('the check threw undefined');
     }
     checking = false;
-    const conclusion = ambient.merge(conclude(check, thrown, soft, unobserved));
+    const conclusion = ambient.merge(conclude(check, thrown, soft, unobserved, tally.counts));
     const failures: string[] = [];
     if (recording) recording.phase = 'cleanup';
     for (const fn of cleanups.reverse()) {
@@ -438,6 +440,9 @@ function makeContext(
     },
     unobserved(clause, reason) {
       if (!unobserved.has(clause)) unobserved.set(clause, reason);
+    },
+    judged(clause, n = 1) {
+      judged(clause, n);
     },
     fixtures: run.fixtures ?? {},
     registerSecret(secret, label) {

@@ -133,6 +133,13 @@ function checkSummary(r: CheckResult): CheckSummary {
     seed: r.seed,
   };
   if (r.reason !== undefined) s.reason = r.reason;
+  // What the check judged, per clause: a pass stands on these counts (src/engine/judged.ts).
+  if (r.judged)
+    s.judged = Object.fromEntries(
+      Object.keys(r.judged)
+        .sort()
+        .map((k) => [k, r.judged![k]!]),
+    );
   if (r.scenario && r.scenario.length > 0 && r.findings.length > 0) s.scenario = reportScenario(r.scenario, r.findings);
   return s;
 }

@@ -85,6 +85,7 @@ export function judgeSweep(ctx: CheckContext, attempts: readonly Attempt[], clau
     const ok = is2xx(a.ex);
     if (a.expect === 'allow') {
       if (!ok) permittedRefused.push(a);
+      else ctx.judged(clauses.row);
       continue;
     }
     if (ok) {
@@ -99,6 +100,13 @@ export function judgeSweep(ctx: CheckContext, attempts: readonly Attempt[], clau
       continue;
     }
     refused.push(a);
+    // A refusal as the row demands: the row judged, and the clause a let-through would have failed.
+    ctx.judged(clauses.row);
+    if (a.expect === 'refuse') {
+      const clause = clauses.letThrough?.(a.key) ?? clauses.row;
+      if (clause !== clauses.row) ctx.judged(clause);
+    }
+    if (clauses.forbidden) ctx.judged(clauses.forbidden);
   }
 
   for (const [clause, group] of letThrough) {

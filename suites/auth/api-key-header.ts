@@ -84,6 +84,7 @@ export const apiKeyReads: CheckDef = {
       const viaHeader = await ctx.api.send({ ...req, auth: 'x-api-key' });
       expectResponse('AUTH-002', bearer);
       const res = expectResponse('AUTH-002', viaHeader);
+      ctx.judged('AUTH-002');
       if (sameAnswer(bearer, viaHeader)) continue;
       // Ask again with Bearer: when Bearer itself answers differently each time (a request
       // id, a clock), the parts that vary are left out of the comparison.
@@ -146,6 +147,7 @@ export const apiKeyWrites: CheckDef = {
     const [viaBearer, viaHeader] = created.map((c) => c.ex) as [Exchange, Exchange];
     const b = expectResponse('AUTH-002', viaBearer);
     const h = expectResponse('AUTH-002', viaHeader);
+    ctx.judged('AUTH-002');
     if (b.status !== h.status) {
       throw new Finding({
         clause: 'AUTH-002',
@@ -159,6 +161,7 @@ export const apiKeyWrites: CheckDef = {
     if (!ok2xx(viaBearer)) throw new NotObservable(`a valid definition create was refused both ways (${b.status}); nothing to compare`);
     const defB = definitionOf('AUTH-002', viaBearer);
     const defH = definitionOf('AUTH-002', viaHeader);
+    ctx.judged('AUTH-002');
     if (defB.workspace_id !== defH.workspace_id || defB.state !== defH.state) {
       throw new Finding({
         clause: 'AUTH-002',
@@ -180,6 +183,7 @@ export const apiKeyWrites: CheckDef = {
     const [ab, ah] = archives as [Exchange, Exchange];
     const rb = expectResponse('AUTH-002', ab);
     const rh = expectResponse('AUTH-002', ah);
+    ctx.judged('AUTH-002');
     if (rb.status !== rh.status) {
       throw new Finding({
         clause: 'AUTH-002',
@@ -231,7 +235,9 @@ export const apiKeyEveryEndpoint: CheckDef = {
       archiveIfCreated(ctx, key, viaHeader);
       const b = soft(ctx, () => expectResponse('AUTH-002', bearer));
       const h = soft(ctx, () => expectResponse('AUTH-002', viaHeader));
-      if (!b || !h || b.status === h.status) continue;
+      if (!b || !h) continue;
+      ctx.judged('AUTH-002');
+      if (b.status === h.status) continue;
       soft(ctx, () => {
         throw new Finding({
           clause: 'AUTH-002',

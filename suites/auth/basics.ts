@@ -21,6 +21,9 @@ export const bearerAccepted: CheckDef = {
     for (const key of keys) {
       const ex = await ctx.api.send({ method: 'GET', path: '/me', key, auth: 'bearer' });
       const res = expectResponse('AUTH-001', ex);
+      // The answer is looked at for both: a 404 is the prefix's (VER-001), anything else non-2xx the Bearer key's.
+      ctx.judged('AUTH-001');
+      ctx.judged('VER-001');
       if (res.status >= 200 && res.status < 300 && res.isJson && isObject(res.json)) continue;
       // A 404 means nothing answers at /api/v1/me: the prefix (VER-001). Anything else is the
       // key not being accepted as Bearer (AUTH-001).
@@ -50,6 +53,7 @@ export const capabilitiesAnswer: CheckDef = {
     for (const key of keys) {
       const ex = await ctx.api.send({ method: 'GET', path: '/capabilities', key });
       const res = expectResponse('VER-003', ex);
+      ctx.judged('VER-003');
       if (res.status < 200 || res.status > 299 || !res.isJson) {
         throw new Finding({
           clause: 'VER-003',
@@ -75,6 +79,7 @@ export const vendorPrefix: CheckDef = {
   async run(ctx) {
     const secrets = [...new Set(availableKeys(ctx).map((k) => k.secret))];
     if (secrets.length < 2) throw new NotObservable('needs the secrets of at least two different keys to see a fixed prefix');
+    ctx.judged('AUTH-003');
     const noUnderscore = secrets.filter((s) => s.indexOf('_') < 1);
     if (noUnderscore.length > 0) {
       throw new Finding({

@@ -99,6 +99,8 @@ export const foreignIds: CheckDef = {
 
     // Lists of this workspace never show the other workspace's records.
     const mine = await listAll(ctx, reader, '/definitions', { query: { includeArchived: true }, maxPages: 2 });
+    // Judged on the items of the pages that were answered as a collection.
+    if (mine.exchanges.length > (mine.failed ? 1 : 0)) ctx.judged('AUTH-014');
     const leaked = mine.items.filter((i) => (typeof i.id === 'string' && i.id.toLowerCase() === def.id.toLowerCase()) || i.workspace_id === other.workspaceId);
     if (leaked.length > 0) {
       soft(ctx, () => {
@@ -139,6 +141,7 @@ async function foreignData(ctx: CheckContext, reader: KeyHandle, other: { worksp
   for (const path of ['/data/relationships', '/data/icps']) {
     const ex = await ctx.api.send({ method: 'GET', path, key: reader });
     const body = ex.response?.json;
+    if (ok2xx(ex)) ctx.judged('AUTH-014');
     const named = [accountId, personId, accountPersonId].filter((id) => ok2xx(ex) && containsString(body, id));
     if (named.length > 0) {
       soft(ctx, () => {

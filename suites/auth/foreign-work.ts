@@ -75,7 +75,9 @@ async function makeTheirs(ctx: CheckContext, workspaceId: string, key: KeyHandle
 
 /** A 2xx answer that mentions `needle` is a finding on AUTH-014. */
 function expectNotShown(ctx: CheckContext, ex: Exchange, needle: string, what: string): void {
-  if (!ok2xx(ex) || !containsString(ex.response?.json ?? ex.response?.text, needle)) return;
+  if (!ok2xx(ex)) return;
+  ctx.judged('AUTH-014');
+  if (!containsString(ex.response?.json ?? ex.response?.text, needle)) return;
   soft(ctx, () => {
     throw new Finding({
       clause: 'AUTH-014',

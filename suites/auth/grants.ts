@@ -29,6 +29,7 @@ async function introspect(ctx: CheckContext, key: KeyHandle): Promise<{ ex: Exch
 async function afterChange(ctx: CheckContext, key: KeyHandle, granted: readonly Scope[], before: { userId: unknown; role: unknown }, step: string): Promise<void> {
   const { ex, me } = await introspect(ctx, key);
   const fail = (e: Omit<Evidence, 'exchange'>) => ctx.softFail({ ...e, exchange: ex });
+  ctx.judged('GRANT-001');
   if (!me) {
     fail({ clause: 'GRANT-001', message: `${step}: the same secret no longer works (GET /me)`, expected: '2xx', received: shown(ex) });
     fail({ clause: 'GRANT-005', message: `${step}: GET /me does not show the new grants`, expected: `2xx with scopes ${JSON.stringify(granted)}`, received: shown(ex) });
@@ -36,9 +37,11 @@ async function afterChange(ctx: CheckContext, key: KeyHandle, granted: readonly 
     return;
   }
   const want = [...granted].sort();
+  ctx.judged('GRANT-005');
   if (JSON.stringify(me.scopes) !== JSON.stringify(want)) {
     fail({ clause: 'GRANT-005', message: `${step}: GET /me does not show the current grants`, expected: JSON.stringify(want), received: JSON.stringify(me.scopes ?? null) });
   }
+  ctx.judged('GRANT-004');
   if (me.userId !== before.userId || me.role !== before.role) {
     fail({
       clause: 'GRANT-004',
@@ -77,6 +80,7 @@ export const grantChange: CheckDef = {
     // Refused is what GRANT-002 asks; which refusal status is SCOPE-001's and ERR-007's
     // business, and a key that stopped working altogether shows in GET /me just after.
     const status = removed.response?.status;
+    if (needsScope) ctx.judged('GRANT-002');
     if (needsScope && status !== 403 && status !== 401) {
       ctx.softFail({
         clause: 'GRANT-002',
@@ -91,6 +95,7 @@ export const grantChange: CheckDef = {
     // Add graph:read again.
     await ctx.control.setKeyScopes(key.keyId!, ['graph:read', 'research:run']);
     const added = await ctx.api.send({ method: 'GET', path: '/definitions', key });
+    ctx.judged('GRANT-002');
     if (!ok2xx(added)) {
       ctx.softFail({ clause: 'GRANT-002', message: 'the next call after graph:read was added was not honoured', expected: '2xx', received: shown(added), exchange: added });
     }
@@ -126,6 +131,7 @@ export const grantRemovalKeepsEffects: CheckDef = {
     if (seen.failed) throw new NotObservable(`the graph:read key could not list definitions (${shown(seen.failed)})`);
     const found = seen.items.find((i) => typeof i.id === 'string' && i.id.toLowerCase() === id.toLowerCase());
     if (!found && !seen.complete) throw new NotObservable('the listing did not end within its page cap; the definition may lie beyond it');
+    ctx.judged('GRANT-003');
     if (!found || found.state === 'archived' || found.archived_at) {
       throw new Finding({
         clause: 'GRANT-003',

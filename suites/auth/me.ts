@@ -53,6 +53,8 @@ export const meShape: CheckDef = {
       if (!isObject(me.capabilities)) {
         throw new Finding({ clause: 'ME-001', message: 'GET /me has no capabilities object', expected: 'capabilities: an object', received: describeResponse(ex.response!), exchange: ex });
       }
+      // The whole object is validated against the Me schema: every clause of it is looked at.
+      for (const clause of ['ME-001', 'ME-002', 'ME-003', 'ME-004']) ctx.judged(clause);
       const byClause = new Map<string, ValidationIssue[]>();
       for (const issue of validateSchema(spec, 'Me', me)) byClause.set(clauseOf(issue), [...(byClause.get(clauseOf(issue)) ?? []), issue]);
       for (const [clause, issues] of byClause) {
@@ -120,6 +122,7 @@ export const meReportsKey: CheckDef = {
         want.role = roleWanted;
         got.role = me.role;
       }
+      ctx.judged('ME-005');
       if (wrong.length === 0) continue;
       soft(ctx, () => {
         throw new Finding({

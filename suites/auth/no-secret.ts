@@ -31,6 +31,8 @@ function leakedLabels(ex: Exchange): string[] {
 
 /** Records a finding when the exchange's response echoed a secret. */
 function expectNoSecret(ctx: CheckContext, ex: Exchange, what: string): void {
+  if (!ex.response) return;
+  ctx.judged('AUTH-013');
   const labels = leakedLabels(ex);
   if (labels.length === 0) return;
   soft(ctx, () => {

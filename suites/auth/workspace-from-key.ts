@@ -78,6 +78,8 @@ export const workspaceFromKey: CheckDef = {
     ] as [string, ApiRequest][]) {
       await softAsync(ctx, async () => {
         const got = await meWorkspace(ctx, req, true);
+        // Refused (undefined) or answered with a workspaceId, compared below.
+        ctx.judged(CLAUSE);
         if (got !== undefined && got !== mine)
           throw new Finding({ clause: CLAUSE, message: `GET /me reported another workspace when one was named in the ${where}`, expected: `workspaceId ${mine}`, received: `workspaceId ${got}` });
       });
@@ -95,7 +97,10 @@ export const workspaceFromKey: CheckDef = {
     for (const [where, opts] of listings) {
       const seen = await listAll(ctx, key, '/definitions', opts);
       if (seen.failed) {
-        if (refused(seen.failed)) continue;
+        if (refused(seen.failed)) {
+          ctx.judged(CLAUSE);
+          continue;
+        }
         soft(ctx, () =>
           fail(
             `GET /definitions neither succeeded nor was refused when another workspace was named in the ${where}`,
@@ -105,6 +110,7 @@ export const workspaceFromKey: CheckDef = {
         );
         continue;
       }
+      if (!leaky) ctx.judged(CLAUSE);
       if (!leaky && idsOf(seen.items).has(otherDef.toLowerCase())) {
         soft(ctx, () => fail(`GET /definitions listed the other workspace's definition when that workspace was named in the ${where}`, "only the key's workspace", seen.exchanges.at(-1)!));
       }
@@ -128,13 +134,17 @@ export const workspaceFromKey: CheckDef = {
         landed.push({ where, id: id.toLowerCase(), ex });
         const ws = (ex.response?.json as Record<string, unknown>).workspace_id;
         // The record says where it landed: it must be the key's workspace (GET /me).
+        ctx.judged(CLAUSE);
         if (ws !== mine) {
           const which = ws === other.workspaceId ? 'the named workspace' : "another workspace than the key's";
           soft(ctx, () => fail(`a definition created with another workspace named in the ${where} reports ${which}`, `workspace_id ${mine} (GET /me)`, ex));
         }
         continue;
       }
-      if (refused(ex)) continue;
+      if (refused(ex)) {
+        ctx.judged(CLAUSE);
+        continue;
+      }
       soft(ctx, () =>
         fail(
           `a valid POST /definitions neither succeeded nor was refused when another workspace was named in the ${where}`,
@@ -159,6 +169,8 @@ async function checkLanding(ctx: CheckContext, key: KeyHandle, other: { workspac
   const ourIds = idsOf(ours.items);
   for (const { where, id, ex } of landed) {
     const there = theirs.items.find((i) => typeof i.id === 'string' && i.id.toLowerCase() === id);
+    // One of the two listings below was looked at for this definition.
+    if (!theirs.failed || (!ours.failed && ours.complete)) ctx.judged(CLAUSE);
     if (!theirs.failed && there && (!leaky || there.workspace_id === other.workspaceId)) {
       soft(ctx, () => {
         throw new Finding({

@@ -25,6 +25,7 @@ async function measureFreeSuccess(ctx: CheckContext, clause: string, send: () =>
     const f = await m.final();
     if (f.delta !== 0) ctx.softFail(chargeEvidence(clause, f.result, f, [0]));
     else if (f.doubt) throw new NotObservable(`${callOf(f.result)} showed no charge, but ${f.doubt}`);
+    else ctx.judged(clause);
   };
   return { ex: m.result, judge };
 }
@@ -121,5 +122,6 @@ export const computePollingFree: CheckDef = {
     if (!is2xx(m.result)) throw new NotObservable(`${callOf(m.result)}: the run could not be polled, so the price of a successful poll is unknown`);
     if (m.delta !== 0) throw new Finding(chargeEvidence('BILL-005', m.result, m, [0], [started]));
     if (m.doubt) throw new NotObservable(`${callOf(m.result)} showed no charge, but ${m.doubt}`);
+    ctx.judged('BILL-005');
   },
 };

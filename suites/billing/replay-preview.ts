@@ -102,6 +102,7 @@ export const replayFree: CheckDef = {
       const f = finals[i]!;
       if (f.delta !== 0) ctx.softFail(chargeEvidence('BILL-010', f.result, f, [0], [original]));
       else if (f.doubt) doubts.push(`${callOf(f.result)} showed no charge, but ${f.doubt}`);
+      else ctx.judged('BILL-010');
     }
     if (pending.length === 0) throw new NotObservable(`no original write succeeded, so there is nothing to replay: ${refused.join('; ')}`);
     if (doubts.length > 0) throw new NotObservable(doubts.join('; '));
@@ -142,6 +143,7 @@ export const previewFee: CheckDef = {
         exchange: polls[polls.length - 1] ?? submitted,
       });
     }
+    ctx.judged('BILL-011');
     if (m.delta !== fee && m.delta !== fee + 1) throw new Finding(chargeEvidence('BILL-011', submitted, m, [fee, fee + 1], polls.slice(-1)));
   },
 };

@@ -43,6 +43,7 @@ export const usageSurface: CheckDef = {
       seen.push({ call: callOf(f.result), surface: entry.surface, ex: f.result });
     }
     for (const s of seen) {
+      ctx.judged('BILL-014');
       if (typeof s.surface === 'string' && s.surface.trim() !== '') continue;
       ctx.softFail({
         clause: 'BILL-014',
@@ -54,6 +55,7 @@ export const usageSurface: CheckDef = {
     }
     for (const [i, a] of seen.entries()) {
       const b = seen.slice(i + 1).find((x) => typeof x.surface === 'string' && x.surface !== '' && x.surface === a.surface);
+      ctx.judged('BILL-014');
       if (!b) continue;
       ctx.softFail({
         clause: 'BILL-014',

@@ -8,7 +8,7 @@ import type { Exchange } from '../../src/http/exchange.ts';
 import { is2xx } from '../_shared/definitions.ts';
 import { brief, isObject } from '../_shared/json.ts';
 import { SMALL_WALK_CREDITS, expectListedAsAnswered, listDefinitions, readBack, walkMaxCredits } from './listing.ts';
-import { ADMIN, apiSpec, archive, refusalEvidence, setupDefinition, shown, timeOf } from './support.ts';
+import { ADMIN, TWO_VALUES, apiSpec, archive, refusalEvidence, setupDefinition, shown, timeOf } from './support.ts';
 import { shapeEvidence } from './shape.ts';
 
 /** Archive answers state archived with archived_at set; the listing hides it unless includeArchived=true. */
@@ -22,7 +22,8 @@ export const archiveDefinition: CheckDef = {
   maxCredits: 4 + 3 * walkMaxCredits(2),
   async run(ctx) {
     const key = ctx.key(ADMIN);
-    const target = await setupDefinition(ctx, key);
+    // With enum values, so the archive answer and the listed copy show enum value objects to judge (DEF-005).
+    const target = await setupDefinition(ctx, key, { ...TWO_VALUES });
     // A live definition the listing must show: otherwise an absent archived one proves nothing.
     const live = await setupDefinition(ctx, key);
     const id = target.definition.id;
@@ -33,6 +34,8 @@ export const archiveDefinition: CheckDef = {
     const out = ex.response?.json;
     const state = isObject(out) ? out.state : undefined;
     const archivedAt = isObject(out) ? out.archived_at : undefined;
+    ctx.judged('DEF-013');
+    ctx.judged('DEF-014');
     if (state !== 'archived') ctx.softFail({ clause: 'DEF-013', message: `the archive answer has state ${brief(state)}`, expected: 'state "archived"', received: shown(ex), exchange: ex });
     if (timeOf(archivedAt) === undefined)
       ctx.softFail({ clause: 'DEF-014', message: `the archive answer has archived_at ${brief(archivedAt)}`, expected: 'archived_at set to a timestamp', received: shown(ex), exchange: ex });
@@ -41,6 +44,7 @@ export const archiveDefinition: CheckDef = {
       const listing = await listDefinitions(ctx, key, form, { ids: [live.definition.id, id] });
       const what = form === 'absent' ? 'without includeArchived' : 'with includeArchived=false';
       if (!listing.byId.has(live.definition.id)) throw new NotObservable(`the listing ${what} does not show a live definition, so hiding the archived one cannot be told apart`);
+      ctx.judged('DEF-015');
       if (listing.byId.has(id)) {
         ctx.softFail({
           clause: 'DEF-015',
@@ -56,6 +60,7 @@ export const archiveDefinition: CheckDef = {
     if (isObject(out)) expectListedAsAnswered(ctx, 'DEF-029', new Map([[id, out]]), withArchived, 'archive');
     const listedArchived = withArchived.byId.get(id);
     if (listedArchived) for (const e of shapeEvidence(await apiSpec(), listedArchived, withArchived.pageOf.get(id)!, `the listed archived definition ${id}`)) ctx.softFail(e);
+    ctx.judged('DEF-015');
     if (!withArchived.byId.has(id)) {
       ctx.softFail({
         clause: 'DEF-015',
@@ -74,6 +79,7 @@ function judgeWriteOnArchived(ctx: CheckContext, clause: string, ex: Exchange, w
   if (is2xx(ex)) {
     const out = ex.response?.json;
     // Still archived is the state; archived_at itself is DEF-014's.
+    ctx.judged(clause);
     if (!isObject(out) || out.state !== 'archived') {
       ctx.softFail({ clause, message: `${what} of an archived definition answered it no longer archived`, expected: 'state "archived", or a refusal', received: shown(ex), exchange: ex });
     }
@@ -119,6 +125,7 @@ export const archivedStaysArchived: CheckDef = {
     ] as const) {
       const item = found.get(d.definition.id);
       if (!item) throw new NotObservable(`an archived definition is not listed with includeArchived=true (see DEF-015), so it cannot be read back`);
+      ctx.judged(clause);
       if (item.state !== 'archived') {
         ctx.softFail({
           clause,

@@ -43,6 +43,7 @@ export function judgeCreated(ctx: CheckContext, spec: LoadedSpec, body: Record<s
     id = made;
     ctx.cleanup(async () => void (await archive(ctx, key, made, 'conformance run clean-up')));
   }
+  ctx.judged('DEF-012');
   if (!isObject(def)) {
     ctx.softFail({ clause: 'DEF-012', message: 'a valid create did not return a Definition object', expected: 'the new Definition', received: shown(ex), exchange: ex, ...at });
     return id;
@@ -139,11 +140,13 @@ export const workspaceId: CheckDef = {
       const meBody = me.response?.json;
       const ws = isObject(meBody) ? meBody.workspaceId : undefined;
       if (me.response?.status !== 200 || typeof ws !== 'string') throw new NotObservable(`GET /me does not name the key's workspace: ${shown(me)}`);
+      if (key === admin) ctx.judged('DEF-024');
       if (key === admin && definition.workspace_id !== ws) {
         ctx.softFail({ clause: 'DEF-024', message: 'the created definition names another workspace than GET /me', expected: ws, received: brief(definition.workspace_id), exchange, context: [me] });
       }
       const listing = await listDefinitions(ctx, key, 'true', { ids: [definition.id] });
       const item = listing.byId.get(definition.id);
+      if (item) ctx.judged('DEF-024');
       if (item && item.workspace_id !== ws) {
         ctx.softFail({
           clause: 'DEF-024',

@@ -31,6 +31,7 @@ export const unknownId: CheckDef = {
   async run(ctx) {
     for (const write of writesTo(ctx, randomUUID())) {
       const ex = await write();
+      ctx.judged('DEF-026');
       if (ex.response?.status !== 404)
         ctx.softFail({
           clause: 'DEF-026',

@@ -67,6 +67,7 @@ export const mergeValueLabels: CheckDef = {
       return;
     }
     const issues = validateSchema(await apiSpec(), 'MergeResult', ex.response?.json);
+    ctx.judged('DEF-022');
     if (issues.length > 0) {
       ctx.softFail({
         clause: 'DEF-022',
@@ -86,6 +87,7 @@ export const mergeValueLabels: CheckDef = {
     ]
       .map(triple)
       .sort();
+    ctx.judged('DEF-032');
     if (JSON.stringify(after) !== JSON.stringify(expected)) {
       const name = new Map([
         [d, 'the definition'],

@@ -130,6 +130,7 @@ export function expectListedAsAnswered(ctx: CheckContext, clause: string, answer
   for (const [id, answered] of answers) {
     const listed = listing.byId.get(id);
     if (!listed) continue;
+    ctx.judged(clause);
     const changed = changedFields(answered, listed);
     if (changed.length === 0) continue;
     ctx.softFail({

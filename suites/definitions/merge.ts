@@ -117,6 +117,7 @@ async function mergeSteps(ctx: CheckContext, key: KeyHandle, id: string, steps: 
   if (sent.length === 0) return undefined;
   const after = await readOne(ctx, key, id);
   const evidence = changeEvidence(sent, before.item, after.item);
+  ctx.judged('DEF-030');
   if (sent.every((s) => s.reading === 'refused') && changedFields(before.item, after.item).includes('updated_at')) {
     // Told apart from a listing that touches what it lists (SVC-005's) by a read with no write in between.
     const again = await readOne(ctx, key, id);
@@ -144,6 +145,7 @@ async function judgeAnswer(ctx: CheckContext, step: Step, ex: Exchange): Promise
       return 'merged';
     }
     const issues = validateSchema(await apiSpec(), 'MergeResult', ex.response?.json);
+    ctx.judged('DEF-022');
     if (issues.length > 0) {
       ctx.softFail({
         clause: 'DEF-022',

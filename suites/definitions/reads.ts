@@ -118,6 +118,7 @@ export const readsChangeNothing: CheckDef = {
     const first = await snapshot(ctx, own);
     const before = await snapshot(ctx, own);
     const touched = changed('SVC-005', 'listing the definitions (a read, with nothing else in between)', first, before, []);
+    if (first.items.size > 0) ctx.judged('SVC-005');
     if (touched) throw touched;
     const moving = settling(first, before);
     const reads: Exchange[] = [];
@@ -133,6 +134,7 @@ export const readsChangeNothing: CheckDef = {
     }
     const after = await snapshot(ctx, own);
     const finding = changed('SVC-005', `${reads.length} reads (and the listing walks themselves)`, before, after, reads, moving);
+    if (before.items.size > 0) ctx.judged('SVC-005');
     if (finding) throw finding;
   },
 };
@@ -181,6 +183,8 @@ export const traceReadsChangeNothing: CheckDef = {
     }
     const after = await snapshot(ctx, [id]);
     const finding = changed('TRACE-017', `${reads.length} trace reads`, before, after, reads, settling(first, before));
+    // Judged only when a trace read was accepted: otherwise no trace read was observed (below).
+    if (before.items.size > 0 && reads.some(is2xx)) ctx.judged('TRACE-017');
     if (finding) throw finding;
     if (!reads.some(is2xx)) {
       throw new NotObservable(

@@ -80,6 +80,7 @@ async function prepare(ctx: CheckContext, key: KeyHandle, id: string, preferred:
 function judge(ctx: CheckContext, spec: Awaited<ReturnType<typeof apiSpec>>, ref: Record<string, unknown>, ex: Exchange, when: string, context?: Exchange): void {
   const pinned = Object.fromEntries(FIELDS.filter((f) => Object.hasOwn(ref, f)).map((f) => [f, ref[f]]));
   const issues = validateSchema(spec, 'DefinitionRef', pinned);
+  ctx.judged('TRACE-020');
   if (issues.length === 0) return;
   ctx.softFail({
     clause: 'TRACE-020',

@@ -4,6 +4,7 @@
  * schema's `default` keywords, never typed again) and its enum values.
  */
 import type { Evidence } from '../../src/engine/finding.ts';
+import { judged } from '../../src/engine/judged.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 import type { JsonSchema, LoadedSpec } from '../../src/spec/load.ts';
 import { validateSchema } from '../../src/spec/validate.ts';
@@ -20,6 +21,11 @@ const TIMESTAMPS = ['created_at', 'updated_at', 'archived_at'] as const;
  */
 export function shapeEvidence(spec: LoadedSpec, value: unknown, ex: Exchange, where: string): Evidence[] {
   const out: Evidence[] = [];
+  // Every field's type is looked at (DEF-002); the fields' presence only on an object (DEF-001),
+  // the enum values' label, slug and archived only where there are enum values (DEF-005).
+  judged('DEF-002');
+  if (isObject(value)) judged('DEF-001');
+  if (isObject(value) && Array.isArray(value.enum_values) && value.enum_values.some(isObject)) judged('DEF-005');
   for (const issue of validateSchema(spec, 'Definition', value)) {
     const enumValueField = /^\/enum_values\/\d+\/(label|slug|archived)$/.test(issue.path);
     const clause = issue.keyword === 'required' && /^\/[^/]+$/.test(issue.path) ? 'DEF-001' : enumValueField ? 'DEF-005' : 'DEF-002';
@@ -51,6 +57,7 @@ export function reflectEvidence(body: Record<string, unknown>, def: Record<strin
     if (NOT_REFLECTED.has(name)) continue;
     const field = snake(name);
     const got = def[field];
+    judged('DEF-003');
     const same = (Array.isArray(given) && Array.isArray(got) ? sameSet(given, got) : sameValue(given, got)) || allowedReflection(field, given, got, nullable, body.valueType);
     if (!same) {
       out.push({ clause: 'DEF-003', message: `${field} does not reflect the request's ${name}`, expected: brief(given), received: brief(got), exchange: ex });
@@ -71,6 +78,7 @@ export function defaultEvidence(requestSchema: JsonSchema, body: Record<string, 
   for (const [name, schema] of Object.entries(requestSchema.properties ?? {})) {
     if (Object.hasOwn(body, name) || !Object.hasOwn(schema, 'default')) continue;
     const field = snake(name);
+    judged('DEF-004');
     if (!sameValue(schema.default, def[field])) {
       out.push({ clause: 'DEF-004', message: `${name} was omitted but ${field} is not its default`, expected: brief(schema.default), received: brief(def[field]), exchange: ex });
     }
@@ -93,6 +101,7 @@ export function enumValueEvidence(clause: string, input: readonly EnumValueIn[],
   const out: Evidence[] = [];
   const unused = pool.filter(isObject);
   for (const [i, v] of input.entries()) {
+    judged(clause);
     const want = v.archived === true;
     const sameLabel = unused.filter((o) => o.label === v.label);
     const match = sameLabel.find((o) => o.archived === want && typeof o.slug === 'string');

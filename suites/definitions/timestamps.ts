@@ -45,6 +45,7 @@ export const updatedAtMoves: CheckDef = {
       // A timestamp that does not parse is the shape clauses' finding (DEF-001, DEF-002).
       if (was === undefined || now === undefined) continue;
       judged++;
+      ctx.judged('DEF-031');
       if (now > was) continue;
       ctx.softFail({
         clause: 'DEF-031',

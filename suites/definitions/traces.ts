@@ -33,6 +33,8 @@ async function writeSequence(ctx: CheckContext, traces: Traces): Promise<Refused
   const key = ctx.key(ADMIN);
   const withTrace = (i: number, body: Record<string, unknown>): Record<string, unknown> => (traces ? { ...body, decision_trace: traces[i] } : body);
   const created = await tryCreate(ctx, key, withTrace(0, { ...TWO_VALUES }));
+  // Each write sent with a trace is a look at whether a valid trace is accepted (TRACE-001).
+  if (traces) ctx.judged('TRACE-001');
   if (!created.definition) return [{ write: 'create', exchange: created.exchange }];
   const id = encodeURIComponent(created.definition.id);
   const [fromSlug, intoSlug] = slugsOf(created.definition, 2, created.exchange);
@@ -44,6 +46,7 @@ async function writeSequence(ctx: CheckContext, traces: Traces): Promise<Refused
   ];
   for (const [write, step] of steps) {
     const ex = await step();
+    if (traces) ctx.judged('TRACE-001');
     if (!is2xx(ex)) refused.push({ write, exchange: ex });
     else if (write === 'archive') created.archived();
   }

@@ -7,6 +7,7 @@
  * 2.1 and 2.2 define is compared: a field of the server's own (a revision counter) may move.
  */
 import type { Evidence } from '../../src/engine/finding.ts';
+import { judged } from '../../src/engine/judged.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 import { comparableRenderings } from '../_shared/definitions.ts';
 import { documentedEnumValue } from '../_shared/documented.ts';
@@ -30,6 +31,7 @@ export function untouchedEvidence(patch: Record<string, unknown>, before: Record
   const [x, y] = comparableRenderings(before, after);
   for (const field of Object.keys(x)) {
     if (named.has(field) || MAY_MOVE.has(field) || !Object.hasOwn(y, field)) continue;
+    judged('DEF-028');
     if (canonical(x[field]) === canonical(y[field])) continue;
     out.push({ clause: 'DEF-028', message: `${field} changed although the PATCH did not name it`, expected: brief(x[field]), received: brief(y[field]), exchange: ex });
   }
@@ -37,6 +39,7 @@ export function untouchedEvidence(patch: Record<string, unknown>, before: Record
   const now = new Map((Array.isArray(after.enum_values) ? after.enum_values : []).filter(isObject).map((v) => [v.slug, v]));
   for (const value of Array.isArray(before.enum_values) ? before.enum_values.filter(isObject) : []) {
     if (archived.has(value.slug)) continue;
+    judged('DEF-028');
     const later = now.get(value.slug);
     if (later === undefined) {
       const clause = patch.addEnumValues !== undefined ? 'DEF-018' : 'DEF-028';

@@ -99,7 +99,9 @@ export function judgePatched(
   if (!isObject(after)) return;
   for (const e of [...shapeEvidence(frame.spec, after, ex, 'the PATCH answer'), ...untouchedEvidence(patch, before as unknown as Record<string, unknown>, after, ex)]) ctx.softFail({ ...e, ...at });
   for (const name of SIMPLE_FIELDS) {
-    if (patch[name] === undefined || sameValue(patch[name], after[snake(name)]) || allowedReflection(snake(name), patch[name], after[snake(name)], frame.nullable, before.value_type)) continue;
+    if (patch[name] === undefined) continue;
+    ctx.judged('DEF-017');
+    if (sameValue(patch[name], after[snake(name)]) || allowedReflection(snake(name), patch[name], after[snake(name)], frame.nullable, before.value_type)) continue;
     ctx.softFail({ clause: 'DEF-017', message: `${snake(name)} was not changed to the PATCHed ${name}`, expected: brief(patch[name]), received: brief(after[snake(name)]), exchange: ex, ...at });
   }
   const values = Array.isArray(after.enum_values) ? after.enum_values : [];
@@ -108,6 +110,7 @@ export function judgePatched(
   for (const e of enumValueEvidence('DEF-018', added, fresh, ex, 'added enum value')) ctx.softFail({ ...e, ...at });
   for (const slug of (patch.archiveEnumValueSlugs as string[] | undefined) ?? []) {
     const v = values.find((x) => isObject(x) && x.slug === slug);
+    ctx.judged('DEF-019');
     if (isObject(v) && v.archived === true) continue;
     ctx.softFail({
       clause: 'DEF-019',
@@ -122,6 +125,7 @@ export function judgePatched(
   if (was === undefined || now === undefined || created === undefined) {
     throw new NotObservable(`updated_at cannot be compared: the timestamps do not parse (before ${brief(before.updated_at)}, after ${brief(after.updated_at)}, created ${brief(after.created_at)})`);
   }
+  ctx.judged('DEF-020');
   if (now < was || now < created) {
     ctx.softFail({
       clause: 'DEF-020',
@@ -204,6 +208,7 @@ export const mergeValue: CheckDef = {
         context: [exchange],
       });
     const issues = validateSchema(spec, 'MergeResult', ex.response?.json);
+    ctx.judged('DEF-022');
     if (issues.length > 0) {
       throw new Finding({
         clause: 'DEF-022',

@@ -71,6 +71,8 @@ interface Target {
   slugs: string[];
   /** The target as listed before any violation reached it (what DEF-011 compares with). */
   baseline?: Record<string, unknown>;
+  /** Writes to it refused as invalid so far (what DEF-011 then judges). */
+  refused: number;
 }
 
 /**
@@ -80,7 +82,7 @@ interface Target {
  */
 async function newTarget(ctx: CheckContext, write: Write): Promise<Target> {
   const created = await setupDefinition(ctx, ctx.key(ADMIN), { ...TWO_VALUES });
-  const target: Target = { created, slugs: slugsOf(created.definition, 2, created.exchange) };
+  const target: Target = { created, slugs: slugsOf(created.definition, 2, created.exchange), refused: 0 };
   if (write !== 'create') {
     const item = (await listDefinitions(ctx, ctx.key(ADMIN), 'true', { ids: [created.definition.id] })).byId.get(created.definition.id);
     if (item) target.baseline = item;
@@ -115,6 +117,7 @@ export async function runViolations(ctx: CheckContext, write: Write, declared: r
         target = await newTarget(ctx, write);
         break;
       }
+      if (ex.response && INVALID_STATUSES.includes(ex.response.status)) t.refused++;
     }
   }
   await verifyNothingStored(ctx, write, target, refusedCreates);
@@ -156,6 +159,8 @@ async function verifyNothingStored(ctx: CheckContext, write: Write, target: Targ
   const listing = write === 'create' ? await listDefinitions(ctx, ctx.key(ADMIN), 'absent') : await listDefinitions(ctx, ctx.key(ADMIN), 'true', { ids: [target.created.definition.id] });
   const page = listing.exchanges.at(-1)!;
   if (write === 'create') {
+    // Each refused create is looked for among the listed definitions.
+    if (refusedCreates.size > 0) ctx.judged('DEF-011', refusedCreates.size);
     for (const item of listing.byId.values()) {
       const refused = typeof item.name === 'string' ? refusedCreates.get(item.name) : undefined;
       if (refused) {
@@ -175,6 +180,8 @@ async function verifyNothingStored(ctx: CheckContext, write: Write, target: Targ
   const before = target.baseline;
   const after = listing.byId.get(target.created.definition.id);
   if (!before || !after) return;
+  // The comparison judges the writes refused as invalid that reached this target (none: nothing to judge).
+  if (target.refused > 0) ctx.judged('DEF-011');
   let changed = changedFields(before, after);
   if (changed.includes('updated_at')) {
     // Only updated_at may have moved because the listing itself touches what it lists

@@ -112,6 +112,7 @@ export const capabilityOff: CheckDef = {
     }
     for (const { g, ex } of answers) {
       if (ex.response?.status === 503) {
+        ctx.judged('ERR-009');
         await judgeEnvelope(ctx, ex, 'ERR-009');
         continue;
       }

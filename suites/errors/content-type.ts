@@ -108,6 +108,7 @@ async function judge(ctx: CheckContext, c: Case, ex: Exchange): Promise<void> {
   }
   const body = ex.response?.json;
   const shown = isObject(body) ? body[c.processed.field] : undefined;
+  ctx.judged('ERR-006');
   if (shown !== c.processed.value) {
     ctx.softFail({
       clause: 'ERR-006',

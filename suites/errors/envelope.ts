@@ -55,8 +55,11 @@ export async function judgeEnvelope(ctx: CheckContext, ex: Exchange, presence = 
     });
     return false;
   }
+  // The presence of an envelope; for ERR-001 its fields are judged (and counted) just below.
+  if (presence !== 'ERR-001') ctx.judged(presence);
   const spec = await loadSpec();
   const issues = validateSchema(spec, 'ErrorEnvelope', body);
+  ctx.judged('ERR-001');
   if (issues.length > 0) {
     ctx.softFail({
       clause: 'ERR-001',
@@ -67,6 +70,7 @@ export async function judgeEnvelope(ctx: CheckContext, ex: Exchange, presence = 
     });
   }
   const known = (await knownErrors()).find((k) => k.status === res.status);
+  if (known) ctx.judged('ERR-002');
   if (known && (body.defined !== true || body.code !== known.code || body.status !== res.status)) {
     ctx.softFail({
       clause: 'ERR-002',
@@ -95,6 +99,8 @@ export const INVALID_EXPECTED = '400 BAD_REQUEST, or 422 with defined false';
 export async function judgeInvalidRefusal(ctx: CheckContext, ex: Exchange, clause: string, opts: { also?: readonly number[]; presence?: string } = {}): Promise<boolean> {
   const res = ex.response;
   if (!res || !(INVALID_STATUSES.includes(res.status) || (opts.also ?? []).includes(res.status))) return false;
+  // Refused as invalid: the caller's clause held on the status (its defined flag is judged below).
+  ctx.judged(clause);
   if (!(await judgeEnvelope(ctx, ex, opts.presence))) return true;
   const known = (await knownErrors()).some((k) => k.status === res.status);
   const defined = isObject(res.json) ? res.json.defined : undefined;

@@ -33,6 +33,7 @@ export const rateLimited: CheckDef = {
         const ex = await ctx.api.send({ method: 'GET', path: '/me', key: owner, retry429: false });
         sent.push(ex);
         if (ex.response?.status === 429) {
+          ctx.judged('ERR-008');
           await judgeEnvelope(ctx, ex, 'ERR-008');
           return;
         }

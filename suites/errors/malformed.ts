@@ -81,7 +81,9 @@ export const malformedJson: CheckDef = {
       arbitrary: cut,
       predicate: async ({ ep, text, scenario }) => {
         const ex = await sendRaw(ctx, owner, ep, text);
-        if (!INVALID_STATUSES.includes(ex.response?.status ?? 0) && !unavailable(ex)) throw notRefused(ep, scenario, ex);
+        if (unavailable(ex)) return;
+        ctx.judged('ERR-004');
+        if (!INVALID_STATUSES.includes(ex.response?.status ?? 0)) throw notRefused(ep, scenario, ex);
       },
     });
   },

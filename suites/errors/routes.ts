@@ -52,6 +52,7 @@ export const unknownRoutes: CheckDef = {
         });
         continue;
       }
+      ctx.judged('ERR-003');
       await judgeEnvelope(ctx, ex, 'ERR-003');
     }
   },

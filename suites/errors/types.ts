@@ -66,6 +66,7 @@ function patchCases(): Case[] {
 async function judge(ctx: CheckContext, owner: KeyHandle, ex: Exchange, scenario: string, soft: boolean): Promise<boolean> {
   archiveIfCreated(ctx, owner, ex);
   if (unavailable(ex)) return false;
+  if (!soft) ctx.judged('ERR-005');
   if (soft ? await judgeInvalidRefusal(ctx, ex, 'ERR-005') : INVALID_STATUSES.includes(ex.response?.status ?? 0)) return true;
   const f = new Finding({
     clause: 'ERR-005',

@@ -136,6 +136,7 @@ export const concurrentSameKey: CheckDef = {
     if (ids.length === 0 && answers.some(is2xx)) {
       throw new NotObservable('a concurrent create succeeded but its definition is not listed, so the definitions created cannot be counted');
     }
+    ctx.judged('IDEM-008');
     if (ids.length > 1) {
       throw new Finding({
         clause: 'IDEM-008',
@@ -152,6 +153,7 @@ export const concurrentSameKey: CheckDef = {
       const res = expectResponse('IDEM-008', ex);
       const first = successes[0]?.response;
       const ok = is2xx(ex) ? sameJson(res.json, first?.json, res.text, first?.text) : concurrencyRefusal(res.status);
+      ctx.judged('IDEM-008');
       if (!ok) {
         throw new Finding({
           clause: 'IDEM-008',
@@ -202,6 +204,7 @@ export const keyAfterRefusal: CheckDef = {
     archiveLater(ctx, key, ids);
     const context = [refused, next, ...(repeat ? [repeat] : [])];
 
+    ctx.judged('IDEM-009');
     if (!processed && status !== refusedWith && status !== 409) {
       throw new Finding({
         clause: 'IDEM-009',
@@ -216,6 +219,7 @@ export const keyAfterRefusal: CheckDef = {
     if (processed && (nextId === undefined || !ids.includes(nextId)))
       throw new NotObservable('the valid create succeeded but its definition is not listed, so how often it was processed cannot be counted');
     const expectedCount = processed ? 1 : 0;
+    ctx.judged('IDEM-009');
     if (ids.length !== expectedCount) {
       throw new Finding({
         clause: 'IDEM-009',

@@ -116,6 +116,7 @@ const CELLS: readonly Cell[] = [
 
 /** Records a finding on `clause` unless `ex` is a refusal with one of `statuses`. */
 function expectRefusedWith(ctx: CheckContext, clause: string, ex: Exchange, statuses: readonly number[], what: string): boolean {
+  ctx.judged(clause);
   if (ex.response && statuses.includes(ex.response.status)) return true;
   ctx.softFail({
     clause,
@@ -131,6 +132,7 @@ function expectRefusedWith(ctx: CheckContext, clause: string, ex: Exchange, stat
 async function expectUnchanged(ctx: CheckContext, clause: string, t: Target, before: string | undefined, refused: Exchange): Promise<void> {
   if (before === undefined) return;
   const after = await t.state();
+  if (after !== undefined) ctx.judged(clause);
   if (after !== undefined && after !== before) ctx.softFail({ clause, message: `a refused ${refused.request.method} changed its target`, expected: before, received: after, exchange: refused });
 }
 
@@ -167,6 +169,7 @@ export const keyBoundsEveryEndpoint: CheckDef = {
       ];
       if (refused.every(Boolean)) await expectUnchanged(ctx, 'IDEM-005', t, before, tooLong);
       const ok = await ctx.api.send(t.request(`${freshKey(ctx, 'max')}`.padEnd(128, 'y'), 'max'));
+      ctx.judged('IDEM-007');
       if (!is2xx(ok)) ctx.softFail({ clause: 'IDEM-007', message: `${cell.name} under a 128-character Idempotency-Key was not accepted`, expected: '2xx', received: answerOf(ok), exchange: ok });
       // A 1-character key, on a fresh target (the write above may have used this one up: an archive).
       const fresh = await cell.target(ctx, key);
@@ -174,6 +177,7 @@ export const keyBoundsEveryEndpoint: CheckDef = {
       // One of the keys kept for this check (SHORT_KEYS), a different one per endpoint; in a
       // shared workspace another run may have used it: a 409 then shows it was read as a key.
       const short = await ctx.api.send(fresh.request(SHORT_KEYS[CELLS.indexOf(cell)]!, 'min'));
+      ctx.judged('IDEM-007');
       if (!is2xx(short) && !(short.response?.status === 409 && ctx.run.sharedWorkspace))
         ctx.softFail({
           clause: 'IDEM-007',

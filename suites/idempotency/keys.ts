@@ -52,6 +52,7 @@ async function expectRefused(ctx: CheckContext, key: KeyHandle, clause: string, 
   const id = createdId(ex);
   if (id !== undefined) archiveLater(ctx, key, [id]);
   const res = expectResponse(clause, ex);
+  ctx.judged(clause);
   if (!INVALID_STATUSES.includes(res.status)) {
     throw new Finding({
       clause,
@@ -70,6 +71,7 @@ async function expectNoneCreated(ctx: CheckContext, key: KeyHandle, clause: stri
   const wanted = new Set(names);
   const walk = await walkOrNotObservable(ctx, key);
   const made = walk.items.filter((i) => typeof i.name === 'string' && wanted.has(i.name));
+  ctx.judged(clause);
   if (made.length > 0) {
     archiveLater(
       ctx,
@@ -107,6 +109,7 @@ export const keyTooLong: CheckDef = {
     const id = createdId(empty);
     if (id !== undefined) archiveLater(ctx, key, [id]);
     const res = expectResponse('IDEM-005', empty);
+    ctx.judged('IDEM-005');
     if (!INVALID_STATUSES.includes(res.status) && !is2xx(empty)) {
       throw new Finding({
         clause: 'IDEM-005',
@@ -122,6 +125,7 @@ export const keyTooLong: CheckDef = {
     const againId = createdId(again);
     if (againId !== undefined && againId !== id) archiveLater(ctx, key, [againId]);
     const sameReading = is2xx(empty) ? is2xx(again) && againId !== undefined && againId !== id : INVALID_STATUSES.includes(again.response?.status ?? 0);
+    ctx.judged('IDEM-005');
     if (!sameReading) {
       throw new Finding({
         clause: 'IDEM-005',
@@ -204,6 +208,7 @@ export const keyBoundsAccepted: CheckDef = {
       const idem = unusedLike(drawn, used);
       used.add(idem);
       const ex = await ctx.api.send({ method: 'PATCH', path: `/definitions/${id}`, key, body, idempotencyKey: idem });
+      ctx.judged('IDEM-007');
       if (is2xx(ex)) return;
       const res = expectResponse('IDEM-007', ex);
       // A short key cannot be made unique: another run (or another workspace, where keys are
@@ -233,6 +238,7 @@ export const keyBoundsAccepted: CheckDef = {
       const ex = await ctx.api.send({ method: 'POST', path: '/definitions', key, body: minimalCreateBody(ctx), idempotencyKey: idem });
       const made = createdId(ex);
       if (made) archiveLater(ctx, key, [made]);
+      ctx.judged('IDEM-007');
       if (is2xx(ex) || (ex.response?.status === 409 && idem.length < UNIQUE_HEAD)) continue;
       ctx.softFail({
         clause: 'IDEM-007',

@@ -77,6 +77,7 @@ export const operationReplay: CheckDef = {
     const first = findResourceId(original);
     const again = findResourceId(replay);
     // IDEM-003 verdicts are recorded softly so that IDEM-001 and IDEM-002 keep theirs.
+    if (first !== undefined && again !== undefined) ctx.judged('IDEM-003');
     if (first !== undefined && again !== undefined && first !== again) {
       ctx.softFail({
         clause: 'IDEM-003',
@@ -88,6 +89,7 @@ export const operationReplay: CheckDef = {
       });
     }
     const after = await receiptCount(ctx, key);
+    if (before !== undefined && after !== undefined) ctx.judged('IDEM-003');
     if (before !== undefined && after !== undefined && after > before) {
       ctx.softFail({
         clause: 'IDEM-003',

@@ -63,6 +63,7 @@ export const createReplay: CheckDef = {
       throw new NotObservable(`the created definition ${originalId} is not in the listing, so the definitions it named cannot be counted`);
     }
     // The last verdict of the check: recorded softly so that IDEM-001 and IDEM-002 keep theirs.
+    ctx.judged('IDEM-003');
     if (ids.length > 1) {
       ctx.softFail({
         clause: 'IDEM-003',

@@ -96,6 +96,8 @@ export async function sendAccepted(
 ): Promise<Exchange> {
   const ex = await ctx.api.send(req);
   expectResponse('IDEM-001', ex);
+  // Accepted, or (refused) the plain request below says whether the key was the reason.
+  ctx.judged('IDEM-001');
   if (is2xx(ex)) {
     onAccepted(ex);
     return ex;
@@ -117,6 +119,7 @@ export async function sendAccepted(
 
 /** Records an IDEM-002 finding (without stopping) when the replay is not the original answer. */
 export function judgeReplay(ctx: CheckContext, original: Exchange, replay: Exchange, clause = 'IDEM-002'): boolean {
+  ctx.judged(clause);
   if (sameAnswer(original, replay)) return true;
   ctx.softFail({
     clause,
@@ -200,6 +203,7 @@ export async function changeAround(
   if (differ(first, before)) throw new NotObservable(unstable);
   const result = await action();
   const after = await read();
+  ctx.judged(clause);
   if (!differ(before, after)) return { result };
   const again = await read();
   if (differ(after, again)) throw new NotObservable(unstable);

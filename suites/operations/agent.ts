@@ -52,6 +52,7 @@ export const previewQuotes: CheckDef = {
       ...QUOTE_NUMBERS.filter((f) => f in quote && (typeof quote[f] !== 'number' || !Number.isFinite(quote[f]))),
       ...QUOTE_STRINGS.filter((f) => f in quote && typeof quote[f] !== 'string'),
     ];
+    ctx.judged('OPS-004');
     if (missing.length === 0 && mistyped.length === 0) return;
     const where = receiptFound
       ? `the answer and ${polls.length} polls of the receipt over ${(waitedMs / 1000).toFixed(1)} s (the wait for a quote: ${describeBound(ctx.run, QUOTE_BOUND_MS)})`
@@ -88,7 +89,11 @@ export const oversizedPreviewNotQuoted: CheckDef = {
     // Polling stops early once the receipt shows the preview finished.
     const over = await previewAndQuote(ctx, agent, ids, { until: isQuoted, patienceMs: QUOTE_PATIENCE_MS, stopWhenFinished: true });
     const status = over.submitted.response?.status;
-    if (status !== undefined && status >= 400 && status < 500 && ![401, 403, 429].includes(status)) return;
+    if (status !== undefined && status >= 400 && status < 500 && ![401, 403, 429].includes(status)) {
+      // Refused: not quoted.
+      ctx.judged('OPS-005');
+      return;
+    }
     if (!is2xx(over.submitted)) throw new NotObservable(`the oversized preview was answered ${received(over.submitted)}, which is neither a refusal of the scope nor an acceptance`);
     const last = over.polls[over.polls.length - 1] ?? over.submitted;
     if (isQuoted(over.quote)) {
@@ -102,7 +107,10 @@ export const oversizedPreviewNotQuoted: CheckDef = {
       });
     }
     // Accepted and not quoted: only a preview seen to finish was never priced.
-    if (over.finished) return;
+    if (over.finished) {
+      ctx.judged('OPS-005');
+      return;
+    }
     if (!over.receiptFound) throw new NotObservable('the oversized preview was accepted and names no receipt, so whether it is quoted later cannot be seen');
     throw new NotObservable(
       `the oversized preview was accepted and its receipt showed neither a quote nor a finished state in ${over.polls.length} polls over ${(over.waitedMs / 1000).toFixed(1)} s ` +

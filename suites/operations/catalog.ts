@@ -62,6 +62,7 @@ export const acceptedOperationsListed: CheckDef = {
       });
     }
     for (const [name, ex] of accepted) {
+      ctx.judged('OPS-003');
       if (containsString(catalog.response.json, name)) continue;
       ctx.softFail({
         clause: 'OPS-003',

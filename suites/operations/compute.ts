@@ -32,6 +32,7 @@ export const computeRunPollable: CheckDef = {
     if (id === undefined) throw new NotObservable('the started run names no id (id, runId, a wrapper or Location), so it cannot be polled');
     const path = `/compute/runs/${encodeURIComponent(id)}`;
     const polled = await pollUntil(ctx, computer, path, is2xx, RUN_BOUND_MS);
+    ctx.judged('OPS-012');
     if (!polled.satisfied) {
       const last = polled.last;
       throw new Finding({

@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { CheckDef } from '../../src/engine/check.ts';
 import { describeResponse, expectStatus, INVALID_STATUSES } from '../../src/engine/expect.ts';
 import { Finding, NotObservable } from '../../src/engine/finding.ts';
+import { judged } from '../../src/engine/judged.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 import { is2xx } from '../_shared/definitions.ts';
 import { brief, findObjects, isObject } from '../_shared/json.ts';
@@ -27,6 +28,7 @@ function expectRelatedData(clause: string, ex: Exchange, what: string, context: 
   if (!is2xx(ex)) throw new Finding({ clause, message: `${what} of a stored record did not succeed`, expected: '2xx with the record', received: received(ex), exchange: ex, context });
   const body = ex.response?.json;
   const holders = isObject(body) ? findObjects(body, (o) => 'relatedData' in o, { maxDepth: 2 }) : [];
+  judged(clause);
   if (holders.length === 0) {
     throw new Finding({ clause, message: `${what} returned no relatedData`, expected: 'an object with a relatedData member', received: brief(body ?? ex.response?.text, 500), exchange: ex, context });
   }
@@ -90,7 +92,9 @@ export const relationshipsListed: CheckDef = {
       });
       return;
     }
+    ctx.judged('DATA-003');
     const body = ex.response?.json;
+    ctx.judged('ENV-003');
     if (!isObject(body) || !Array.isArray(body.items) || !(body.nextCursor === null || typeof body.nextCursor === 'string')) {
       ctx.softFail({
         clause: 'ENV-003',

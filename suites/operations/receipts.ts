@@ -34,6 +34,7 @@ export const applyUpdateAccepted: CheckDef = {
     const fx = await makeAccount(ctx, 'ops-edit');
     const ex = await submitOperation(ctx, ctx.key('owner'), applyUpdateBody(fx));
     unlessUnavailable(ex, 'graph.apply_update');
+    ctx.judged('OPS-006');
     if (!is2xx(ex)) {
       throw new Finding({
         clause: 'OPS-006',
@@ -73,6 +74,7 @@ export const receiptPollable: CheckDef = {
     if (!is2xx(submitted)) throw new NotObservable(`the submission was refused (${received(submitted)}), so there is no receipt to poll`);
     if (receiptPath(submitted) === undefined) throw new NotObservable('the submission names no receipt id (id, receiptId, operationId, a wrapper or Location)');
     const polled = (await pollReceipt(ctx, owner, submitted, { budgetMs: RECEIPT_BOUND_MS }))!;
+    ctx.judged('OPS-001');
     if (!polled.satisfied) {
       throw new Finding({
         clause: 'OPS-001',
@@ -97,6 +99,8 @@ export const receiptsListed: CheckDef = {
     const ex = await ctx.api.send({ method: 'GET', path: '/operations', key: ctx.key('owner') });
     unlessUnavailable(ex, 'GET /operations');
     pageOf('ENV-002', ex);
+    // pageOf (suites/_shared/paging.ts) throws unless the envelope held; it counts nothing itself.
+    ctx.judged('ENV-002');
   },
 };
 
@@ -182,7 +186,10 @@ export const submittedWorkListed: CheckDef = {
       startedAt = Date.now();
       seen = await listsReceipt(ctx, owner, id);
     }
-    if (seen.found) return;
+    if (seen.found) {
+      ctx.judged('OPS-014');
+      return;
+    }
     if (seen.truncated)
       throw new NotObservable(
         `GET /operations did not list receipt ${id} within ${seen.pages.length} page(s), and may be cut short (${MAYBE_TRUNCATED} or more receipts, no cursor, or more than ${LIST_PAGES} pages)`,

@@ -139,6 +139,7 @@ export const relatedCollections: CheckDef = {
       const env = envelopeOf(whole);
       // Another shape of a 4.9 listing is ENV-002's and ENV-003's (SHOULD): nothing to page here.
       if ((!is2xx(whole) || !env) && !linked) continue;
+      if (linked) ctx.judged('ENV-004');
       if (!is2xx(whole) || !env) {
         ctx.softFail({
           clause: 'ENV-004',
@@ -150,6 +151,7 @@ export const relatedCollections: CheckDef = {
         continue;
       }
       const keyless = linked ? await ctx.api.send({ method: 'GET', path, key: null }) : undefined;
+      if (keyless) ctx.judged('AUTH-004');
       if (keyless && keyless.response?.status !== 401) {
         ctx.softFail({ clause: 'AUTH-004', message: `${path}, linked from relatedData, was not rejected with 401 without a key`, expected: '401', received: received(keyless), exchange: keyless });
       }
@@ -168,6 +170,7 @@ export const relatedCollections: CheckDef = {
         });
         continue;
       }
+      ctx.judged('PAGE-013');
       const ascending = walk.ids.every((id, i) => i === 0 || compareIds(walk.ids[i - 1]!, id) < 0);
       // A walk cut at its page bound is compared with the start of the whole read.
       const sorted = all === undefined ? undefined : [...all].sort(compareIds);
@@ -187,6 +190,7 @@ export const relatedCollections: CheckDef = {
       // Shown to read `limit`: its bounds are part 8's.
       for (const limit of [0, 201]) {
         const ex = await ctx.api.send({ method: 'GET', path, key, query: { limit } });
+        ctx.judged('PAGE-013');
         if (ex.response && INVALID_STATUSES.includes(ex.response.status)) continue;
         ctx.softFail({ clause: 'PAGE-013', message: `${path}: limit=${limit} was not refused as invalid`, expected: '400, or 422 with defined false', received: received(ex), exchange: ex });
       }

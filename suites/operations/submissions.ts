@@ -44,6 +44,7 @@ export const malformedSubmissionRefused: CheckDef = {
       const ex = await submitOperation(ctx, owner, breakIt(valid));
       sent.push(ex);
       const status = ex.response?.status;
+      ctx.judged('OPS-015');
       if (status !== undefined && ([...INVALID_STATUSES, ...(also ?? [])] as number[]).includes(status)) continue;
       ctx.softFail({
         clause: 'OPS-015',
@@ -59,6 +60,7 @@ export const malformedSubmissionRefused: CheckDef = {
     if (!is2xx(before) || !is2xx(after)) throw new NotObservable('GET /operations could not be read to show that nothing was submitted');
     const was = new Set(listedReceiptIds(before));
     const fresh = listedReceiptIds(after).filter((id) => !was.has(id));
+    ctx.judged('OPS-015');
     if (fresh.length > 0) {
       ctx.softFail({
         clause: 'OPS-015',
@@ -89,12 +91,18 @@ export const canonicalPersonIdNotApplied: CheckDef = {
     const marker = `${ctx.run.prefix}canonical-${fx.personId.slice(0, 8)}`;
     const body = applyUpdateBody({ ...fx, accountPersonId: fx.personId }, marker);
     const submitted = await submitOperation(ctx, owner, body);
-    if (!is2xx(submitted)) return;
+    if (!is2xx(submitted)) {
+      // Refused: not applied.
+      ctx.judged('OPS-016');
+      return;
+    }
     // Accepted: once its work has run, neither reading of the person shows the new title.
     await pollReceipt(ctx, owner, submitted, { budgetMs: 3_000, done: (ex) => is2xx(ex) && receiptProgress(ex.response?.json) !== 'pending' });
     for (const id of [fx.accountPersonId, fx.personId]) {
       const read = await ctx.api.send({ method: 'GET', path: `/data/people/${encodeURIComponent(id)}`, key: owner });
-      if (!is2xx(read) || !containsString(read.response?.json, marker)) continue;
+      if (!is2xx(read)) continue;
+      ctx.judged('OPS-016');
+      if (!containsString(read.response?.json, marker)) continue;
       ctx.softFail({
         clause: 'OPS-016',
         message: 'a person_field change addressed to the canonical person id was applied',

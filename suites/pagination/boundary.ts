@@ -78,6 +78,7 @@ export const cursorIsBoundary: CheckDef = {
     for (const [i, page] of rest.pages.entries()) {
       const before = handedOut[i]!;
       const delivered = new Set(idsOf(itemsOf(before.response?.json)));
+      ctx.judged('PAGE-008');
       const early = idsOf(page.items).find((id) => compareIds(id, page.cursor!) < 0 || (compareIds(id, page.cursor!) === 0 && delivered.has(id)));
       if (early !== undefined) {
         const at = compareIds(early, page.cursor!) < 0 ? 'which sorts before it' : 'the item the cursor names, which the page that handed out the cursor already listed';
@@ -102,6 +103,7 @@ export const cursorIsBoundary: CheckDef = {
     if (inReach.length === 0) throw new NotObservable(`the rest of the walk did not end within ${rest.pages.length} pages, and did not reach the first inserted id after the cursor`);
     const listed = new Set(ids);
     const missing = inReach.filter((id) => !listed.has(id));
+    ctx.judged('PAGE-008');
     if (missing.length > 0) {
       throw new Finding({
         clause: 'PAGE-008',
@@ -156,6 +158,7 @@ export const unknownCursorIsBoundary: CheckDef = {
       if (cursor === undefined || ids.includes(cursor)) throw new NotObservable(`no cursor could be formed just before ${target}`);
       const ex = await ctx.api.send({ method: 'GET', path: '/definitions', key, query: listQuery({ ...q, limit: 3 }, cursor) });
       const got = idsOf(itemsOf(ex.response?.json));
+      ctx.judged('PAGE-008');
       if (ex.response && ex.response.status < 300 && got[0] === target) continue;
       throw new Finding({
         clause: 'PAGE-008',

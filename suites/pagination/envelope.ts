@@ -56,6 +56,8 @@ export const envelope: CheckDef = {
         seen.answered++;
         for (const page of walk.pages) {
           expectEnvelopeDetails(page);
+          // pageOf (inside the walk) and expectEnvelopeDetails threw unless this page's envelope held.
+          ctx.judged('ENV-001');
           seen.items += page.items.length;
           if (page.nextCursor !== null) seen.cursors++;
         }

@@ -54,6 +54,7 @@ async function expectFullPages(ctx: CheckContext, key: KeyHandle, q: ListQuery, 
   for (let i = 0; i < walk.pages.length; i++) {
     const page = walk.pages[i]!;
     let expected = Math.min(limit, after(matching, page.cursor).length);
+    ctx.judged('PAGE-007');
     if (page.items.length >= expected) continue;
     if (!rechecked) {
       // Only items both reference walks list count as remaining: the workspace may have changed.

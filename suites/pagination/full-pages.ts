@@ -93,7 +93,9 @@ const CHANGED_UNDER_IT = 'fewer than 201 definitions stayed visible while the ch
  */
 async function expectFullPage(ctx: CheckContext, key: KeyHandle, q: ListQuery, limit: number, clause: string, what: string, context: Exchange[] = []): Promise<void> {
   const first = await pageSize(ctx, key, q, limit);
-  if (first.size === undefined || first.size >= limit) return;
+  if (first.size === undefined) return;
+  ctx.judged(clause);
+  if (first.size >= limit) return;
   let ex = first.ex;
   let size: number | undefined = first.size;
   if (!q.includeArchived) {

@@ -51,7 +51,11 @@ export const moduleKeysFilter: CheckDef = {
     const wrong = verdicts.find((v) => v.kind === 'wrong');
     if (wrong) throw evidence(wrong, `moduleKeys in the form ${wrong.form.name} was accepted but filtered wrongly: ${wrong.detail}`);
     // A form that kept only some of the keys is not this server's form when another one filters.
-    if (verdicts.some((v) => v.kind === 'filters')) return;
+    if (verdicts.some((v) => v.kind === 'filters')) {
+      // No form filtered wrongly, and one kept exactly the definitions of the given modules.
+      ctx.judged('DEF-023');
+      return;
+    }
     const subset = verdicts.find((v) => v.kind === 'subset');
     if (subset) throw evidence(subset, `moduleKeys was not applied with both keys in any wire form: in the form ${subset.form.name} it ${subset.detail}`);
     const ignored = verdicts.find((v) => v.kind === 'ignored');
@@ -114,7 +118,10 @@ export const moduleKeysRefused: CheckDef = {
         const ok = await send(form, [valid]);
         if (!ok.response || ok.response.status >= 300) continue;
         const status = (await send(form, ['not_a_module'])).response?.status;
-        if (status !== undefined && INVALID_STATUSES.includes(status)) return;
+        if (status !== undefined && INVALID_STATUSES.includes(status)) {
+          ctx.judged('PAGE-010');
+          return;
+        }
       }
       throw new NotObservable(
         `no wire form of moduleKeys could be shown to be read by the server (${verdicts.length ? describeVerdicts(verdicts) : 'no definitions of two modules to tell'}), so refusing an invalid key cannot be told from ignoring the parameter`,
@@ -124,6 +131,7 @@ export const moduleKeysRefused: CheckDef = {
       for (const form of understood) {
         const ex = await send(form, keys);
         const res = expectResponse('PAGE-010', ex);
+        ctx.judged('PAGE-010');
         if (!INVALID_STATUSES.includes(res.status)) {
           throw new Finding({
             clause: 'PAGE-010',

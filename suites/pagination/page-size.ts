@@ -40,6 +40,7 @@ export const defaultPageSize: CheckDef = {
       // Without includeArchived somebody else's archives may have hidden items meanwhile.
       throw new NotObservable(`fewer than ${DEFAULT_LIMIT + 1} definitions stayed visible while the check listed them (the workspace changed under it)`);
     }
+    ctx.judged('PAGE-001');
     if (body.items.length !== DEFAULT_LIMIT) {
       throw new Finding({
         clause: 'PAGE-001',

@@ -81,6 +81,7 @@ export const limitsAccepted: CheckDef = {
       const ex = await list(ctx, key, listQuery({ limit, includeArchived }));
       const body = expectAccepted('PAGE-002', ex, `limit=${limit}`);
       const items = body.items as unknown[];
+      ctx.judged('PAGE-002');
       if (items.length > limit) {
         throw new Finding({
           clause: 'PAGE-002',

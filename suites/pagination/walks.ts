@@ -22,6 +22,7 @@ import fc from 'fast-check';
 import type { CheckContext, CheckDef, KeyHandle } from '../../src/engine/check.ts';
 import { Finding, NotObservable } from '../../src/engine/finding.ts';
 import { INVALID_STATUSES } from '../../src/engine/expect.ts';
+import { judged } from '../../src/engine/judged.ts';
 import { checkPropertyTrial } from '../../src/engine/property.ts';
 import { parameterArbitraries, validValue } from '../../src/generators/index.ts';
 import { loadSpec } from '../../src/spec/load.ts';
@@ -73,6 +74,8 @@ async function walkOrSkip(ctx: CheckContext, key: KeyHandle, limit: number, maxP
  */
 function judgeEnd(walk: Walk, limit: number, partialOk = false): void {
   const last = walk.pages.at(-1)!.exchange;
+  // The walk's end and its repeats are looked at (a walk's completeness is walkWith's).
+  judged('PAGE-006');
   if (walk.end === 'loop') {
     throw new Finding({
       clause: 'PAGE-006',
@@ -138,6 +141,7 @@ export const walkOrderAndCompleteness: CheckDef = {
     const judgeOrder = (walk: Walk, limit: number): void => {
       const ids = idsOf(walk.items);
       const at = firstDescent(ids);
+      ctx.judged('PAGE-005');
       if (at === undefined || orderReported) return;
       orderReported = true;
       const page = walk.pages.find((p) => idsOf(p.items).includes(ids[at]!))!;
@@ -170,6 +174,9 @@ export const walkOrderAndCompleteness: CheckDef = {
         // What one at a time would judge: the order, the reference set whole, nothing else, and none of the check's archived items.
         const whole = walk.end === 'complete' && firstDescent(ids) === undefined && [...reference.ids].every((id) => listed.has(id)) && ids.every((id) => reference.ids.has(id) && !hidden.has(id));
         if (!whole) throw new Error('a walk of the trial was not clean');
+        // Seen in order and whole: what one at a time would judge.
+        ctx.judged('PAGE-005');
+        ctx.judged('PAGE-006');
         return true;
       }
       judgeOrder(walk, limit);
@@ -191,6 +198,7 @@ export const walkOrderAndCompleteness: CheckDef = {
         reference = again;
       }
       const wrong = [...leaked.map((id) => `archived ${id}`), ...extra.map((id) => `unlisted ${id}`)];
+      ctx.judged('PAGE-006');
       if (missing.length === 0 && wrong.length === 0) return walk.end === 'complete';
       const problems = [
         ...(missing.length ? [`left out ${missing.length} item(s) visible before and after it`] : []),

@@ -125,6 +125,7 @@ export const applyUpdate: CheckDef = {
           await ctx.api.send({ method: 'GET', path: `/data/accounts/${fx.accountId}`, key: full }),
         ].filter(is2xx);
         const shown = reads.map((ex) => ex.response!.text).join('\n');
+        if (reads.length > 0) ctx.judged(NO_TRACE);
         const leaked = refused.filter((a) => shown.includes(JSON.stringify(titleOf(a.key))));
         if (leaked.length === 0) return;
         ctx.softFail({

@@ -52,6 +52,8 @@ const answered = (attempts: readonly Attempt[]): string => attempts.map((a) => `
  */
 export function expectUntouched(ctx: CheckContext, attempts: readonly Attempt[], markers: ReadonlyMap<string, string>, before: DefinitionView, after: DefinitionView | undefined, what: string): void {
   if (attempts.length === 0) return;
+  // The definition read back after the calls is compared with the one before (gone is a finding too).
+  ctx.judged(NO_TRACE);
   const context = attempts.slice(0, 6).map((a) => a.ex);
   if (!after) {
     ctx.softFail({
@@ -105,6 +107,7 @@ export function expectNoReceipt(
   what: string,
 ): void {
   if (!before || !after || attempts.length === 0) return;
+  ctx.judged(NO_TRACE);
   const fresh = [...after.ids].filter((id) => !before.ids.has(id));
   if (fresh.length === 0) return;
   ctx.softFail({

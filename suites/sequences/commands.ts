@@ -10,6 +10,7 @@ import fc from 'fast-check';
 import type { CheckContext, KeyHandle } from '../../src/engine/check.ts';
 import { describeResponse } from '../../src/engine/expect.ts';
 import { Finding } from '../../src/engine/finding.ts';
+import { judged } from '../../src/engine/judged.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 import { documentedBody } from '../_shared/documented.ts';
 import { brief, canonical, compareIds, isObject } from '../_shared/json.ts';
@@ -157,6 +158,7 @@ async function send(r: Runner, req: Parameters<CheckContext['api']['send']>[0]):
 /** A 2xx with a Definition object, else a finding on `clause`. */
 function definitionOf(clause: string, what: string, ex: Exchange): Record<string, unknown> {
   const body = ex.response?.json;
+  judged(clause);
   if (!is2xx(ex) || !isObject(body) || typeof body.id !== 'string') fail(clause, `${what} did not answer 2xx with a Definition`, '2xx with the Definition', answer(ex), ex);
   return body;
 }
@@ -180,6 +182,7 @@ function createBody(r: Runner, c: Extract<Cmd, { kind: 'create' }>): Record<stri
 
 function modelOfCreate(id: string, body: Record<string, unknown>, c: Extract<Cmd, { kind: 'create' }>, shown: Record<string, unknown>, ex: Exchange): ModelDef {
   const values = valuesFromAnswer(c.labels, shown);
+  judged('DEF-003');
   if (!values) fail('DEF-003', 'the created definition does not show every enum value sent', `values labelled ${JSON.stringify(c.labels)}`, brief(shown.enum_values), ex);
   const [auto, review] = c.thresholds === undefined ? [0.85, 0.6] : THRESHOLDS[c.thresholds]!;
   return {
@@ -207,6 +210,7 @@ function modelOfCreate(id: string, body: Record<string, unknown>, c: Extract<Cmd
 /** Compares a Definition the server showed with the model's; a difference is a finding on `clause`. */
 function expectModel(r: Runner, m: Model, clause: string, what: string, def: ModelDef, shown: Record<string, unknown>, ex: Exchange): void {
   const diff = differences(def, shown, m.readings);
+  r.ctx.judged(clause);
   if (diff.length > 0) fail(clause, `${what}: ${diff.slice(0, 4).join('; ')}`, 'the definition as the calls so far made it', brief(documentedBody(shown), 600), ex);
 }
 
@@ -261,9 +265,14 @@ export async function apply(r: Runner, m: Model, c: Cmd): Promise<void> {
       def.reasons.latest = String(body.reason);
       for (const v of archived) v.archived = true;
       const added = valuesFromAnswer(res.add!, shown);
+      if (res.add!.length > 0) r.ctx.judged('DEF-018');
       if (!added) fail('DEF-018', 'values added by addEnumValues are missing from the PATCH answer', `values labelled ${JSON.stringify(res.add)}`, brief(shown.enum_values), ex);
       def.values.push(...added);
       const diff = differences(def, shown, m.readings);
+      // Looked at: the fields and values it did not name (always), those it named, those it archived.
+      r.ctx.judged('DEF-028');
+      if (named.size > 0) r.ctx.judged('DEF-017');
+      if (archived.length > 0) r.ctx.judged('DEF-019');
       if (diff.length === 0) return;
       // What the PATCH did not name, changed: DEF-028; else a named field shown otherwise:
       // DEF-017; else a value it named for archiving: DEF-019.
@@ -280,6 +289,8 @@ export async function apply(r: Runner, m: Model, c: Cmd): Promise<void> {
       r.billed.push(ex);
       def.archived = true;
       def.reasons.latest = `${REASON} ${r.step}`;
+      // The state is looked at here: archived, or the comparison below fails DEF-013.
+      r.ctx.judged('DEF-013');
       expectModel(r, m, shown.state === 'archived' ? 'DEF-029' : 'DEF-013', 'the archive answer', def, shown, ex);
       return;
     }
@@ -293,6 +304,7 @@ export async function apply(r: Runner, m: Model, c: Cmd): Promise<void> {
       )!;
       const ex = await send(r, { method: 'POST', path: `/definitions/${def.id}/merge-value`, key: k, body: { fromSlug: from.slug, intoSlug: into.slug, reason: `${REASON} ${r.step}` } });
       const rewritten = isObject(ex.response?.json) ? ex.response.json.rewritten : undefined;
+      r.ctx.judged('DEF-022');
       if (!is2xx(ex) || typeof rewritten !== 'number' || !Number.isInteger(rewritten) || rewritten < 0)
         fail('DEF-022', 'merging two live values did not answer a merge result', '2xx with rewritten, an integer of at least 0', answer(ex), ex);
       r.billed.push(ex);
@@ -310,6 +322,7 @@ export async function apply(r: Runner, m: Model, c: Cmd): Promise<void> {
       const ex = await send(r, { method: 'POST', path: '/definitions', key: k, body: rec.body, idempotencyKey: rec.key });
       r.replays++;
       const shown = ex.response?.json;
+      r.ctx.judged('IDEM-002');
       if (ex.response?.status !== rec.status || canonical(documentedBody(shown)) !== rec.answer) {
         fail('IDEM-002', 'a create repeated with its Idempotency-Key and input did not return the stored answer', `${rec.status} ${rec.answer.slice(0, 400)}`, answer(ex), ex);
       }
@@ -319,6 +332,7 @@ export async function apply(r: Runner, m: Model, c: Cmd): Promise<void> {
       const rec = m.keys[c.which % m.keys.length]!;
       const body = { ...rec.body, name: `${r.prefix}${r.step}c` };
       const ex = await send(r, { method: 'POST', path: '/definitions', key: k, body, idempotencyKey: rec.key });
+      r.ctx.judged('IDEM-004');
       if (ex.response?.status !== 409) {
         if (is2xx(ex)) r.billed.push(ex);
         fail('IDEM-004', 'an Idempotency-Key reused with another input was not answered 409', '409 CONFLICT', answer(ex), ex);
@@ -361,7 +375,16 @@ async function listing(r: Runner, m: Model, c: Extract<Cmd, { kind: 'list' | 'wa
   const expected = want.filter((d) => reach === undefined || compareIds(d.id, reach) <= 0);
   const shownIds = own.map((i) => String(i.id).toLowerCase());
   const wantIds = expected.map((d) => d.id.toLowerCase()).sort(compareIds);
+  // Every item exactly once along the cursors followed (PAGE-006: only where a walk followed one;
+  // a walk whose first page ends it is no continuation).
+  if (c.kind === 'walk' && cursor !== undefined) r.ctx.judged('PAGE-006');
   if (new Set(shownIds).size !== shownIds.length) fail('PAGE-006', `a walk of the definitions listed one of this sequence's definitions more than once`, 'each once', brief(shownIds), ex);
+  // Looked at: the listing shows what the writes made (DEF-029); an archived definition in its
+  // range left out or listed as includeArchived says (DEF-015); no second definition from a
+  // replay made before it (IDEM-003).
+  r.ctx.judged('DEF-029');
+  if (m.defs.some((d) => d.archived && (reach === undefined || compareIds(d.id, reach) <= 0))) r.ctx.judged('DEF-015');
+  if (r.replays > 0) r.ctx.judged('IDEM-003');
   if (canonical([...shownIds].sort(compareIds)) !== canonical(wantIds)) {
     const missing = wantIds.filter((id) => !shownIds.includes(id));
     const extra = shownIds.filter((id) => !wantIds.includes(id));

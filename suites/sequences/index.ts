@@ -12,6 +12,7 @@
 import { randomUUID } from 'node:crypto';
 import type { CheckContext, CheckDef, KeyHandle, SuiteDef } from '../../src/engine/check.ts';
 import { Finding } from '../../src/engine/finding.ts';
+import { judged } from '../../src/engine/judged.ts';
 import type { LedgerEntry, Measured } from '../../src/engine/ledger.ts';
 import { checkProperty } from '../../src/engine/property.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
@@ -102,6 +103,8 @@ async function runSequence(ctx: CheckContext, key: KeyHandle, cmds: readonly Cmd
 
 /** The sequence was charged one credit per successful billed call, nothing for its replays. */
 function judgeLedger(r: Runner, charged: number, entries: readonly LedgerEntry[], steps: string, waited: string | undefined): void {
+  judged('BILL-001');
+  if (r.replays > 0) judged('BILL-010');
   if (charged === r.billed.length) return;
   const last: Exchange | undefined = r.log.at(-1);
   // More than owed: a replay charged (BILL-010) only where the surplus can be its (creates and

@@ -4,7 +4,8 @@
  * out not observable, a disabled step, a harness error), the clauses it failed stay failed.
  */
 import { describe, expect, it } from 'vitest';
-import { conclude } from '../../src/engine/conclude.ts';
+import { conclude, NOTHING_JUDGED } from '../../src/engine/conclude.ts';
+import { judged, Tally, withTally } from '../../src/engine/judged.ts';
 import { Disabled, Finding, NotObservable, type Evidence } from '../../src/engine/finding.ts';
 
 const check = { id: 'x/y', clauses: ['A-001', 'A-002', 'A-003'] };
@@ -50,5 +51,38 @@ describe('conclude', () => {
 
   it('passes every clause of a check that completed without findings', () => {
     expect(conclude(check, undefined, [])).toMatchObject({ outcome: 'passed', clauses: { 'A-001': 'passed', 'A-002': 'passed', 'A-003': 'passed' } });
+  });
+});
+
+describe('conclude with the counts of what the check judged (src/engine/judged.ts)', () => {
+  it('passes only clauses judged at least once; a clause judged zero times is not observable, "nothing judged"', () => {
+    const out = conclude(check, undefined, [], new Map(), new Map([['A-001', 3]]));
+    expect(out.clauses).toEqual({ 'A-001': 'passed', 'A-002': 'notObservable', 'A-003': 'notObservable' });
+    expect(out.reason).toContain(`A-002 not judged: ${NOTHING_JUDGED}`);
+    expect(out.judged).toEqual({ 'A-001': 3, 'A-002': 0, 'A-003': 0 });
+  });
+
+  it('a failed clause stays failed whatever its count, and a check stopped early is not judged by counts', () => {
+    const soft = conclude(check, undefined, [evidence('A-002')], new Map(), new Map([['A-001', 1]]));
+    expect(soft.clauses).toEqual({ 'A-001': 'passed', 'A-002': 'failed', 'A-003': 'notObservable' });
+    const stopped = conclude(check, new NotObservable('no key'), [], new Map(), new Map());
+    expect(stopped.clauses).toEqual({ 'A-001': 'notObservable', 'A-002': 'notObservable', 'A-003': 'notObservable' });
+    expect(stopped.reason).toBe('no key');
+  });
+
+  it('counts follow the async work of the check that runs, not of another one running beside it', async () => {
+    const a = new Tally();
+    const b = new Tally();
+    const work = async (clause: string, n: number): Promise<void> => {
+      for (let i = 0; i < n; i++) {
+        await new Promise((r) => setTimeout(r, 1));
+        judged(clause);
+      }
+    };
+    await Promise.all([withTally(a, () => work('A-001', 3)), withTally(b, () => work('A-002', 2))]);
+    expect([...a.counts]).toEqual([['A-001', 3]]);
+    expect([...b.counts]).toEqual([['A-002', 2]]);
+    judged('A-003');
+    expect(a.count('A-003') + b.count('A-003')).toBe(0);
   });
 });
