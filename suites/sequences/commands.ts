@@ -139,6 +139,8 @@ export interface Runner {
   /** Every exchange of the sequence, in order (evidence). */
   log: Exchange[];
   step: number;
+  /** Clauses judged only when a sequence happens to set them up (shared by the check's sequences). */
+  looked: Set<string>;
 }
 
 const REASON = 'conformance sequence';
@@ -265,14 +267,23 @@ export async function apply(r: Runner, m: Model, c: Cmd): Promise<void> {
       def.reasons.latest = String(body.reason);
       for (const v of archived) v.archived = true;
       const added = valuesFromAnswer(res.add!, shown);
-      if (res.add!.length > 0) r.ctx.judged('DEF-018');
+      if (res.add!.length > 0) {
+        r.ctx.judged('DEF-018');
+        r.looked.add('DEF-018');
+      }
       if (!added) fail('DEF-018', 'values added by addEnumValues are missing from the PATCH answer', `values labelled ${JSON.stringify(res.add)}`, brief(shown.enum_values), ex);
       def.values.push(...added);
       const diff = differences(def, shown, m.readings);
       // Looked at: the fields and values it did not name (always), those it named, those it archived.
       r.ctx.judged('DEF-028');
-      if (named.size > 0) r.ctx.judged('DEF-017');
-      if (archived.length > 0) r.ctx.judged('DEF-019');
+      if (named.size > 0) {
+        r.ctx.judged('DEF-017');
+        r.looked.add('DEF-017');
+      }
+      if (archived.length > 0) {
+        r.ctx.judged('DEF-019');
+        r.looked.add('DEF-019');
+      }
       if (diff.length === 0) return;
       // What the PATCH did not name, changed: DEF-028; else a named field shown otherwise:
       // DEF-017; else a value it named for archiving: DEF-019.
@@ -377,14 +388,22 @@ async function listing(r: Runner, m: Model, c: Extract<Cmd, { kind: 'list' | 'wa
   const wantIds = expected.map((d) => d.id.toLowerCase()).sort(compareIds);
   // Every item exactly once along the cursors followed (PAGE-006: only where a walk followed one;
   // a walk whose first page ends it is no continuation).
-  if (c.kind === 'walk' && cursor !== undefined) r.ctx.judged('PAGE-006');
+  // A walk whose first page ends it (null) followed the cursors to the end too: it is judged for
+  // listing each item once along them all the same.
+  if (c.kind === 'walk') r.ctx.judged('PAGE-006');
   if (new Set(shownIds).size !== shownIds.length) fail('PAGE-006', `a walk of the definitions listed one of this sequence's definitions more than once`, 'each once', brief(shownIds), ex);
   // Looked at: the listing shows what the writes made (DEF-029); an archived definition in its
   // range left out or listed as includeArchived says (DEF-015); no second definition from a
   // replay made before it (IDEM-003).
   r.ctx.judged('DEF-029');
-  if (m.defs.some((d) => d.archived && (reach === undefined || compareIds(d.id, reach) <= 0))) r.ctx.judged('DEF-015');
-  if (r.replays > 0) r.ctx.judged('IDEM-003');
+  if (m.defs.some((d) => d.archived && (reach === undefined || compareIds(d.id, reach) <= 0))) {
+    r.ctx.judged('DEF-015');
+    r.looked.add('DEF-015');
+  }
+  if (r.replays > 0) {
+    r.ctx.judged('IDEM-003');
+    r.looked.add('IDEM-003');
+  }
   if (canonical([...shownIds].sort(compareIds)) !== canonical(wantIds)) {
     const missing = wantIds.filter((id) => !shownIds.includes(id));
     const extra = shownIds.filter((id) => !wantIds.includes(id));

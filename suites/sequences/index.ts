@@ -67,10 +67,10 @@ interface PendingCharge {
 }
 
 /** Runs one sequence from an empty model; a finding names its step and the whole sequence. */
-async function runSequence(ctx: CheckContext, key: KeyHandle, cmds: readonly Cmd[], ran: Set<Cmd['kind']>, charges: PendingCharge[]): Promise<void> {
+async function runSequence(ctx: CheckContext, key: KeyHandle, cmds: readonly Cmd[], ran: Set<Cmd['kind']>, charges: PendingCharge[], looked: Set<string>): Promise<void> {
   const n = ++sequenceCounter;
   const m = emptyModel();
-  const r: Runner = { ctx, key, prefix: `${ctx.run.prefix}sq${n}-`, newKey: () => `${ctx.run.prefix}sq${n}-${randomUUID()}`, billed: [], replays: 0, log: [], step: 0 };
+  const r: Runner = { ctx, key, prefix: `${ctx.run.prefix}sq${n}-`, newKey: () => `${ctx.run.prefix}sq${n}-${randomUUID()}`, billed: [], replays: 0, log: [], step: 0, looked };
   const steps = cmds.map((c, i) => `${i + 1}. ${describe(c)}`).join('\n');
   const play = async (): Promise<void> => {
     for (const [i, c] of cmds.entries()) {
@@ -123,43 +123,80 @@ function judgeLedger(r: Runner, charged: number, entries: readonly LedgerEntry[]
   });
 }
 
-export const definitionsModel: CheckDef = {
-  id: 'sequences/definitions-model',
-  title: 'Random sequences of definition writes, listings, replays and reused keys leave what a model of the document says, step by step (shrunk to the shortest failing sequence)',
-  clauses: ['DEF-003', 'DEF-012', 'DEF-013', 'DEF-015', 'DEF-017', 'DEF-018', 'DEF-019', 'DEF-022', 'DEF-028', 'DEF-029', 'PAGE-006', 'IDEM-002', 'IDEM-003', 'IDEM-004', 'BILL-001', 'BILL-010'],
-  endpoints: { 'DEF-029': ['createDefinition', 'updateDefinition', 'archiveDefinition', 'mergeDefinitionValue', 'listDefinitions'] },
-  needs: { mutation: true },
-  // The sequences the seed draws, played on the model and priced as the reference charges (plan.ts).
-  credits: (numRuns, seed) =>
-    drawnSequences(seed, sequencesFor(numRuns))
-      .map(sequenceCredits)
-      .reduce((a, b) => a + b, 0),
-  // Every step billed, every walk at its page bound, every definition archived at the end; and
-  // the shrinking of a failure.
-  maxCredits: (numRuns) => (sequencesFor(numRuns) + MAX_SHRINK_CALLS) * MAX_COMMANDS * (WALK_PAGES + 1),
-  async run(ctx) {
-    const key = ctx.key(ADMIN);
-    const ran = new Set<Cmd['kind']>();
-    const charges: PendingCharge[] = [];
-    await checkProperty(ctx, {
-      clause: 'DEF-029',
-      arbitrary: sequenceArb,
-      numRuns: ctx.run.sharedWorkspace ? Math.min(SHARED_SEQUENCES, sequencesFor(ctx.run.numRuns)) : sequencesFor(ctx.run.numRuns),
-      maxShrinkCalls: MAX_SHRINK_CALLS,
-      predicate: (cmds) => runSequence(ctx, key, cmds, ran, charges),
-    });
-    for (const p of charges) {
-      const m = await p.measured.final();
-      judgeLedger(p.r, m.delta, m.entries, p.steps, m.waited);
-    }
-    // Nothing judged is no pass: a clause whose kind of step never ran is not observable here.
-    for (const [clause, kind] of Object.entries(JUDGED_BY)) if (!ran.has(kind)) ctx.unobserved(clause, `no ${kind} step ran in the sequences drawn from this seed`);
-    if (!ctx.run.hasControl) {
-      ctx.unobserved('BILL-001', 'the usage ledger needs the test-control protocol');
-      ctx.unobserved('BILL-010', 'the usage ledger needs the test-control protocol');
-    }
-  },
-};
+/**
+ * The sequences are played by PARTS checks, each in a lane (and a workspace) of its own, side by
+ * side: part p plays the drawn sequences whose index is p modulo PARTS, all parts drawing from
+ * the run's seed, so together they play exactly the sequences one check would. A target far
+ * away then waits for a third of the sequences' round trips, not for all of them in a row.
+ */
+const PARTS = 3;
+
+/** The indexes of the drawn sequences part `part` plays. */
+const playedBy = (part: number) => (_: unknown, i: number) => i % PARTS === part;
+
+function modelPart(part: number): CheckDef {
+  return {
+    id: part === 0 ? 'sequences/definitions-model' : `sequences/definitions-model-${part + 1}`,
+    title: `Random sequences of definition writes, listings, replays and reused keys leave what a model of the document says, step by step (shrunk to the shortest failing sequence; part ${part + 1} of ${PARTS})`,
+    clauses: ['DEF-003', 'DEF-012', 'DEF-013', 'DEF-015', 'DEF-017', 'DEF-018', 'DEF-019', 'DEF-022', 'DEF-028', 'DEF-029', 'PAGE-006', 'IDEM-002', 'IDEM-003', 'IDEM-004', 'BILL-001', 'BILL-010'],
+    endpoints: { 'DEF-029': ['createDefinition', 'updateDefinition', 'archiveDefinition', 'mergeDefinitionValue', 'listDefinitions'] },
+    needs: { mutation: true },
+    // The sequences of this part, played on the model and priced as the reference charges (plan.ts).
+    credits: (numRuns, seed) =>
+      drawnSequences(seed, sequencesFor(numRuns))
+        .filter(playedBy(part))
+        .map(sequenceCredits)
+        .reduce((a, b) => a + b, 0),
+    // Every step billed, every walk at its page bound, every definition archived at the end; and
+    // the shrinking of a failure.
+    maxCredits: (numRuns) => (Math.ceil(sequencesFor(numRuns) / PARTS) + MAX_SHRINK_CALLS) * MAX_COMMANDS * (WALK_PAGES + 1),
+    async run(ctx) {
+      const key = ctx.key(ADMIN);
+      const ran = new Set<Cmd['kind']>();
+      const charges: PendingCharge[] = [];
+      const looked = new Set<string>();
+      let drawn = 0;
+      let shrinking = false;
+      await checkProperty(ctx, {
+        clause: 'DEF-029',
+        arbitrary: sequenceArb,
+        numRuns: ctx.run.sharedWorkspace ? Math.min(SHARED_SEQUENCES, sequencesFor(ctx.run.numRuns)) : sequencesFor(ctx.run.numRuns),
+        maxShrinkCalls: MAX_SHRINK_CALLS,
+        // Another part's sequence holds here without a request; once one of this part's fails,
+        // every call is a shrinking step of it and is played.
+        predicate: async (cmds) => {
+          if (!shrinking && !playedBy(part)(cmds, drawn++)) return;
+          try {
+            await runSequence(ctx, key, cmds, ran, charges, looked);
+          } catch (e) {
+            shrinking = true;
+            throw e;
+          }
+        },
+      });
+      for (const p of charges) {
+        const m = await p.measured.final();
+        judgeLedger(p.r, m.delta, m.entries, p.steps, m.waited);
+      }
+      // Nothing judged is no pass: a clause whose kind of step never ran is not observable here.
+      for (const [clause, kind] of Object.entries(JUDGED_BY)) if (!ran.has(kind)) ctx.unobserved(clause, `no ${kind} step ran in the sequences this part drew from this seed`);
+      // Clauses judged only when a step happens to do what they are about.
+      if (ran.has('patch')) {
+        if (!looked.has('DEF-017')) ctx.unobserved('DEF-017', 'no PATCH in the sequences this part drew named a field');
+        if (!looked.has('DEF-018')) ctx.unobserved('DEF-018', 'no PATCH in the sequences this part drew added enum values');
+        if (!looked.has('DEF-019')) ctx.unobserved('DEF-019', 'no PATCH in the sequences this part drew archived an enum value');
+      }
+      if (!looked.has('DEF-015')) ctx.unobserved('DEF-015', 'no listing in the sequences this part drew had an archived definition in its range');
+      if (!looked.has('IDEM-003')) ctx.unobserved('IDEM-003', 'no listing in the sequences this part drew came after a replay');
+      if (!ctx.run.hasControl) {
+        ctx.unobserved('BILL-001', 'the usage ledger needs the test-control protocol');
+        ctx.unobserved('BILL-010', 'the usage ledger needs the test-control protocol');
+      }
+    },
+  };
+}
+
+export const modelParts: readonly CheckDef[] = Array.from({ length: PARTS }, (_, i) => modelPart(i));
 
 export const sequencesSuite: SuiteDef = {
   name: 'sequences',
@@ -167,5 +204,7 @@ export const sequencesSuite: SuiteDef = {
   cast: {
     admin: { role: 'owner', scopes: ['admin', 'graph:read'] },
   },
-  checks: [definitionsModel],
+  checks: [...modelParts],
+  // Each part in a workspace of its own, side by side.
+  lanes: modelParts.slice(1).map((c) => [c]),
 };

@@ -25,8 +25,6 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const UNJUDGED_ON_THE_REFERENCE: Record<string, string> = {
   'billing/billed-calls-cost-one BILL-006':
     'the check prices a refused candidate only where a server refuses the first request it tries on an endpoint; the reference accepts every first candidate (billing/refusals-free and refusals-free-every-endpoint judge BILL-006)',
-  'sequences/definitions-model PAGE-006':
-    "a walk of the model is judged for following cursors to the end only when it follows one; the sequences' walks ask 200 a page and the reference's workspace never holds more, so every walk ends on its first page (pagination/* judge PAGE-006)",
 };
 
 let results: CheckResult[];
