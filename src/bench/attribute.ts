@@ -216,7 +216,7 @@ export async function attributeCharges(suites: readonly SuiteDef[], run: RunCont
       discover();
       await watch.collect();
       for (const check of suite.checks) {
-        const charge = emptyCharge(suite, check, run.numRuns);
+        const charge = emptyCharge(suite, check, run.numRuns, run.seed);
         current.charge = charge;
         recorder.label = check.id;
         const result = await session.run(check);
@@ -241,13 +241,14 @@ export async function attributeCharges(suites: readonly SuiteDef[], run: RunCont
   return { checks, outsideChecks, planned: plan.planned, ceiling: plan.ceiling, chargedSuiteWorkspaces, chargedAll, creditsCharged, records: recorder.records, durationMs: Date.now() - started };
 }
 
-function emptyCharge(suite: SuiteDef, check: CheckDef, numRuns: number): CheckCharge {
+function emptyCharge(suite: SuiteDef, check: CheckDef, numRuns: number, seed: number): CheckCharge {
   return {
     checkId: check.id,
     suite: suite.name,
     outcome: 'harnessError',
-    planned: plannedCredits(check, numRuns),
-    maxCredits: maxCredits(check, numRuns),
+    // A check may price what the run's seed draws (seedDependent): the run's own seed.
+    planned: plannedCredits(check, numRuns, seed),
+    maxCredits: maxCredits(check, numRuns, seed),
     charged: 0,
     chargedElsewhere: 0,
     requests: 0,

@@ -1,6 +1,8 @@
 /** Suite sessions against the reference target: outcome mapping, needs, credits, provisioning, redaction. */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { CheckDef, CheckResult, SuiteDef } from '../../src/engine/check.ts';
+import { NOTHING_JUDGED } from '../../src/engine/conclude.ts';
+import { expectStatus } from '../../src/engine/expect.ts';
 import { Disabled, Finding, NotObservable } from '../../src/engine/finding.ts';
 import { openSession } from '../../src/engine/session.ts';
 import { startReference, type RunningReference } from '../../src/reference/index.ts';
@@ -14,14 +16,25 @@ afterAll(async () => {
   await ref?.close();
 });
 
-const check = (id: string, run: CheckDef['run'], extra: Partial<CheckDef> = {}): CheckDef => ({
-  id: `t/${id}`,
-  title: id,
-  clauses: ['AUTH-001', 'ME-001'],
-  credits: 0,
-  run,
-  ...extra,
-});
+/**
+ * A fixture check. Once its `run` completes it counts one judgement of each of its clauses, as a
+ * real check does where it compares (src/engine/judged.ts): these tests are about the session,
+ * and a clause judged nothing would end not observable (the test of that is below).
+ */
+const check = (id: string, run: CheckDef['run'], extra: Partial<CheckDef> = {}): CheckDef => {
+  const clauses = extra.clauses ?? ['AUTH-001', 'ME-001'];
+  return {
+    id: `t/${id}`,
+    title: id,
+    clauses,
+    credits: 0,
+    ...extra,
+    run: async (ctx) => {
+      await run(ctx);
+      for (const c of clauses) ctx.judged(c);
+    },
+  };
+};
 
 const suiteOf = (checks: CheckDef[]): SuiteDef => ({ name: 't', title: 'test suite', cast: { reader: { role: 'analyst', scopes: ['graph:read'] } }, checks });
 
@@ -43,6 +56,25 @@ describe('outcome mapping', () => {
     expect(clean!.reason).toBeUndefined();
     expect(soft).toMatchObject({ outcome: 'failed', clauses: { 'AUTH-001': 'passed', 'ME-001': 'failed' } });
     expect(soft!.findings).toEqual([{ clause: 'ME-001', message: 'beta is a string' }]);
+  });
+
+  test('a check that completes judging nothing of a clause leaves it not observable, "nothing judged", with the counts in the result', async () => {
+    const session = await openSession(suiteOf([]), runContext({ baseUrl: ref.baseUrl, controlUrl: ref.controlUrl, controlToken: ref.controlToken }));
+    const half: CheckDef = {
+      id: 't/half',
+      title: 'judges AUTH-001 twice, ME-001 never',
+      clauses: ['AUTH-001', 'ME-001'],
+      credits: 0,
+      run: async (ctx) => {
+        const ex = await ctx.api.send({ method: 'GET', path: '/me', key: ctx.key('reader') });
+        expectStatus('AUTH-001', ex, 200);
+        ctx.judged('AUTH-001');
+      },
+    };
+    const r = await session.run(half);
+    await session.close();
+    expect(r).toMatchObject({ clauses: { 'AUTH-001': 'passed', 'ME-001': 'notObservable' }, judged: { 'AUTH-001': 2, 'ME-001': 0 } });
+    expect(r.reason).toContain(`ME-001 not judged: ${NOTHING_JUDGED}`);
   });
 
   test('a Finding fails its clause; the others were not reached', async () => {
