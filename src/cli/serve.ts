@@ -1,5 +1,5 @@
 /**
- * `wgc serve [--port N] [--host H] [--control-token T] [--variant NAME] [--fault NAME]... [--list-faults]`:
+ * `wgc serve [--port N] [--host H] [--control-token T] [--variant NAME] [--fault NAME]... [--without-operation NAME]... [--list-faults]`:
  * runs the embedded reference target until SIGINT or SIGTERM. Prints the API and control URLs
  * and where the control token came from; a generated token is printed (it is a local test
  * server), a token given by flag or WGC_CONTROL_TOKEN never is. `--variant alternative` runs
@@ -8,7 +8,7 @@
  */
 import { FAULTS, startReference, VARIANT_NAMES, type VariantName } from '../reference/index.ts';
 
-const USAGE = `usage: wgc serve [--port N] [--host H] [--control-token T] [--variant ${VARIANT_NAMES.join('|')}] [--fault NAME]... [--list-faults]\n`;
+const USAGE = `usage: wgc serve [--port N] [--host H] [--control-token T] [--variant ${VARIANT_NAMES.join('|')}] [--fault NAME]... [--without-operation NAME]... [--list-faults]\n`;
 
 /** Output sinks and an optional stop signal (tests use these instead of process signals). */
 export interface ServeIo {
@@ -25,13 +25,15 @@ interface ServeArgs {
   host: string;
   token?: string;
   faults: string[];
+  /** Catalog operations the server leaves out (a release that dropped them). */
+  withoutOperations: string[];
   variant?: VariantName;
   listFaults: boolean;
   help: boolean;
 }
 
 function parseArgs(argv: string[]): ServeArgs | string {
-  const args: ServeArgs = { port: 0, host: '127.0.0.1', faults: [], listFaults: false, help: false };
+  const args: ServeArgs = { port: 0, host: '127.0.0.1', faults: [], withoutOperations: [], listFaults: false, help: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     const eq = a.indexOf('=');
@@ -55,6 +57,10 @@ function parseArgs(argv: string[]): ServeArgs | string {
       const v = value();
       if (!v || !(VARIANT_NAMES as readonly string[]).includes(v)) return `--variant must be one of ${VARIANT_NAMES.join(', ')}, got ${JSON.stringify(v ?? '')}`;
       args.variant = v as VariantName;
+    } else if (name === '--without-operation') {
+      const v = value();
+      if (!v) return '--without-operation needs a catalog operation name (e.g. graph.context_refresh)';
+      args.withoutOperations.push(v);
     } else if (name === '--fault') {
       const v = value();
       if (!v) return '--fault needs a fault name (see --list-faults)';
@@ -90,7 +96,14 @@ export async function serveCommand(argv: string[], env: NodeJS.ProcessEnv, io: S
   const tokenSource = args.token ? 'from --control-token (not shown)' : envToken ? 'from WGC_CONTROL_TOKEN (not shown)' : undefined;
   let ref;
   try {
-    ref = await startReference({ host: args.host, port: args.port, ...(token ? { controlToken: token } : {}), faults: args.faults, ...(args.variant ? { variant: args.variant } : {}) });
+    ref = await startReference({
+      host: args.host,
+      port: args.port,
+      ...(token ? { controlToken: token } : {}),
+      faults: args.faults,
+      withoutOperations: args.withoutOperations,
+      ...(args.variant ? { variant: args.variant } : {}),
+    });
   } catch (e) {
     io.err(`wgc serve: ${e instanceof Error ? e.message : String(e)}\n`);
     return 2;

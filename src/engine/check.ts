@@ -7,6 +7,7 @@
 import type { ApiClient } from '../http/api.ts';
 import type { CastMember, KeyHandle } from '../vocabulary.ts';
 import { z } from 'zod';
+import { LiveCatalogSchema } from '../target/live-catalog.ts';
 import { ExchangeSchema } from '../http/exchange.ts';
 import { OutcomeSchema } from './outcome.ts';
 import { EvidenceSchema } from './finding.ts';
@@ -145,6 +146,11 @@ export interface CheckContext {
    */
   judged(clause: string, n?: number): void;
   /**
+   * Keeps what the check saw of the target for the report, beside the verdicts (the live
+   * catalog GET /capabilities served: report.json meta.liveCatalog, compared by `wgc diff`).
+   */
+  note(observed: { liveCatalog?: import('../target/live-catalog.ts').LiveCatalog }): void;
+  /**
    * Existing records named by the target profile (for targets without control); empty with
    * control, where checks create their own records.
    */
@@ -189,6 +195,8 @@ export const CheckResultSchema = z.object({
   durationMs: z.number().nonnegative(),
   seed: z.number(),
   scenario: z.array(ScenarioStepSchema).optional(),
+  /** What the check saw of the target that the report keeps beside the verdicts: the live catalog (src/target/live-catalog.ts). */
+  observed: z.object({ liveCatalog: LiveCatalogSchema.optional() }).strict().optional(),
   /** Per clause of the check, how many times it was judged (src/engine/judged.ts); absent where the check did not run. */
   judged: z.record(z.string(), z.number().int().nonnegative()).optional(),
 });

@@ -17,7 +17,7 @@ import type { CheckDef, CheckResult } from './check.ts';
 import { Disabled, Finding, NotObservable, type Evidence } from './finding.ts';
 import { worst, type Outcome } from './outcome.ts';
 
-export type Conclusion = Pick<CheckResult, 'outcome' | 'clauses' | 'reason' | 'findings' | 'judged'>;
+export type Conclusion = Pick<CheckResult, 'outcome' | 'clauses' | 'reason' | 'findings' | 'judged' | 'observed'>;
 
 /** Why a clause the check completed without judging is not observable. */
 export const NOTHING_JUDGED = 'nothing judged: the check completed without seeing anything this clause is about';

@@ -290,7 +290,8 @@ async function openLane(suite: SuiteDef, run: RunContext, deps: SessionDeps): Pr
       },
     };
     const unobserved = new Map<string, string>();
-    const ctx = makeContext(run, observed, book, checkControl && guarded(checkControl, go), setup, cleanups, soft, secrets, go, unobserved);
+    const notes: NonNullable<CheckResult['observed']> = {};
+    const ctx = makeContext(run, observed, book, checkControl && guarded(checkControl, go), setup, cleanups, soft, secrets, go, unobserved, notes);
     let thrown: unknown;
     const tally = new Tally();
     try {
@@ -299,7 +300,7 @@ async function openLane(suite: SuiteDef, run: RunContext, deps: SessionDeps): Pr
       thrown = e ?? new Error('the check threw undefined');
     }
     checking = false;
-    const conclusion = ambient.merge(conclude(check, thrown, soft, unobserved, tally.counts));
+    const conclusion: Conclusion = { ...ambient.merge(conclude(check, thrown, soft, unobserved, tally.counts)), ...(Object.keys(notes).length > 0 ? { observed: notes } : {}) };
     const failures: string[] = [];
     if (recording) recording.phase = 'cleanup';
     for (const fn of cleanups.reverse()) {
@@ -408,6 +409,7 @@ function makeContext(
   secrets: SecretRegistry,
   go: () => void,
   unobserved: Map<string, string>,
+  notes: NonNullable<CheckResult['observed']>,
 ): CheckContext {
   const ledger = book?.service((e) => soft.push(e), go);
   return {
@@ -443,6 +445,9 @@ function makeContext(
     },
     judged(clause, n = 1) {
       judged(clause, n);
+    },
+    note(observed) {
+      if (observed.liveCatalog && !notes.liveCatalog) notes.liveCatalog = observed.liveCatalog;
     },
     fixtures: run.fixtures ?? {},
     registerSecret(secret, label) {

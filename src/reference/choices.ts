@@ -107,6 +107,12 @@ export interface Layout {
 export interface Choices {
   readonly variant: VariantName;
   /**
+   * Catalog operations this server does not offer (a release that dropped them): not in
+   * GET /capabilities, and POST /operations treats them as unknown. `wgc serve
+   * --without-operation`; for the regression guide (docs/guide/regression.md).
+   */
+  readonly withoutOperations?: readonly string[];
+  /**
    * Key secrets: the vendor prefix (ending in its underscore), then `secretChars` characters of
    * the alphabet (base62, or base64url, whose "_" and "-" may follow the prefix's underscore).
    */

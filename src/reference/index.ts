@@ -23,6 +23,8 @@ export interface ReferenceOptions {
   port?: number;
   /** Bearer token of the control protocol; default: random. */
   controlToken?: string;
+  /** Catalog operations the server does not offer (Choices.withoutOperations); each must be one of 4.8's. */
+  withoutOperations?: readonly string[];
   /** Names of faults to switch on (see FAULTS). Faults are supported on the default variant only. */
   faults?: readonly string[];
   /** Which conformant variant to run (see VARIANT_NAMES); default: 'default'. */
@@ -58,8 +60,11 @@ export async function startReference(opts: ReferenceOptions = {}): Promise<Runni
   if (choices.variant !== 'default' && faults.names.length > 0) throw new Error(`faults are supported on the default variant only, not on "${choices.variant}"`);
   const controlToken = opts.controlToken ?? `wgct_${randomBase62(32)}`;
   if (controlToken === '') throw new Error('controlToken must not be empty');
-  const store = new Store(faults, choices);
-  const executor = new Executor(store, faults, new Map(OPERATIONS.map((o) => [o.name, o])));
+  const without = opts.withoutOperations ?? [];
+  const unknownOps = without.filter((n) => !OPERATIONS.some((o) => o.name === n));
+  if (unknownOps.length > 0) throw new Error(`unknown operation ${unknownOps.join(', ')}; the catalog operations are ${OPERATIONS.map((o) => o.name).join(', ')}`);
+  const store = new Store(faults, without.length > 0 ? { ...choices, withoutOperations: [...without] } : choices);
+  const executor = new Executor(store, faults, new Map(OPERATIONS.filter((o) => !without.includes(o.name)).map((o) => [o.name, o])));
   const server = new Server(store, faults, executor, controlToken);
   // A long keep-alive: clients close idle sockets first (their timers run on a hint one second
   // shorter), so a loaded machine never sees the server close a socket a client is reusing.

@@ -57,7 +57,8 @@ const GUIDANCE = [
 ];
 
 function capabilities(ctx: Ctx) {
-  const listed = ctx.faults.has('catalog-omits-context-refresh') ? OPERATIONS.filter((op) => op.name !== 'graph.context_refresh') : OPERATIONS;
+  const offered = OPERATIONS.filter((op) => !ctx.store.choices.withoutOperations?.includes(op.name));
+  const listed = ctx.faults.has('catalog-omits-context-refresh') ? offered.filter((op) => op.name !== 'graph.context_refresh') : offered;
   const operations: CatalogOperation[] = listed.map((op) => ({
     name: op.name,
     purpose: op.purpose,

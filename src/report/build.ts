@@ -40,6 +40,7 @@ export function buildRunResult(results: readonly CheckResult[], catalog: Catalog
     creditsCharged: meta.creditsCharged,
     creditPlan: creditPlanOf(meta, sorted),
     ...(meta.pace ? { pace: meta.pace } : {}),
+    liveCatalog: sorted.find((r) => r.observed?.liveCatalog)?.observed?.liveCatalog ?? null,
     shard: meta.shard ?? null,
     mergedShards: 0,
     runErrors,

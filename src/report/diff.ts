@@ -6,6 +6,7 @@
 import { OUTCOME_LABEL, type Outcome } from '../engine/outcome.ts';
 import type { ClauseEntry, RunResult, Verdict } from './model.ts';
 import { escapeMarkdown as md, truncate } from './escape.ts';
+import { catalogDrift, type CatalogDrift } from '../target/live-catalog.ts';
 
 /** One clause whose outcome changed. */
 export interface ClauseChange {
@@ -43,9 +44,12 @@ export interface ReportDiff {
   catalogChanged: boolean;
   /** Clauses verified (passed) in BASE and not observable or disabled in HEAD: coverage lost. */
   coverageLost: ClauseChange[];
+  /** What changed in the live catalog GET /capabilities served (report meta.liveCatalog). */
+  catalog: CatalogDrift;
   /**
-   * True when a clause regressed, the verdict got worse, or (unless coverage loss is allowed)
-   * a clause verified in BASE went unverified in HEAD: `wgc diff` exits 1.
+   * True when a clause regressed, the verdict got worse, (unless coverage loss is allowed) a
+   * clause verified in BASE went unverified in HEAD, or (unless catalog changes are allowed) an
+   * operation or change kind of BASE's live catalog is gone from HEAD's: `wgc diff` exits 1.
    */
   hasRegression: boolean;
 }
@@ -54,6 +58,8 @@ export interface ReportDiff {
 export interface DiffOptions {
   /** Verified → not observable (or disabled) is no regression (`--allow-coverage-loss`). */
   allowCoverageLoss?: boolean;
+  /** Operations or change kinds gone from the live catalog are no regression (`--allow-catalog-change`). */
+  allowCatalogChange?: boolean;
 }
 
 const OBSERVED: readonly Outcome[] = ['passed', 'failed', 'harnessError'];
@@ -74,6 +80,7 @@ export function diffReports(base: RunResult, head: RunResult, opts: DiffOptions 
     specChanged: base.meta.specHash !== head.meta.specHash,
     catalogChanged: base.meta.catalogHash !== head.meta.catalogHash,
     coverageLost: [],
+    catalog: catalogDrift(base.meta.liveCatalog, head.meta.liveCatalog),
     hasRegression: false,
   };
   for (const h of head.clauses) {
@@ -86,7 +93,9 @@ export function diffReports(base: RunResult, head: RunResult, opts: DiffOptions 
     if (OBSERVED.includes(b.outcome) !== OBSERVED.includes(h.outcome)) d.observability.push(change);
     else if (h.outcome !== 'failed' && !(b.outcome === 'failed' && h.outcome === 'passed')) d.otherChanges.push(change);
   }
-  d.hasRegression = d.regressed.length > 0 || VERDICT_RANK[d.verdict.to] > VERDICT_RANK[d.verdict.from] || (!opts.allowCoverageLoss && d.coverageLost.length > 0);
+  const catalogLoss = d.catalog.removedOperations.length + d.catalog.removedChangeKinds.length > 0;
+  d.hasRegression =
+    d.regressed.length > 0 || VERDICT_RANK[d.verdict.to] > VERDICT_RANK[d.verdict.from] || (!opts.allowCoverageLoss && d.coverageLost.length > 0) || (!opts.allowCatalogChange && catalogLoss);
   return d;
 }
 
@@ -120,6 +129,8 @@ export function renderDiffText(d: ReportDiff): string {
   presences('Appeared', d.appeared);
   presences('Disappeared', d.disappeared);
   if (out.length === 1 + Number(d.specChanged) + Number(d.catalogChanged)) out.push('no clause changed');
+  // Names come from the target: control characters out, one line each, long lists kept.
+  out.push('', ...catalogLines(d.catalog).map((l) => truncate(l.replace(/[\u0000-\u001F\u007F-\u009F]/g, ' '), 2000)));
   return `${out.join('\n')}\n`;
 }
 
@@ -141,5 +152,21 @@ export function renderDiffMarkdown(d: ReportDiff): string {
   table('Other changes', d.otherChanges.map(change));
   table('Appeared', d.appeared.map(pres));
   table('Disappeared', d.disappeared.map(pres));
+  out.push('', '### Live catalog (GET /capabilities)', '', ...catalogLines(d.catalog).map((l) => `- ${md(l)}`));
   return `${out.join('\n')}\n`;
+}
+
+/** The live catalog's drift as lines: removed first (a regression unless allowed), then news. */
+function catalogLines(c: CatalogDrift): string[] {
+  if (!c.comparable) return ['live catalog: not compared (a run has none on record: no check could read GET /capabilities, or the report predates it)'];
+  const lines: string[] = [];
+  const list = (title: string, xs: string[]) => {
+    if (xs.length > 0) lines.push(`${title} (${xs.length}): ${xs.join(', ')}`);
+  };
+  list('live catalog: operations removed (a regression unless --allow-catalog-change)', c.removedOperations);
+  list('live catalog: change kinds removed (a regression unless --allow-catalog-change)', c.removedChangeKinds);
+  list('live catalog: operations added (news)', c.addedOperations);
+  list('live catalog: change kinds added (news)', c.addedChangeKinds);
+  if (lines.length === 0) lines.push('live catalog: unchanged');
+  return lines;
 }

@@ -6,6 +6,7 @@
  * Bump FORMAT_VERSION on any change that an older reader would misread.
  */
 import { z } from 'zod';
+import { LiveCatalogSchema } from '../target/live-catalog.ts';
 import { OutcomeSchema } from '../engine/outcome.ts';
 import { CheckResultSchema } from '../engine/check.ts';
 import { EvidenceSchema } from '../engine/finding.ts';
@@ -255,6 +256,12 @@ export const RunMetaSchema = z
         excluded: z.array(z.string()),
       })
       .strict(),
+    /**
+     * The live catalog GET /capabilities served (operation names and change kinds, searched in
+     * whatever layout: src/target/live-catalog.ts); null when no check could read it; absent
+     * from older reports. `wgc diff` compares it between runs.
+     */
+    liveCatalog: LiveCatalogSchema.nullable().optional(),
     /** The pace of the run; absent from runs not made by `wgc run` and from older reports. */
     pace: PaceSchema.optional(),
     /** Set when this report covers one shard only. */

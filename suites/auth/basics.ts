@@ -8,6 +8,8 @@ import { Finding, NotObservable } from '../../src/engine/finding.ts';
 import { soft } from './soft.ts';
 import { isObject } from '../_shared/json.ts';
 import { availableKeys, learnPrefix } from './support.ts';
+import { loadSpec } from '../../src/spec/load.ts';
+import { readLiveCatalog } from '../../src/target/live-catalog.ts';
 
 /** Every cast key, sent as Authorization: Bearer to GET /me under /api/v1, gets 2xx with a JSON object. */
 export const bearerAccepted: CheckDef = {
@@ -50,6 +52,7 @@ export const capabilitiesAnswer: CheckDef = {
   async run(ctx) {
     const keys = availableKeys(ctx);
     if (keys.length === 0) throw new NotObservable('no cast key is available on this target');
+    const known = Object.keys((await loadSpec()).catalogOperations);
     for (const key of keys) {
       const ex = await ctx.api.send({ method: 'GET', path: '/capabilities', key });
       const res = expectResponse('VER-003', ex);
@@ -63,6 +66,8 @@ export const capabilitiesAnswer: CheckDef = {
           exchange: ex,
         });
       }
+      // The live catalog the run saw, for the report and `wgc diff` (part 9 rule 2).
+      ctx.note({ liveCatalog: readLiveCatalog(res.json, known, capabilitiesAnswer.id) });
     }
   },
 };
