@@ -60,8 +60,25 @@ interface Calibration {
 
 type RunSpec = Omit<WgcRun, 'baseUrl' | 'controlUrl' | 'timeoutMs' | 'killAfterMs'> & { timeoutMs?: number; killAfterMs?: number };
 
-/** Starts a target, runs wgc against it within a slot, closes the target. */
+/**
+ * True when the run could not provision its workspace because the test's own control endpoint
+ * answered too late: on a loaded machine (npm test beside a benchmark), never because of the
+ * hostile API mode, whose control side is well-behaved.
+ */
+function controlTooSlow(out: WgcRunOutcome): boolean {
+  const checks = out.report?.checks ?? [];
+  return checks.length > 0 && checks.every((c) => c.outcome === 'harnessError' && /provisioning suite .* control POST \/workspaces failed: timeout/.test(c.reason ?? ''));
+}
+
+/** Starts a target, runs wgc against it within a slot, closes the target; once more when the machine was too busy to provision (controlTooSlow). */
 async function hostileRun(mode: HostileMode, opts: HostileOptions, run: RunSpec): Promise<{ out: WgcRunOutcome; target: HostileTarget }> {
+  const first = await hostileRunOnce(mode, opts, run);
+  if (!controlTooSlow(first.out)) return first;
+  console.log(`[hostile] ${mode}: the control endpoint answered provisioning too late (a loaded machine); running once more`);
+  return hostileRunOnce(mode, opts, run);
+}
+
+async function hostileRunOnce(mode: HostileMode, opts: HostileOptions, run: RunSpec): Promise<{ out: WgcRunOutcome; target: HostileTarget }> {
   return slot(async () => {
     const target = await startHostile(mode, { meOk: true, ...opts });
     try {

@@ -10,6 +10,9 @@ import type { KeyHandle } from '../../src/engine/check.ts';
 
 const MODULES = ['customers', 'partners', 'investors', 'recruiting', 'advisors', 'vendors'] as const;
 
+/** The most live definitions of its own the neighbour keeps (a workspace that does not grow without bound). */
+const MAX_LIVE = 150;
+
 /** What the neighbour did; `answered2xx` calls were all billable (1 credit each on the reference). */
 export interface NeighbourStats {
   creates: number;
@@ -45,6 +48,14 @@ export function startNoisyNeighbour(baseUrl: string, secret: string, opts: { int
       switch (i % 4) {
         case 0:
         case 2: {
+          // A steady state, as people and jobs keep one: past MAX_LIVE of its own it tidies up
+          // instead, so what the workspace holds does not grow with how long the run takes (a
+          // loaded machine makes runs slower, never the workspace larger).
+          if (live.length >= MAX_LIVE) {
+            const oldest = live.shift()!;
+            stats.archives++;
+            return api.send({ method: 'POST', path: `/definitions/${oldest}/archive`, key, body: { reason: 'neighbour tidies up' } });
+          }
           stats.creates++;
           const e = await api.send({
             method: 'POST',
