@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildRunResult } from '../../src/report/build.ts';
@@ -10,6 +10,7 @@ import { mergeCommand } from '../../src/cli/merge.ts';
 import type { RunResult } from '../../src/report/model.ts';
 import type { CliIo } from '../../src/report/io.ts';
 import { verifyBundle } from '../../src/report/certify.ts';
+import { generateSigningKeyPair, readPublicKey } from '../../src/report/signature.ts';
 import { DEFAULT_SPEC_PATH, hashFile } from '../../src/report/meta.ts';
 import { FIXTURE_CATALOG_PATH, fixtureCatalog, fixtureMeta, mixedResults } from './fixtures/results.ts';
 
@@ -99,6 +100,26 @@ describe('merge', () => {
     const quiet: CliIo = { out: () => {}, err: (t) => void (err += t) };
     expect(await mergeCommand(['--out', join(dir, 'out'), '--catalog', FIXTURE_CATALOG_PATH, '--certify', ...files], quiet)).toBe(2);
     expect(err).toMatch(/already exists; a bundle is never overwritten/);
+  });
+
+  test('wgc merge --certify --sign-key signs the merged bundle; the signer verifies with the public key', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'wgc-merge-sign-'));
+    const files = await shardFiles(dir, hashFile(DEFAULT_SPEC_PATH));
+    const pair = generateSigningKeyPair();
+    writeFileSync(join(dir, 'k.key'), pair.privatePem, { mode: 0o600 });
+    writeFileSync(join(dir, 'k.pub'), pair.publicPem);
+    let out = '';
+    const io: CliIo = { out: (t) => void (out += t), err: (t) => void (out += t) };
+    expect(await mergeCommand(['--out', join(dir, 'out'), '--catalog', FIXTURE_CATALOG_PATH, '--certify', '--sign-key', join(dir, 'k.key'), ...files], io)).toBe(1);
+    expect(out).toContain(`certification bundle signed by ${pair.fingerprint}`);
+    const verified = await verifyBundle(join(dir, 'out', 'certification'), { publicKey: readPublicKey(join(dir, 'k.pub')) });
+    expect(verified.problems).toEqual([]);
+    expect(verified.signer).toBe(pair.fingerprint);
+    // Without --certify there is nothing to sign: a usage error.
+    let err = '';
+    const quiet: CliIo = { out: () => {}, err: (t) => void (err += t) };
+    expect(await mergeCommand(['--out', join(dir, 'out2'), '--sign-key', join(dir, 'k.key'), ...files], quiet)).toBe(2);
+    expect(err).toMatch(/--sign-key without --certify/);
   });
 
   test('wgc merge --certify refuses shards that ran against another spec', async () => {
