@@ -13,8 +13,13 @@ import type { Exchange } from '../../src/http/exchange.ts';
 import { compareIds, isObject } from './json.ts';
 import { pageOf, type Page } from './paging.ts';
 
-/** Pages a bookkeeping walk may take: 5 pages of 200 is 1000 definitions (each page is billed). */
-export const WALK_MAX_PAGES = 5;
+/**
+ * Pages a bookkeeping walk may take: 10 pages of 200 is 2000 definitions (each page is billed).
+ * A workspace others share (keys-only) holds what they left and make, and what the run's other
+ * suites make side by side: 5 pages (1000) overflowed there on a loaded machine, where more
+ * suites overlap. A walk ends at its last page; the bound only caps a workspace without end.
+ */
+export const WALK_MAX_PAGES = 10;
 /** The largest page the seed allows, used for bookkeeping walks (fewest billed pages). */
 export const MAX_LIMIT = 200;
 
