@@ -62,13 +62,17 @@ interface Calibration {
 type RunSpec = Omit<WgcRun, 'baseUrl' | 'controlUrl' | 'timeoutMs' | 'killAfterMs'> & { timeoutMs?: number; killAfterMs?: number };
 
 /**
- * True when the run could not provision its workspace because the test's own control endpoint
- * answered too late: on a loaded machine (npm test beside a benchmark), never because of the
+ * True when the run could not provision (or delete) its workspace because the test's own control
+ * endpoint answered too late: on a loaded machine (npm test beside a benchmark), never because of the
  * hostile API mode, whose control side is well-behaved.
  */
 function controlTooSlow(out: WgcRunOutcome): boolean {
   const checks = out.report?.checks ?? [];
-  return checks.length > 0 && checks.every((c) => c.outcome === 'harnessError' && /provisioning suite .* control POST \/workspaces failed: timeout/.test(c.reason ?? ''));
+  const provisioning = checks.length > 0 && checks.every((c) => c.outcome === 'harnessError' && /provisioning suite .* control POST \/workspaces failed: timeout/.test(c.reason ?? ''));
+  // Or the workspace's deletion at teardown, the same control endpoint too late.
+  const runErrors = out.report?.meta.runErrors ?? [];
+  const teardown = runErrors.length > 0 && runErrors.every((e) => /control DELETE \/workspaces\/[^ ]+ failed: timeout/.test(e));
+  return provisioning || teardown;
 }
 
 /** Starts a target, runs wgc against it within a slot, closes the target; once more when the machine was too busy to provision (controlTooSlow). */
