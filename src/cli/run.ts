@@ -256,8 +256,9 @@ export async function runCommand(argv: string[], env: NodeJS.ProcessEnv, io: Cli
     }
     observer.phase?.('suitesLoaded');
     // The pace: from the round trip the preflight measured, unless set by hand (src/target/pace.ts).
-    const chosenFiles = (config.suites.length === 0 ? files : files.filter((f) => config.suites.includes(f.name))).length;
-    const pace = choosePace(pre.roundTripMs, chosenFiles, {
+    // The suite files --suite selects (--check narrows them further below).
+    const suiteFiles = config.suites.length === 0 ? files : files.filter((f) => config.suites.includes(f.name));
+    const pace = choosePace(pre.roundTripMs, suiteFiles.length, {
       ...(resolved.sources.concurrency !== 'default' ? { concurrency: config.concurrency } : {}),
       ...(resolved.sources.maxInFlight !== 'default' ? { maxInFlight: config.maxInFlight } : {}),
     });
@@ -275,7 +276,7 @@ export async function runCommand(argv: string[], env: NodeJS.ProcessEnv, io: Cli
 
     // --check narrows the suites to those holding a selected check.
     const checkSuites = new Set(suites.filter((s) => s.checks.some((c) => config.checks.includes(c.id))).map((s) => s.name));
-    const selected = (config.suites.length === 0 ? files : files.filter((f) => config.suites.includes(f.name))).filter((f) => config.checks.length === 0 || checkSuites.has(f.name));
+    const selected = suiteFiles.filter((f) => config.checks.length === 0 || checkSuites.has(f.name));
     observer.phase?.('vitestStart');
     // Every session of the run (one vitest worker) draws 429 retries from one budget, the run's
     // (runRetryBudget, src/engine/context.ts): the whole run never waits on more 429s than that.
