@@ -3,7 +3,7 @@
  * new definitions are created; the rest of the walk lists no item that sorts before its cursor,
  * and the new items that sort after the first cursor appear. New items sorting before it need
  * not (and cannot) appear. Ids are random: the number of requests does not depend on where
- * they fall (one round of inserts), only whether the clause can be observed does.
+ * they fall (one round of inserts), only whether the second half can be judged does.
  *
  * Whether the item the cursor names is itself on the page the cursor fetches, part 8 does not
  * say. A cursor may name the last item delivered (the next page starts after it) or the first
@@ -27,7 +27,7 @@ import { archivedIncluded, firstDescent, idsOf, seed, visibleUpTo, WRITER } from
 const VISIBLE = 8;
 /**
  * Definitions created after the first page, in one round. With random ids all of them sort
- * before the cursor (then the check is not observable) with a chance of 1 in
+ * before the cursor (then only the first half is judged) with a chance of 1 in
  * C(VISIBLE + INSERTS, INSERTS) = 1 in 12870 for a cursor naming the lowest item, and of
  * (1 + INSERTS) in C(VISIBLE + INSERTS, INSERTS) = 1 in 1430 for an inclusive one. With 5 and 5
  * these were 1 in 252 and 1 in 42: a conformant target with inclusive cursors (the reference's
@@ -63,8 +63,10 @@ export const cursorIsBoundary: CheckDef = {
     if (cursor === undefined) throw new NotObservable(`the first small page has no nextCursor although ${VISIBLE} items are visible (see PAGE-006 and ENV-001)`);
 
     const inserted = (await seed(ctx, key, INSERTS, ['customers'], 'inserted')).map((k) => k.id.toLowerCase());
+    // When every inserted id sorts before the cursor (random ids: 1 in 12870 for a cursor naming
+    // the item delivered, 1 in 1430 for an inclusive one), only the first half is judged: the
+    // walk goes on as planned, so the requests and credits stay those of the plan.
     const expected = inserted.filter((id) => compareIds(id, cursor) > 0);
-    if (expected.length === 0) throw new NotObservable(`none of the ${inserted.length} inserted ids sorts after the cursor ${cursor}`);
 
     let rest: Walk;
     try {
@@ -92,6 +94,7 @@ export const cursorIsBoundary: CheckDef = {
         });
       }
     }
+    if (expected.length === 0) return;
     if (rest.end === 'loop') throw new NotObservable('the rest of the walk did not end (a cursor came back; see PAGE-006), so whether every inserted item appears cannot be seen');
     // A walk that others' inserts kept going past its page cap is judged as far as it got, in
     // id order: the inserted items up to its last one must be there.
