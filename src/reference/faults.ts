@@ -362,6 +362,7 @@ export const CELL_RULES = [
   'isolation',
   'capability',
   'paging',
+  'price',
 ] as const;
 export type CellRule = (typeof CELL_RULES)[number];
 

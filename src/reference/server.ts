@@ -248,7 +248,8 @@ export class Server {
         remember(ws, holder, idemKey, stored);
         noteStored(this.faults, ws, stored);
       }
-      const billable = route.billable || this.faults.names.some((n) => BILLED_FREE_ROUTES[n]?.includes(route.surface));
+      // A route that forgets its price: a billed one charges nothing, a free one charges a credit.
+      const billable = (route.billable || this.faults.names.some((n) => BILLED_FREE_ROUTES[n]?.includes(route.surface))) !== forgets(this.faults, 'price', route.surface);
       if (billable && reply.status >= 200 && reply.status < 300) {
         const base = (reply.credits ?? 1) * (route.surface === 'api:definitions.create' && this.faults.has('writes-cost-two') ? 2 : 1);
         const credits = method !== 'GET' && route.surface.startsWith('api:definitions.') ? writeCredits(this.faults, ws, base, route.surface !== 'api:definitions.create') : base;

@@ -231,6 +231,9 @@ const REPLAY_CLAUSES: Readonly<Record<string, string[]>> = {
   mergeDefinitionValue: ['IDEM-003'],
 };
 
+/** The clause that prices each free endpoint of part 8 rule 2. */
+const FREE_CLAUSE: Readonly<Record<string, string>> = { getMe: 'BILL-002', getCapabilities: 'BILL-003', listOperations: 'BILL-004', getOperation: 'BILL-004', getComputeRun: 'BILL-005' };
+
 /** The clause a forgotten cursor breaks on each collection of specs/openapi.yaml that a check walks one item a page. */
 const PAGING_CLAUSE: Readonly<Record<string, string>> = { listDefinitions: 'PAGE-006', listOperations: 'PAGE-013', listRelationships: 'PAGE-013' };
 
@@ -264,6 +267,10 @@ export async function ruleCellsFamily(): Promise<GeneratedFault[]> {
       out.push(cell('scopes', [clause], 'the scope check is skipped'));
     }
     out.push(cell('free-unauthorized', ['BILL-007'], 'a call rejected with 401 is charged'));
+    // Part 8 rules 1-2: a billed route's 2xx costs one credit, a free route's nothing.
+    const free = FREE_CLAUSE[op.operationId];
+    if (!route.billable && !free) throw new Error(`the reference serves ${op.operationId} free but families.ts FREE_CLAUSE names no clause for it`);
+    out.push(cell('price', [route.billable ? 'BILL-001' : free!], route.billable ? 'its 2xx answers are not charged' : 'its 2xx answers are charged one credit'));
     const refusable = Boolean(op.access.scopes?.length) || op.path.includes('{') || route.body === true;
     // The 429 and 503 sweeps leave out endpoints that start bulk work (STARTS_WORK).
     const swept = !STARTS_WORK.includes(op.operationId);
@@ -294,8 +301,40 @@ export async function ruleCellsFamily(): Promise<GeneratedFault[]> {
     clauses: ['PAGE-013'],
     description: 'GET /data/accounts/{id}/contacts (linked from relatedData): the cursor is ignored: every page starts at the first item',
   });
+  for (const [surface, path] of Object.entries(LINKED_PATHS)) {
+    out.push({ name: `forgets:price@${surface}`, family: 'rule-cells', clauses: ['BILL-001'], description: `${path} (linked from relatedData): its 2xx answers are not charged` });
+    if (LINKED_ISOLATION_UNOBSERVABLE[surface] === undefined) {
+      out.push({
+        name: `forgets:isolation@${surface}`,
+        family: 'rule-cells',
+        clauses: ['AUTH-012'],
+        description: `${path} (linked from relatedData): records are looked up in whichever workspace holds the id it names`,
+      });
+    }
+  }
   return out;
 }
+
+/** The collections the reference's stored account and person link to (relatedData), by surface. */
+const LINKED_PATHS: Readonly<Record<string, string>> = {
+  'api:data.account_contacts': 'GET /data/accounts/{id}/contacts',
+  'api:data.account_evidence': 'GET /data/accounts/{id}/evidence',
+  'api:data.account_deals': 'GET /data/accounts/{id}/deals',
+  'api:data.person_accounts': 'GET /data/people/{id}/accounts',
+  'api:data.person_evidence': 'GET /data/people/{id}/evidence',
+  'api:data.person_deals': 'GET /data/people/{id}/deals',
+};
+
+/**
+ * Linked collections where a forgotten workspace check shows nowhere on the reference, and why:
+ * another workspace's collection that lists nothing leaks nothing.
+ */
+export const LINKED_ISOLATION_UNOBSERVABLE: Readonly<Record<string, string>> = {
+  'api:data.account_evidence': 'empty on the reference: the other workspace has nothing there to leak',
+  'api:data.account_deals': 'empty on the reference: the other workspace has nothing there to leak',
+  'api:data.person_evidence': 'empty on the reference: the other workspace has nothing there to leak',
+  'api:data.person_deals': 'empty on the reference: the other workspace has nothing there to leak',
+};
 
 /** Linked collections whose forgotten cursor no check can see on the reference, and why. */
 export const LINKED_UNOBSERVABLE: Readonly<Record<string, string>> = {

@@ -10,10 +10,14 @@ import type { Exchange } from '../../src/http/exchange.ts';
 import { soft } from './soft.ts';
 import { brief, containsString, isObject } from '../_shared/json.ts';
 import { comparableRenderings, enumValueSlugs, minimalCreateBody, type DefinitionView } from '../_shared/definitions.ts';
+import { linkedPaths } from '../_shared/linked.ts';
 import { availableKeys, listAll, ok2xx, otherWorkspace, softStatus } from './support.ts';
 
 /** How another workspace's id may be answered: as unknown (404) or as forbidden (403). */
 const REFUSED = [404, 403] as const;
+
+/** Linked collections of the other workspace's records followed at most (three each on the reference). */
+const LINKS = 6;
 
 /** The fields a foreign write could change, compared before and after. */
 const WATCHED = ['name', 'state', 'archived_at', 'updated_at', 'enum_values', 'description', 'reason'] as const;
@@ -47,7 +51,8 @@ export const foreignIds: CheckDef = {
   // workspace's create, three listings of its one definition and its own reads of the account and
   // both person ids; our listing and two data lists; every listing of two pages (ending on an
   // empty page, the own one over a workspace holding more, too).
-  maxCredits: 1 + 3 * 2 + 3 + 2 + 2,
+  // Plus the linked collections read by the other workspace's key, and by ours where let through.
+  maxCredits: 1 + 3 * 2 + 3 + 2 + 2 + 2 * LINKS,
   async run(ctx) {
     const [admin] = availableKeys(ctx, ['admin']);
     const [reader] = availableKeys(ctx, ['reader']);
@@ -130,14 +135,17 @@ async function foreignData(ctx: CheckContext, reader: KeyHandle, other: { worksp
     ['/data/people/', personId],
     ['/data/people/', accountPersonId],
   ];
+  const links: string[] = [];
   for (const [base, id] of reads) {
     // Only meaningful when the record is readable where it lives (the definition writes above
     // already observed the clause otherwise).
     const own = await ctx.api.send({ method: 'GET', path: base + id, key: other.key });
     if (!ok2xx(own)) continue;
+    for (const p of linkedPaths(own, base + id, LINKS)) if (!links.includes(p) && links.length < LINKS) links.push(p);
     const ex = await ctx.api.send({ method: 'GET', path: base + id, key: reader });
     softStatus(ctx, 'AUTH-012', ex, REFUSED, `GET ${base}{id of another workspace}`);
   }
+  await foreignLinked(ctx, reader, other.key, links);
   for (const path of ['/data/relationships', '/data/icps']) {
     const ex = await ctx.api.send({ method: 'GET', path, key: reader });
     const body = ex.response?.json;
@@ -151,6 +159,40 @@ async function foreignData(ctx: CheckContext, reader: KeyHandle, other: { worksp
           expected: "only the key's workspace's records",
           received: `ids ${named.join(', ')} of the other workspace`,
           exchange: ex,
+        });
+      });
+    }
+  }
+}
+
+/**
+ * The collections the other workspace's account and person link to (relatedData), read by this
+ * workspace's key: refused as an unknown or forbidden id (404, 403), or answered without any
+ * item the other workspace's own key sees there (a server may answer a collection under an id
+ * it does not know as empty). Judged only on links whose own read lists at least one item.
+ */
+async function foreignLinked(ctx: CheckContext, reader: KeyHandle, otherKey: KeyHandle, links: readonly string[]): Promise<void> {
+  for (const path of links) {
+    const own = await ctx.api.send({ method: 'GET', path, key: otherKey });
+    const body = own.response?.json;
+    const ids = ok2xx(own) && isObject(body) && Array.isArray(body.items) ? body.items.flatMap((i) => (isObject(i) && typeof i.id === 'string' ? [i.id] : [])) : [];
+    if (ids.length === 0) continue;
+    const ex = await ctx.api.send({ method: 'GET', path, key: reader });
+    if (!ok2xx(ex)) {
+      softStatus(ctx, 'AUTH-012', ex, REFUSED, `GET ${path} (linked from another workspace's record)`);
+      continue;
+    }
+    ctx.judged('AUTH-012');
+    const leaked = ids.filter((id) => containsString(ex.response?.json, id));
+    if (leaked.length > 0) {
+      soft(ctx, () => {
+        throw new Finding({
+          clause: 'AUTH-012',
+          message: `GET ${path}, a collection linked from another workspace's record, listed that workspace's records to this workspace's key`,
+          expected: '404 or 403, or no record of the other workspace',
+          received: `ids ${leaked.join(', ')}`,
+          exchange: ex,
+          context: [own],
         });
       });
     }

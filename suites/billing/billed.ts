@@ -19,6 +19,7 @@ import { usableResponses } from '../_shared/ops-usable.ts';
 import { inParallel, WIDE_PARALLEL } from '../_shared/parallel.ts';
 import { applyUpdateBody, archiveIfCreated, idempotencyKey, makeAccount, pollReceipt, receiptPath, type AccountFixture } from '../_shared/ops-fixtures.ts';
 import { findResourceId } from '../_shared/receipts.ts';
+import { linkedPaths } from '../_shared/linked.ts';
 import { computePreviewShapes, computeRunShapes, decisionInputShapes, queryShapes, traceShapes, type Shape } from '../_shared/ops-shapes.ts';
 
 /** What the steps share: the account fixture and the definition the steps create. */
@@ -28,13 +29,26 @@ interface State {
   createBody: Record<string, unknown>;
   definitionId?: string;
   slugs?: [string, string];
+  /** The collections the account and person reads link to (relatedData), priced like every read. */
+  links: string[];
 }
+
+/**
+ * Linked collections priced at most (an account's three and a person's three on the reference):
+ * reads under /data that do work, not on part 8's free list, reached only through the links.
+ */
+const LINKS = 6;
+
+/** Keeps the links of an accepted stored-record read. */
+const keepLinks = (st: State, ex: Exchange, shape: Shape): void => {
+  for (const p of linkedPaths(ex, shape.path, LINKS)) if (!st.links.includes(p) && st.links.length < LINKS) st.links.push(p);
+};
 
 /** One billed endpoint: its candidate requests, and what to keep from an accepted answer. */
 interface Step {
   operationId: string;
   shapes(st: State): Shape[];
-  accepted?(st: State, ex: Exchange): void;
+  accepted?(st: State, ex: Exchange, shape: Shape): void;
   /** Polls the receipt or run inside the measurement, so an asynchronous charge is seen. */
   polls?: boolean;
   /**
@@ -68,8 +82,8 @@ const STEPS: readonly Step[] = [
       def(st, (id) => (st.slugs ? [{ method: 'POST', path: `/definitions/${id}/merge-value`, body: { fromSlug: st.slugs[0], intoSlug: st.slugs[1], reason: 'conformance check' } }] : [])),
   },
   { operationId: 'submitOperation', shapes: (st) => [{ method: 'POST', path: '/operations', body: applyUpdateBody(st.fx) }], polls: true },
-  { operationId: 'getAccount', shapes: (st) => [{ method: 'GET', path: `/data/accounts/${st.fx.accountId}` }] },
-  { operationId: 'getPerson', shapes: (st) => [st.fx.accountPersonId, st.fx.personId].map((id) => ({ method: 'GET', path: `/data/people/${id}` }) as Shape) },
+  { operationId: 'getAccount', shapes: (st) => [{ method: 'GET', path: `/data/accounts/${st.fx.accountId}` }], accepted: keepLinks },
+  { operationId: 'getPerson', shapes: (st) => [st.fx.accountPersonId, st.fx.personId].map((id) => ({ method: 'GET', path: `/data/people/${id}` }) as Shape), accepted: keepLinks },
   { operationId: 'listIcps', shapes: () => [{ method: 'GET', path: '/data/icps' }] },
   { operationId: 'listRelationships', shapes: () => [{ method: 'GET', path: '/data/relationships' }] },
   { operationId: 'runQuery', shapes: () => queryShapes(), mayMeter: true },
@@ -102,16 +116,16 @@ async function sendAndPoll(ctx: CheckContext, key: KeyHandle, shape: Shape, poll
 
 export const billedCallsCostOne: CheckDef = {
   id: 'billing/billed-calls-cost-one',
-  title: 'Each 2xx answer of every billed endpoint costs one credit (at least one where the work is not shown); its refused candidates cost nothing',
+  title: 'Each 2xx answer of every billed endpoint, and of every collection a stored record links to, costs one credit (at least one where the work is not shown); its refused candidates cost nothing',
   clauses: ['BILL-001', 'BILL-006'],
   endpoints: { 'BILL-001': STEPS.map((s) => s.operationId) },
   needs: { ledger: true, control: true, mutation: true },
-  // One accepted call per billed endpoint. The last step archives the definition, so its
-  // clean-up archive is refused (free) on the reference.
-  credits: STEPS.length,
+  // One accepted call per billed endpoint and per linked collection. The last step archives the
+  // definition, so its clean-up archive is refused (free) on the reference.
+  credits: STEPS.length + LINKS,
   // A target may accept archiving it again. (Work metered at third-party cost on top, which
   // part 8 rule 3 allows where the work is not shown, is not bounded by the document.)
-  maxCredits: STEPS.length + 1,
+  maxCredits: STEPS.length + LINKS + 1,
   async run(ctx) {
     ctx = usableResponses(ctx, 'BILL-001');
     const spec = await loadSpec();
@@ -120,7 +134,7 @@ export const billedCallsCostOne: CheckDef = {
     if (missing.length > 0) throw new Error(`billing/billed-calls-cost-one has no request for billed operation(s) ${missing.join(', ')}`);
 
     const owner = ctx.key('owner');
-    const st: State = { fx: await makeAccount(ctx, 'bill-each'), createBody: minimalCreateBody(ctx, { enumValues: [{ label: 'Alpha' }, { label: 'Beta' }] }) };
+    const st: State = { links: [], fx: await makeAccount(ctx, 'bill-each'), createBody: minimalCreateBody(ctx, { enumValues: [{ label: 'Alpha' }, { label: 'Beta' }] }) };
     const priced: string[] = [];
     const unpriced: string[] = [];
     // Judged once every step has run (the measurements deferred: each call's charge is
@@ -143,7 +157,7 @@ export const billedCallsCostOne: CheckDef = {
         const { ex } = m.result;
         if (is2xx(ex)) {
           judged.push({ clause: 'BILL-001', step, m });
-          step.accepted?.(st, ex);
+          step.accepted?.(st, ex, shape);
           archiveIfCreated(ctx, owner, ex);
           accepted = true;
           break;
@@ -153,6 +167,20 @@ export const billedCallsCostOne: CheckDef = {
       }
       if (accepted) priced.push(step.operationId);
       else if (shapes.length === 0) unpriced.push(`${step.operationId} (an earlier step it depends on was refused)`);
+    }
+    // The linked collections, each priced as a read of its own (a link refused is not priced:
+    // reading them is operations/related-collections' concern).
+    const linked: { path: string; m: Measured<{ ex: Exchange }> }[] = [];
+    for (const path of st.links) {
+      const m = await ctx.ledger.measure(async () => ({ ex: await ctx.api.send({ method: 'GET', path, key: owner }) }), { priced: (r) => [r.ex], atLeast: (r) => (is2xx(r.ex) ? 1 : 0), defer: true });
+      if (is2xx(m.result.ex)) linked.push({ path, m });
+    }
+    for (const f of await inParallel(linked, WIDE_PARALLEL, ({ m }) => m.final())) {
+      ctx.judged('BILL-001');
+      if (f.delta !== 1) {
+        const ev = chargeEvidence('BILL-001', f.result.ex, f, [1]);
+        ctx.softFail({ ...ev, message: `${ev.message} (a collection linked from relatedData)` });
+      }
     }
     // Concluded side by side (each waits its own bound after its own answer), judged in order.
     const finals = await inParallel(judged, WIDE_PARALLEL, ({ m }) => m.final());

@@ -16,7 +16,8 @@ import { describeResponse, INVALID_STATUSES } from '../../src/engine/expect.ts';
 import { NotObservable } from '../../src/engine/finding.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 import { is2xx } from '../_shared/definitions.ts';
-import { brief, compareIds, findObjects, isObject } from '../_shared/json.ts';
+import { brief, compareIds, isObject } from '../_shared/json.ts';
+import { apiPathOf, linkTexts } from '../_shared/linked.ts';
 import { usableResponses } from '../_shared/ops-usable.ts';
 
 /** Links followed at most (an account's and a person's three each on the reference). */
@@ -32,40 +33,6 @@ const WALK_PAGES = 8;
 const LISTING_PAGES = PEOPLE;
 
 const received = (ex: Exchange): string => (ex.response ? describeResponse(ex.response) : `no response (${ex.error?.kind}: ${ex.error?.message})`);
-
-/** Every string value under a relatedData member of `body` (bounded). */
-function linkTexts(body: unknown): string[] {
-  const out: string[] = [];
-  const walk = (v: unknown, depth: number): void => {
-    if (depth > 4 || out.length >= 50) return;
-    if (typeof v === 'string') out.push(v);
-    else if (Array.isArray(v)) for (const x of v) walk(x, depth + 1);
-    else if (isObject(v)) for (const x of Object.values(v)) walk(x, depth + 1);
-  };
-  for (const holder of findObjects(body, (o) => 'relatedData' in o, { maxDepth: 3 })) walk(holder.relatedData, 0);
-  return out;
-}
-
-/**
- * The API path (relative to the API prefix) a link names, resolved against the read that showed
- * it; undefined for text that is no link, or a link to another origin or outside the API.
- */
-export function apiPathOf(link: string, read: Exchange, readPath: string): string | undefined {
-  if (!/^(\/|https?:\/\/)/i.test(link)) return undefined;
-  let url: URL;
-  let at: URL;
-  try {
-    at = new URL(read.request.url);
-    url = new URL(link, at);
-  } catch {
-    return undefined;
-  }
-  if (url.origin !== at.origin) return undefined;
-  // The API prefix is what the read's own URL has before the path the check asked for.
-  const prefix = at.pathname.endsWith(readPath) ? at.pathname.slice(0, at.pathname.length - readPath.length) : undefined;
-  if (prefix === undefined || !url.pathname.startsWith(`${prefix}/`)) return undefined;
-  return url.pathname.slice(prefix.length);
-}
 
 interface Envelope {
   items: unknown[];
