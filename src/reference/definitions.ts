@@ -165,9 +165,17 @@ export function definitionOut(d: Definition, faults: FaultSet, c: Choices, answe
 
 // Stryker disable all: reached only under a generated shape fault (inert with no fault on; the self-test covers each)
 /** A generated shape fault: the field dropped or mistyped. */
-function breakShape(out: Record<string, unknown>, field: string, how: string): void {
+function breakShape(out: Record<string, unknown>, field: string, how: string): Record<string, unknown> {
+  // A field of each enum value object (enum_values.slug): broken in every value of the answer.
+  const [parent, child] = field.split('.');
+  if (child !== undefined) {
+    const values = out[parent!];
+    if (Array.isArray(values)) out[parent!] = values.map((v: unknown) => (typeof v === 'object' && v !== null ? breakShape({ ...(v as Record<string, unknown>) }, child, how) : v));
+    return out;
+  }
   if (how === 'drop') delete out[field];
   else out[field] = how === 'as-string' ? 'mistyped' : how === 'as-number' ? 42 : { mistyped: true };
+  return out;
 }
 // Stryker restore all
 

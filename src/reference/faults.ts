@@ -306,10 +306,10 @@ export const BOUND_FAULT_RE = /^bound:(create|update|archive|merge_value|operati
 
 /**
  * A generated shapes fault: one field of the Definition one answer returns (create, update,
- * archive, or each listed item) left out (`drop`) or given a JSON type its column does not
+ * archive, or each listed item), or of each of its enum value objects (`enum_values.slug`), left out (`drop`) or given a JSON type its column does not
  * have (`as-string`, `as-number`, `as-object`). Read at one place: definitions.ts definitionOut.
  */
-export const SHAPE_FAULT_RE = /^shape:(create|update|archive|list):([a-z_]+):(drop|as-string|as-number|as-object)$/;
+export const SHAPE_FAULT_RE = /^shape:(create|update|archive|list):([a-z_]+(?:\.[a-z_]+)?):(drop|as-string|as-number|as-object)$/;
 
 /**
  * A generated patch-semantics fault: a PATCH that does not name a field of the Definition

@@ -193,6 +193,21 @@ export async function shapesFamily(): Promise<GeneratedFault[]> {
       out.push({ name: `shape:${answer}:${field}:drop`, family: 'shapes', clauses: ['DEF-001'], description: `${where} leaves out ${field}` });
       out.push({ name: `shape:${answer}:${field}:${mistype}`, family: 'shapes', clauses: ['DEF-002'], description: `${where} gives ${field} ${mistype.replace('as-', 'as a ')}` });
     }
+    // 2.2's output fields of every enum value object (DEF-005: label, slug and the archived flag).
+    for (const [field, mistype] of [
+      ['label', 'as-number'],
+      ['slug', 'as-number'],
+      ['archived', 'as-string'],
+    ] as const) {
+      const where = answer === 'list' ? 'each listed Definition' : `the ${answer} answer`;
+      out.push({ name: `shape:${answer}:enum_values.${field}:drop`, family: 'shapes', clauses: ['DEF-005'], description: `${where} leaves ${field} out of every enum value` });
+      out.push({
+        name: `shape:${answer}:enum_values.${field}:${mistype}`,
+        family: 'shapes',
+        clauses: ['DEF-005'],
+        description: `${where} gives every enum value's ${field} ${mistype.replace('as-', 'as a ')}`,
+      });
+    }
   }
   return out;
 }
