@@ -1,16 +1,16 @@
 /**
- * `wgc diff BASE.json HEAD.json [--format text|markdown] [--allow-coverage-loss]
+ * `wgc diff BASE.json HEAD.json [--format text|markdown|html] [--allow-coverage-loss]
  * [--allow-catalog-change]`: what changed between two run reports. Exit 1 on any regression (a
  * clause newly failing, a worse verdict, a clause verified in BASE that HEAD did not verify
  * unless --allow-coverage-loss, an operation or change kind gone from the live catalog unless
  * --allow-catalog-change), 0 otherwise, 2 on bad input (the message names the file and the
  * problem).
  */
-import { diffReports, renderDiffMarkdown, renderDiffText } from '../report/diff.ts';
+import { diffReports, renderDiffHtml, renderDiffMarkdown, renderDiffText } from '../report/diff.ts';
 import { readReport, ReportReadError } from '../report/json.ts';
 import { processIo, type CliIo } from '../report/io.ts';
 
-const USAGE = 'usage: wgc diff BASE.json HEAD.json [--format text|markdown] [--allow-coverage-loss] [--allow-catalog-change]\n';
+const USAGE = 'usage: wgc diff BASE.json HEAD.json [--format text|markdown|html] [--allow-coverage-loss] [--allow-catalog-change]\n';
 
 /** Runs `wgc diff`; returns the exit code. */
 export async function diffCommand(argv: string[], io: CliIo = processIo): Promise<number> {
@@ -22,8 +22,8 @@ export async function diffCommand(argv: string[], io: CliIo = processIo): Promis
     const a = argv[i]!;
     if (a === '--format' || a.startsWith('--format=')) {
       const value = a.includes('=') ? a.slice(a.indexOf('=') + 1) : argv[++i];
-      if (value !== 'text' && value !== 'markdown') {
-        io.err(`wgc diff: --format must be text or markdown, got ${JSON.stringify(value ?? '')}\n${USAGE}`);
+      if (value !== 'text' && value !== 'markdown' && value !== 'html') {
+        io.err(`wgc diff: --format must be text, markdown or html, got ${JSON.stringify(value ?? '')}\n${USAGE}`);
         return 2;
       }
       format = value;
@@ -47,7 +47,7 @@ export async function diffCommand(argv: string[], io: CliIo = processIo): Promis
     const base = readReport(files[0]!);
     const head = readReport(files[1]!);
     const d = diffReports(base, head, { allowCoverageLoss, allowCatalogChange });
-    io.out(format === 'markdown' ? renderDiffMarkdown(d) : renderDiffText(d));
+    io.out(format === 'markdown' ? renderDiffMarkdown(d) : format === 'html' ? renderDiffHtml(d) : renderDiffText(d));
     return d.hasRegression ? 1 : 0;
   } catch (e) {
     if (e instanceof ReportReadError) {

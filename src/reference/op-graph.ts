@@ -129,7 +129,7 @@ function applyChange(ctx: ExecCtx, args: EditArgs, c: Change): Record<string, un
   if (c.kind === 'account_field') {
     const a = ws.accounts.get(args.customer_id)!;
     const before = a.firmographics[c.field] ?? null;
-    if (before !== null) {
+    if (before !== null && !ctx.faults.has('account-fields-overwritten')) {
       return { kind: c.kind, field: c.field, applied: false, skipped_reason: 'gap_fill_only: the field already has a value', before };
     }
     a.firmographics[c.field] = c.after;
@@ -160,8 +160,8 @@ export const APPLY_UPDATE = defineOp<EditArgs>({
   prepare: prepareEdit,
   permit(p, args, faults) {
     if (!args.changes.some((c) => c.kind === 'label')) return;
-    requireScopes(p, ['admin'], faults, 'a label change');
-    requireRole(p, ['owner', 'admin'], 'a label change', faults);
+    if (!faults.has('label-change-needs-no-admin')) requireScopes(p, ['admin'], faults, 'a label change');
+    requireRole(p, faults.has('label-change-allows-analyst') ? ['owner', 'admin', 'analyst'] : ['owner', 'admin'], 'a label change', faults);
   },
   execute(ctx, args) {
     const changes = args.changes.map((c) => applyChange(ctx, args, c));

@@ -5,7 +5,7 @@
  */
 import { OUTCOME_LABEL, type Outcome } from '../engine/outcome.ts';
 import type { ClauseEntry, RunResult, Verdict } from './model.ts';
-import { escapeMarkdown as md, truncate } from './escape.ts';
+import { escapeMarkdown as md, html, truncate } from './escape.ts';
 import { catalogDrift, type CatalogDrift } from '../target/live-catalog.ts';
 
 /** One clause whose outcome changed. */
@@ -154,6 +154,41 @@ export function renderDiffMarkdown(d: ReportDiff): string {
   table('Disappeared', d.disappeared.map(pres));
   out.push('', '### Live catalog (GET /capabilities)', '', ...catalogLines(d.catalog).map((l) => `- ${md(l)}`));
   return `${out.join('\n')}\n`;
+}
+
+/**
+ * The diff as one self-contained HTML page (for a release gate's artifacts): the verdict, each
+ * group of clause changes as a table, and the live catalog's drift beside them. Every string is
+ * escaped (it may come from the target).
+ */
+export function renderDiffHtml(d: ReportDiff): string {
+  const changeRows = (list: ClauseChange[]) =>
+    list.map((c) => html`<tr><td><code>${c.id}</code></td><td>${c.level}</td><td>${label(c.from)} → ${label(c.to)}</td><td>${truncate(c.statement, 200)}</td></tr>`);
+  const presenceRows = (list: ClausePresence[]) => list.map((c) => html`<tr><td><code>${c.id}</code></td><td>${c.level}</td><td>${label(c.outcome)}</td><td>${truncate(c.statement, 200)}</td></tr>`);
+  const section = (title: string, rows: ReturnType<typeof changeRows>) =>
+    rows.length === 0
+      ? ''
+      : html`<section><h2>${title} (${rows.length})</h2><table><thead><tr><th>Clause</th><th>Level</th><th>Change</th><th>Statement</th></tr></thead><tbody>${rows}</tbody></table></section>`;
+  const catalogRemoved = d.catalog.removedOperations.length + d.catalog.removedChangeKinds.length > 0;
+  const body = html`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>wgc diff</title>
+<style>body{font:14px/1.4 system-ui,sans-serif;margin:2em;max-width:70em}table{border-collapse:collapse;width:100%}td,th{border:1px solid #ccc;padding:4px 8px;text-align:left;vertical-align:top}.bad{color:#b00020}.good{color:#0a6b2d}</style>
+</head><body>
+<h1 class="${d.hasRegression ? 'bad' : 'good'}">wgc diff: ${d.hasRegression ? 'regression' : 'no regression'}</h1>
+<p><strong>Verdict:</strong> ${d.verdict.from}${d.verdict.changed ? ` → ${d.verdict.to}` : ' (unchanged)'}</p>
+${d.specChanged ? html`<p><em>openapi.yaml differs between the runs.</em></p>` : ''}
+${d.catalogChanged ? html`<p><em>The clause catalog differs between the runs.</em></p>` : ''}
+${section('Regressed', changeRows(d.regressed))}
+${section('Coverage lost: verified before, not now', changeRows(d.coverageLost))}
+${section('Fixed', changeRows(d.fixed))}
+${section('Observability changed', changeRows(d.observability))}
+${section('Other changes', changeRows(d.otherChanges))}
+${section('Appeared', presenceRows(d.appeared))}
+${section('Disappeared', presenceRows(d.disappeared))}
+<section id="live-catalog"><h2 class="${catalogRemoved ? 'bad' : ''}">Live catalog (GET /capabilities)</h2><ul>${catalogLines(d.catalog).map((l) => html`<li>${l}</li>`)}</ul></section>
+</body></html>
+`;
+  return body.toString();
 }
 
 /** The live catalog's drift as lines: removed first (a regression unless allowed), then news. */

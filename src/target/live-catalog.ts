@@ -6,9 +6,10 @@
  * - Operations: the names of 4.8 and 4.9 found as strings anywhere in the body; and, where the
  *   catalog lists operations as an array of objects, the same field of every other element (an
  *   operation of the server's own, listed beside the documented ones).
- * - Change kinds: per operation found in such an array, the strings under a key spelt like
- *   "change kinds" (changeKinds, change_kinds, allowedChangeKinds...), as an array of strings
- *   or of objects naming one; null when no operation lists any.
+ * - Change kinds: per operation found, the list under a key spelt like "change kinds"
+ *   (changeKinds, change_kinds, allowedChangeKinds...), else the array under its entry that
+ *   names person_field (the one kind 4.8 shows), of strings or of objects naming one; null when
+ *   no operation lists any.
  *
  * `wgc diff` compares the live catalogs of two runs (catalogDrift): an operation or a change
  * kind that disappeared is a regression, one that appeared is news.
@@ -37,22 +38,36 @@ function namingKey(o: Record<string, Json>, names: ReadonlySet<string>): string 
   return Object.keys(o).find((k) => typeof o[k] === 'string' && names.has(o[k]));
 }
 
+/** The one change kind the document shows (4.8): the list that holds it is the change kinds list, whatever its key. */
+const SHOWN_KIND = 'person_field';
+
+/** The kind an element of a change kinds list names: the string, or an object's first string. */
+const kindName = (x: Json): string | undefined => (typeof x === 'string' ? x : isObject(x) ? Object.values(x).find((s): s is string => typeof s === 'string') : undefined);
+
+/**
+ * The change kinds list under an operation's entry: the array under a key spelt like "change
+ * kinds", else any array (bounded depth) that names the kind 4.8 shows among its elements.
+ */
+function kindsListOf(o: Record<string, Json>): Json[] | undefined {
+  for (const [k, v] of Object.entries(o)) if (CHANGE_KINDS_KEY.test(k) && Array.isArray(v)) return v;
+  let found: Json[] | undefined;
+  const visit = (v: Json, depth: number): void => {
+    if (found || depth > 4) return;
+    if (Array.isArray(v)) {
+      if (v.some((x) => kindName(x) === SHOWN_KIND || (isObject(x) && Object.values(x).includes(SHOWN_KIND)))) found = v;
+      else for (const x of v) visit(x, depth + 1);
+    } else if (isObject(v)) for (const x of Object.values(v)) visit(x, depth + 1);
+  };
+  visit(o, 0);
+  return found;
+}
+
 /** The change kinds an operation object lists, or undefined. */
 function changeKindsOf(o: Record<string, Json>): string[] | undefined {
-  for (const [k, v] of Object.entries(o)) {
-    if (!CHANGE_KINDS_KEY.test(k) || !Array.isArray(v)) continue;
-    const kinds = v.flatMap((x) =>
-      typeof x === 'string'
-        ? [x]
-        : isObject(x)
-          ? Object.values(x)
-              .filter((s): s is string => typeof s === 'string')
-              .slice(0, 1)
-          : [],
-    );
-    return [...new Set(kinds)].sort();
-  }
-  return undefined;
+  const list = kindsListOf(o);
+  if (!list) return undefined;
+  const kinds = list.flatMap((x) => kindName(x) ?? []);
+  return [...new Set(kinds)].sort();
 }
 
 /** What the catalog body shows, searched for the documented operation names `known`. */
@@ -125,4 +140,61 @@ export function catalogDrift(base: LiveCatalog | null | undefined, head: LiveCat
     removedChangeKinds: kindsComparable ? both.flatMap((op) => minus(kindsOf(base, op), kindsOf(head, op)).map((k) => `${op}: ${k}`)) : [],
     addedChangeKinds: kindsComparable ? both.flatMap((op) => minus(kindsOf(head, op), kindsOf(base, op)).map((k) => `${op}: ${k}`)) : [],
   };
+}
+
+/** One change kind of an operation as the live catalog lists it. */
+export interface ChangeKindEntry {
+  /** The kind's name (a string of the list, or the first string of an object of it). */
+  kind: string;
+  /** The fields it lists (the first array of strings under a key spelt like "fields"), or null. */
+  fields: string[] | null;
+  /** Identifiers (snake_case or camelCase) in the entry's text: the argument names its notes mention. */
+  words: string[];
+}
+
+const FIELDS_KEY = /fields?$/i;
+const IDENTIFIER = /\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b|\b[a-z][a-z0-9]*[A-Z][A-Za-z0-9]*\b/g;
+
+/** Every string under `v` (bounded). */
+function stringsUnder(v: Json, depth = 0, out: string[] = []): string[] {
+  if (depth > 6 || out.length > 200) return out;
+  if (typeof v === 'string') out.push(v);
+  else if (Array.isArray(v)) for (const x of v) stringsUnder(x, depth + 1, out);
+  else if (isObject(v)) for (const x of Object.values(v)) stringsUnder(x, depth + 1, out);
+  return out;
+}
+
+function entryOf(x: Json): ChangeKindEntry | undefined {
+  const kind = kindName(x);
+  if (kind === undefined) return undefined;
+  if (!isObject(x)) return { kind, fields: null, words: [] };
+  const listed = Object.entries(x).find(([k, v]) => FIELDS_KEY.test(k) && Array.isArray(v) && v.every((s) => typeof s === 'string'));
+  const words = [...new Set(stringsUnder(x).flatMap((s) => s.match(IDENTIFIER) ?? []))];
+  return { kind, fields: listed ? (listed[1] as string[]) : null, words };
+}
+
+/**
+ * The change kinds the live catalog lists for `operation`, with their fields and the argument
+ * names their notes mention, in whatever layout the catalog has: the operation's entry is an
+ * element of an array naming it or the value under its name, and its change kinds list is found
+ * as readLiveCatalog finds it (kindsListOf). Empty when the catalog lists none for it.
+ */
+export function changeKindEntries(body: Json, operation: string): ChangeKindEntry[] {
+  let list: Json[] | undefined;
+  const visit = (v: Json, depth: number): void => {
+    if (list || depth > MAX_DEPTH) return;
+    if (Array.isArray(v)) {
+      for (const x of v) {
+        if (isObject(x) && Object.values(x).includes(operation)) list = kindsListOf(x);
+        if (!list) visit(x, depth + 1);
+      }
+      return;
+    }
+    if (!isObject(v)) return;
+    const keyed = v[operation];
+    if (isObject(keyed)) list = kindsListOf(keyed);
+    if (!list) for (const x of Object.values(v)) visit(x, depth + 1);
+  };
+  visit(body, 0);
+  return list ? list.flatMap((x) => entryOf(x) ?? []) : [];
 }

@@ -8,6 +8,7 @@ import { acceptedOperationsListed } from './catalog.ts';
 import { computeRunPollable } from './compute.ts';
 import { accountRead, personRead, relationshipsListed, unknownRecords } from './data.ts';
 import { relatedCollections } from './related.ts';
+import { accountFieldsGapFill } from './account-fields.ts';
 import { canonicalPersonIdNotApplied, malformedSubmissionRefused } from './submissions.ts';
 import { applyUpdateAccepted, receiptPollable, receiptsListed, submittedWorkListed, unknownOperation, unknownReceipt } from './receipts.ts';
 
@@ -38,6 +39,7 @@ export const operationsSuite: SuiteDef = {
     personRead,
     relationshipsListed,
     relatedCollections,
+    accountFieldsGapFill,
     unknownRecords,
   ],
   // Side by side with the receipts, in a workspace of its own (with the test-control

@@ -8,11 +8,12 @@ import { memberRefused, previewByRole } from './agent.ts';
 import { CAST } from './cast.ts';
 import { computeAllowsOwnerAndAdmin, computeRefusesAnalyst } from './compute.ts';
 import { roleChangeAgent, roleChangeCompute } from './role-change.ts';
+import { labelChangeNeedsAdminAndRole } from './labels.ts';
 
 /** The roles suite definition (found by src/engine/discover.ts through suites/roles.test.ts). */
 export const rolesSuite: SuiteDef = {
   name: 'roles',
   title: 'Roles: workspace roles gate compute and agent operations on top of scopes',
   cast: CAST,
-  checks: [computeRefusesAnalyst, computeAllowsOwnerAndAdmin, previewByRole, memberRefused, roleChangeCompute, roleChangeAgent],
+  checks: [computeRefusesAnalyst, computeAllowsOwnerAndAdmin, previewByRole, memberRefused, roleChangeCompute, roleChangeAgent, labelChangeNeedsAdminAndRole],
 };

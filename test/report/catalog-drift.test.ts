@@ -72,6 +72,11 @@ describe('the live catalog in the report and in wgc diff', () => {
     expect(await diffCommand([before, after, '--format', 'markdown'], md.io)).toBe(1);
     expect(md.out()).toContain('### Live catalog (GET /capabilities)');
     expect(md.out()).toContain(DROPPED.replace(/_/g, '\\_'));
+    const page = capture();
+    expect(await diffCommand([before, after, '--format', 'html'], page.io)).toBe(1);
+    expect(page.out()).toMatch(/^<!doctype html>/);
+    expect(page.out()).toContain('wgc diff: regression');
+    expect(page.out()).toMatch(new RegExp(`<section id="live-catalog">.*operations removed.*${DROPPED.replace('.', '\\.')}`, 's'));
   });
 
   test('an operation added is news, not a regression', async () => {
