@@ -67,8 +67,10 @@ type RunSpec = Omit<WgcRun, 'baseUrl' | 'controlUrl' | 'timeoutMs' | 'killAfterM
  * hostile API mode, whose control side is well-behaved.
  */
 function controlTooSlow(out: WgcRunOutcome): boolean {
-  const checks = out.report?.checks ?? [];
-  const provisioning = checks.length > 0 && checks.every((c) => c.outcome === 'harnessError' && /provisioning suite .* control POST \/workspaces failed: timeout/.test(c.reason ?? ''));
+  // Every harness error a provisioning timeout (a suite's lanes provision workspaces of their
+  // own: the checks of a lane provisioned in time still meet the hostile mode and are judged).
+  const broken = (out.report?.checks ?? []).filter((c) => c.outcome === 'harnessError');
+  const provisioning = broken.length > 0 && broken.every((c) => /provisioning suite .* control POST \/workspaces failed: timeout/.test(c.reason ?? ''));
   // Or the workspace's deletion at teardown, the same control endpoint too late.
   const runErrors = out.report?.meta.runErrors ?? [];
   const teardown = runErrors.length > 0 && runErrors.every((e) => /control DELETE \/workspaces\/[^ ]+ failed: timeout/.test(e));
