@@ -25,6 +25,12 @@ export const EvidenceSchema = z.object({
   path: z.string().optional(),
   scenario: z.string().optional(),
   counterexample: z.string().optional(),
+  /**
+   * How the counterexample was shrunk (src/generators/minimize.ts): candidates tried, kept, and
+   * whether it is minimal (no smaller candidate still fails) or the budget ran out first; the
+   * value as first generated (truncated).
+   */
+  shrunk: z.object({ calls: z.number().int(), steps: z.number().int(), minimal: z.boolean(), original: z.string() }).strict().optional(),
 });
 export type Evidence = z.infer<typeof EvidenceSchema>;
 

@@ -91,6 +91,7 @@ export async function checkProperty<T>(ctx: CheckContext, opts: PropertyOptions<
   let aborted: { error: unknown } | undefined;
   let failures = 0;
   let shrinkCalls = 0;
+  let firstFailing: T | undefined;
 
   const exhausted = (): boolean => aborted !== undefined || shrinkCalls >= maxShrinkCalls;
   const property = fc.asyncProperty(new StoppableShrinks(opts.arbitrary, exhausted), async (value: T) => {
@@ -100,7 +101,7 @@ export async function checkProperty<T>(ctx: CheckContext, opts: PropertyOptions<
     if (failures > 0 && ++shrinkCalls > maxShrinkCalls) return true;
     try {
       const verdict = await opts.predicate(value);
-      if (verdict === false) failures++;
+      if (verdict === false && failures++ === 0) firstFailing = value;
       return verdict !== false;
     } catch (e) {
       if (isFinding(e) && isTransportFailure(e)) {
@@ -109,7 +110,7 @@ export async function checkProperty<T>(ctx: CheckContext, opts: PropertyOptions<
         return true;
       }
       if (isFinding(e)) {
-        failures++;
+        if (failures++ === 0) firstFailing = value;
         throw e;
       }
       aborted = { error: e };
@@ -135,6 +136,14 @@ export async function checkProperty<T>(ctx: CheckContext, opts: PropertyOptions<
     counterexample: counterexampleJson(value),
   };
   if (details.counterexamplePath !== null) evidence.path = details.counterexamplePath;
+  // fast-check's own shrinking, within the budget of predicate calls: whether it ran out.
+  const original = counterexampleJson(firstFailing ?? value);
+  evidence.shrunk = {
+    calls: Math.min(shrinkCalls, maxShrinkCalls),
+    steps: details.numShrinks,
+    minimal: shrinkCalls < maxShrinkCalls,
+    original: original.length > 600 ? `${original.slice(0, 600)}…` : original,
+  };
   const scenario = scenarioOf(value);
   if (scenario !== undefined && evidence.scenario === undefined) evidence.scenario = scenario;
   throw new Finding(evidence);

@@ -409,6 +409,8 @@ export function create(ctx: Ctx) {
   const trace = traceOf(ctx, ctx.body);
   const ws: Workspace = ctx.ws;
   const raw = ctx.body as Record<string, unknown>;
+  // Stryker disable next-line all: a named fault's refusal; inert with no fault on (the self-test covers it)
+  if (ctx.faults.has('create-refuses-enum-color') && b.enumValues?.some((v) => v.color !== undefined)) throw new ApiError(400, 'enumValues[].color is not supported');
   if (ctx.faults.has('wrong-default-review-threshold') && raw.reviewThreshold === undefined) b.reviewThreshold = 0.5;
   const now = ctx.store.now();
   const choices = ctx.store.choices;

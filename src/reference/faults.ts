@@ -62,6 +62,7 @@ export const FAULTS: readonly FaultDef[] = [
   f('archive-reason-unchecked', ['DEF-009'], 'Archive does not require or bound the reason.'),
   f('merge-reason-unchecked', ['DEF-010'], 'merge-value does not require or bound the reason.'),
   f('bad-create-still-stores', ['DEF-011', 'IDEM-009'], 'A POST /definitions refused with 400 still stores a definition when the body has a string name.'),
+  f('create-refuses-enum-color', ['DEF-012'], 'POST /definitions refuses (400) any enum value that carries a color, a valid optional field.'),
   f('create-answers-204', ['DEF-012'], 'POST /definitions creates the definition but answers 204 with no body, so the new Definition is not returned.'),
   f('archive-returns-stale-state', ['DEF-013'], 'Archive stores the archived state but returns the previous state.'),
   f('archive-leaves-archived-at-null', ['DEF-014'], 'Archive leaves archived_at null.'),

@@ -31,6 +31,11 @@ export function toReportExchange(ex: Exchange): ReportExchange {
   return out;
 }
 
+/** "shrunk in 4 steps (12 candidates tried): minimal" or "...: the budget ran out before it was minimal". */
+export function shrunkText(s: NonNullable<Evidence['shrunk']>): string {
+  return `shrunk in ${s.steps} step${s.steps === 1 ? '' : 's'} (${s.calls} candidate${s.calls === 1 ? '' : 's'} tried): ${s.minimal ? 'minimal (no smaller value still fails)' : 'the budget ran out before it was minimal'}`;
+}
+
 /** "POST https://host/api/v1/definitions", the request line findings are de-duplicated on. */
 export function requestLine(ex: { request: { method: string; url: string } } | undefined): string {
   return ex ? `${ex.request.method} ${ex.request.url}` : '';
@@ -47,6 +52,7 @@ export function toReportEvidence(e: Evidence, checkId: string): ReportEvidence {
   if (e.path !== undefined) out.path = e.path;
   if (e.scenario !== undefined) out.scenario = e.scenario;
   if (e.counterexample !== undefined) out.counterexample = e.counterexample;
+  if (e.shrunk !== undefined) out.shrunk = e.shrunk;
   return out;
 }
 

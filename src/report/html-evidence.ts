@@ -7,6 +7,7 @@
 import { OUTCOME_LABEL } from '../engine/outcome.ts';
 import type { ClauseEntry, ReportEvidence, ReportExchange } from './model.ts';
 import { html, type SafeHtml } from './escape.ts';
+import { shrunkText } from './evidence.ts';
 
 function headerLines(headers: Record<string, string>): string {
   return Object.entries(headers)
@@ -52,7 +53,7 @@ export function evidenceHtml(e: ReportEvidence, open = false): SafeHtml {
   const times = e.occurrences > 1 ? ` (×${e.occurrences})` : '';
   return html`<details class="evidence"${open ? html` open` : ''}>
 <summary>${e.message}${times} <span class="note">— ${e.checkId}</span></summary>
-<dl class="kv">${kv('expected', e.expected)}${kv('received', e.received)}${kv('scenario', e.scenario)}${kv('counterexample', e.counterexample)}${kv('fast-check seed', e.seed)}${kv('fast-check path', e.path)}</dl>
+<dl class="kv">${kv('expected', e.expected)}${kv('received', e.received)}${kv('scenario', e.scenario)}${kv('counterexample', e.counterexample)}${kv('shrinking', e.shrunk ? `${shrunkText(e.shrunk)}; first generated: ${e.shrunk.original}` : undefined)}${kv('fast-check seed', e.seed)}${kv('fast-check path', e.path)}</dl>
 ${e.exchange ? exchangeHtml(e.exchange) : ''}
 ${(e.context ?? []).map((c, i) => html`<details><summary>Context exchange ${i + 1}: ${c.request.method} ${c.request.url}</summary>${exchangeHtml(c)}</details>`)}
 </details>`;

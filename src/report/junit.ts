@@ -16,7 +16,7 @@
 import { OUTCOME_LABEL } from '../engine/outcome.ts';
 import type { ClauseEntry, ReportEvidence, RunResult } from './model.ts';
 import { escapeXml as x, truncate } from './escape.ts';
-import { evidenceLine } from './evidence.ts';
+import { evidenceLine, shrunkText } from './evidence.ts';
 import { REPRODUCE_DIR, reproductionFile, rerunCommand } from './reproduce.ts';
 
 function evidenceText(e: ReportEvidence): string {
@@ -25,6 +25,7 @@ function evidenceText(e: ReportEvidence): string {
   if (e.received !== undefined) lines.push(`received: ${e.received}`);
   if (e.scenario !== undefined) lines.push(`scenario: ${e.scenario}`);
   if (e.counterexample !== undefined) lines.push(`counterexample: ${e.counterexample}`);
+  if (e.shrunk !== undefined) lines.push(`${shrunkText(e.shrunk)}; first generated: ${e.shrunk.original}`);
   if (e.seed !== undefined) lines.push(`fast-check: { seed: ${e.seed}${e.path !== undefined ? `, path: "${e.path}"` : ''} }`);
   if (e.exchange) {
     const res = e.exchange.response;

@@ -14,7 +14,7 @@ import { brief, isObject } from '../_shared/json.ts';
 import { pagesFor } from '../_shared/paging-walk.ts';
 import { PAGE_LIMIT, SMALL_WALK_CREDITS, WALK_PAGES, expectListedAsAnswered, listDefinitions, walkMaxCredits } from './listing.ts';
 import { defaultEvidence, enumValueEvidence, reflectEvidence, shapeEvidence } from './shape.ts';
-import { ADMIN, TWO_VALUES, apiSpec, archive, distinctEnumValues, forEachGenerated, optionalReader, refusalEvidence, replay, setupDefinition, shown, withoutTrace } from './support.ts';
+import { ADMIN, SHRINK_BUDGET, TWO_VALUES, apiSpec, archive, distinctEnumValues, forEachGenerated, optionalReader, refusalEvidence, replay, setupDefinition, shown, withoutTrace } from './support.ts';
 import { enumValuesDropped, nullableFields, orderedCreate, thresholdDefaults } from './valid-bodies.ts';
 
 /** Replay data of one create body: the generated run's seed and path, or just the body for a fixed one. */
@@ -69,8 +69,9 @@ export const createProperty: CheckDef = {
   // Per create (two fixed, one per run): the create and its clean-up archive; one walk of the
   // live definitions, which are this check's own (the suite's earlier checks archived theirs).
   credits: (numRuns) => 2 * (numRuns + 2) + Math.min(WALK_PAGES, pagesFor(numRuns + 2, PAGE_LIMIT)),
-  // The walk over a workspace holding more, or ending on an empty page.
-  maxCredits: (numRuns) => 2 * (numRuns + 2) + walkMaxCredits(numRuns + 2),
+  // The walk over a workspace holding more, or ending on an empty page; on a target that
+  // deviates, the shrinking of the first deviating body (a create and its archive per candidate).
+  maxCredits: (numRuns) => 2 * (numRuns + 2) + walkMaxCredits(numRuns + 2) + 2 * SHRINK_BUDGET,
   async run(ctx) {
     const spec = await apiSpec();
     const created: (string | undefined)[] = [];
@@ -92,13 +93,20 @@ export const createProperty: CheckDef = {
       gather(await judge(fixed, { counterexample: JSON.stringify(fixed) }, ctx));
     }
     const defaults = thresholdDefaults(spec.operation('createDefinition').requestBodySchema ?? {});
-    const generated = await forEachGenerated(ctx, 'DEF-012', bodyArbitraries(spec, 'createDefinition').valid, async (generated, path, ctx) => {
-      // Thresholds ordered as the defaults are (auto-apply ≥ review): a server may refuse them inverted.
-      const body = orderedCreate(withoutTrace(distinctEnumValues(generated as Record<string, unknown>, 'enumValues')), defaults);
-      // The run prefix names every record the run creates.
-      body.name = uniqueName(ctx, 'prop');
-      return judge(body, replay(ctx, body, path), ctx);
-    });
+    const bodies = bodyArbitraries(spec, 'createDefinition');
+    const generated = await forEachGenerated(
+      ctx,
+      'DEF-012',
+      bodies.valid,
+      async (generated, path, ctx) => {
+        // Thresholds ordered as the defaults are (auto-apply ≥ review): a server may refuse them inverted.
+        const body = orderedCreate(withoutTrace(distinctEnumValues(generated as Record<string, unknown>, 'enumValues')), defaults);
+        // The run prefix names every record the run creates.
+        body.name = uniqueName(ctx, 'prop');
+        return judge(body, replay(ctx, body, path), ctx);
+      },
+      { schema: bodies.schema },
+    );
     for (const made of generated) gather(made);
     // "Returned by list" as well: the listed copies of the created definitions have the same
     // shape. They are live: the default listing shows them (and not the archived definitions of

@@ -9,8 +9,10 @@ import type { CheckContext, KeyHandle } from '../../src/engine/check.ts';
 import { expectErrorEnvelope } from '../../src/engine/expect.ts';
 import { Finding, NotObservable, type Evidence } from '../../src/engine/finding.ts';
 import { checkProperty, counterexampleJson } from '../../src/engine/property.ts';
+import { minimize, smallerValues } from '../../src/generators/minimize.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 import { loadSpec, type LoadedSpec } from '../../src/spec/load.ts';
+import type { JsonSchema } from '../../src/spec/types.ts';
 import { enumValueSlugs, is2xx, minimalCreateBody, type DefinitionView } from '../_shared/definitions.ts';
 import { brief, isObject } from '../_shared/json.ts';
 import { CHECK_PARALLEL, inParallel } from '../_shared/parallel.ts';
@@ -143,10 +145,16 @@ export function refusalEvidence(clause: string, ex: Exchange, statuses: number |
  * the runs after it are dropped, and the failing run is replayed alone through checkProperty
  * (its path), which shrinks a Finding as before.
  */
-export async function forEachGenerated<T, R = void>(ctx: CheckContext, clause: string, arbitrary: fc.Arbitrary<T>, fn: (value: T, path: string, runCtx: CheckContext) => Promise<R>): Promise<R[]> {
+export async function forEachGenerated<T, R = void>(
+  ctx: CheckContext,
+  clause: string,
+  arbitrary: fc.Arbitrary<T>,
+  fn: (value: T, path: string, runCtx: CheckContext) => Promise<R>,
+  shrink?: { schema: JsonSchema },
+): Promise<R[]> {
   const values: T[] = [];
   await checkProperty(ctx, { clause, arbitrary, predicate: async (value) => void values.push(value) });
-  const runs = await inParallel(values, CHECK_PARALLEL, async (value, i) => {
+  const once = async (value: T, i: number) => {
     const found: Evidence[] = [];
     const runCtx = Object.create(ctx, { softFail: { value: (e: Evidence) => void found.push(e) } }) as CheckContext;
     try {
@@ -154,7 +162,9 @@ export async function forEachGenerated<T, R = void>(ctx: CheckContext, clause: s
     } catch (error) {
       return { found, error: error ?? new Error('a generated run threw undefined') };
     }
-  });
+  };
+  const runs = await inParallel(values, CHECK_PARALLEL, once);
+  if (shrink) await shrinkFirstDeviation(values, runs, once, shrink.schema);
   const out: R[] = [];
   for (const [i, run] of runs.entries()) {
     if (!('error' in run)) {
@@ -168,6 +178,43 @@ export async function forEachGenerated<T, R = void>(ctx: CheckContext, clause: s
     throw run.error;
   }
   return out;
+}
+
+/** Candidates tried at most when shrinking a generated value that deviated (each sends its requests). */
+export const SHRINK_BUDGET = 30;
+
+/**
+ * The first generated value whose run recorded deviations is shrunk structurally
+ * (src/generators/minimize.ts: optional fields and array items first, largest cut first, then
+ * long strings): a candidate is kept when its run records a deviation of every clause the
+ * original's did, so no finding is lost; the run's evidence is then the smallest such run's,
+ * marked with how it was shrunk. One value per check, within SHRINK_BUDGET candidates.
+ */
+async function shrinkFirstDeviation<T, R>(
+  values: readonly T[],
+  runs: ({ found: Evidence[]; result: R } | { found: Evidence[]; error: unknown })[],
+  once: (value: T, i: number) => Promise<{ found: Evidence[]; result: R } | { found: Evidence[]; error: unknown }>,
+  schema: JsonSchema,
+): Promise<void> {
+  const i = runs.findIndex((r) => !('error' in r) && r.found.length > 0);
+  if (i < 0) return;
+  const run = runs[i]!;
+  const clauses = new Set(run.found.map((e) => e.clause));
+  let smallest = run.found;
+  const m = await minimize<T>(
+    values[i] as T,
+    (v) => smallerValues(schema, v),
+    async (candidate) => {
+      const tried = await once(candidate, i);
+      if ('error' in tried || ![...clauses].every((c) => tried.found.some((e) => e.clause === c))) return false;
+      smallest = tried.found;
+      return true;
+    },
+    SHRINK_BUDGET,
+  );
+  const original = counterexampleJson(values[i]);
+  const shrunk = { calls: m.calls, steps: m.steps, minimal: m.minimal, original: original.length > 600 ? `${original.slice(0, 600)}…` : original };
+  run.found = smallest.map((e) => ({ ...e, shrunk }));
 }
 
 /** Replay data for evidence about one generated value. */
