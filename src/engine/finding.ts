@@ -30,6 +30,12 @@ export const EvidenceSchema = z.object({
    * whether it is minimal (no smaller candidate still fails) or the budget ran out first; the
    * value as first generated (truncated).
    */
+  /**
+   * The id of the exchange the finding's reproduction starts at (after the set-up): a run that
+   * needs nothing sent before it, such as one sequence of the sequences suite, which starts
+   * from an empty model and makes its own records.
+   */
+  from: z.string().optional(),
   shrunk: z.object({ calls: z.number().int(), steps: z.number().int(), minimal: z.boolean(), original: z.string() }).strict().optional(),
 });
 export type Evidence = z.infer<typeof EvidenceSchema>;

@@ -53,6 +53,7 @@ export function toReportEvidence(e: Evidence, checkId: string): ReportEvidence {
   if (e.scenario !== undefined) out.scenario = e.scenario;
   if (e.counterexample !== undefined) out.counterexample = e.counterexample;
   if (e.shrunk !== undefined) out.shrunk = e.shrunk;
+  if (e.from !== undefined) out.from = e.from;
   return out;
 }
 

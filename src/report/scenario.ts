@@ -70,8 +70,8 @@ function varName(key: string, n: number): string {
 }
 
 /**
- * Chooses the steps to keep (up to the last request a finding shows, set-up first, at most
- * MAX_SCENARIO_STEPS) and finds, in each answer, the values later requests reuse.
+ * Chooses the steps to keep (up to the last request a finding shows, from the one a finding
+ * starts at where it names one, set-up first, at most MAX_SCENARIO_STEPS) and finds, in each answer, the values later requests reuse.
  */
 export function reportScenario(steps: readonly ScenarioStep[], findings: readonly Evidence[]): ReportScenario {
   const shown = new Set(findings.flatMap((f) => [f.exchange?.id, ...(f.context ?? []).map((c) => c.id)]).filter((id): id is string => id !== undefined));
@@ -79,8 +79,11 @@ export function reportScenario(steps: readonly ScenarioStep[], findings: readonl
   const lastShown = steps.findLastIndex((s) => shown.has(s.exchange.id));
   if (lastShown >= 0) end = lastShown + 1;
   else while (end > 0 && steps[end - 1]!.phase === 'cleanup') end--;
-  let kept = steps.slice(0, end);
-  let omitted = steps.length - end;
+  // A finding whose run needs nothing sent before it (Evidence.from) is reproduced from there, after the set-up.
+  const from = findings.map((f) => f.from).find((id) => id !== undefined);
+  const start = from === undefined ? -1 : steps.findIndex((s) => s.exchange.id === from);
+  let kept = start > 0 && start < end ? [...steps.slice(0, start).filter((s) => s.phase === 'setup'), ...steps.slice(start, end)] : steps.slice(0, end);
+  let omitted = steps.length - kept.length;
   let omittedInside = 0;
   if (kept.length > MAX_SCENARIO_STEPS) {
     const setup = kept.filter((s) => s.phase === 'setup');

@@ -30,6 +30,8 @@ const sequencesFor = (numRuns: number): number => Math.max(1, Math.min(numRuns, 
  * the full number: in a shared workspace it is an upper bound for this check.
  */
 const SHARED_SEQUENCES = 4;
+/** Exchanges of a failing sequence shown beside its finding (a shrunk sequence has far fewer). */
+const MAX_CONTEXT = 60;
 /** Predicate calls while shrinking a failure (each a sequence). */
 const MAX_SHRINK_CALLS = 25;
 
@@ -80,7 +82,14 @@ async function runSequence(ctx: CheckContext, key: KeyHandle, cmds: readonly Cmd
         await apply(r, m, c);
       } catch (e) {
         if (!(e instanceof Finding)) throw e;
-        throw new Finding({ ...e.evidence, message: `step ${i + 1} of ${cmds.length} (${c.kind}): ${e.evidence.message}`, scenario: steps, context: r.log.slice(-6, -1) });
+        // Every exchange of the sequence beside the one shown, and its reproduction from its first.
+        const context = r.log.filter((x) => x !== e.evidence.exchange).slice(-MAX_CONTEXT);
+        // The steps up to the one that failed: the ones after it played no part.
+        const upTo = cmds
+          .slice(0, i + 1)
+          .map((x, j) => `${j + 1}. ${describe(x)}`)
+          .join('\n');
+        throw new Finding({ ...e.evidence, message: `step ${i + 1} of ${cmds.length} (${c.kind}): ${e.evidence.message}`, scenario: upTo, context, ...(r.log[0] ? { from: r.log[0].id } : {}) });
       }
       if (runs) ran.add(c.kind);
     }
@@ -119,7 +128,8 @@ function judgeLedger(r: Runner, charged: number, entries: readonly LedgerEntry[]
     expected: `${r.billed.length} credits`,
     received: `${charged} credits${waited ? ` (${waited})` : ''}`,
     scenario: steps,
-    ...(last ? { exchange: last } : {}),
+    ...(last ? { exchange: last, context: r.log.slice(-MAX_CONTEXT - 1, -1) } : {}),
+    ...(r.log[0] ? { from: r.log[0].id } : {}),
   });
 }
 
