@@ -19,6 +19,7 @@ import type { Exchange } from '../../src/http/exchange.ts';
 import { apply, describe, MAX_COMMANDS, resolve, sequenceArb, WALK_PAGES, type Cmd, type Runner } from './commands.ts';
 import { emptyModel, liveDefs, type Model } from './model.ts';
 import { drawnSequences, sequenceCredits } from './plan.ts';
+import { interleavings } from './interleavings.ts';
 
 const ADMIN = 'admin';
 /** Sequences per run, each up to MAX_COMMANDS steps (the run's --runs bounds it too; few, in a workspace others may share). */
@@ -213,8 +214,10 @@ export const sequencesSuite: SuiteDef = {
   title: 'Sequences: random series of calls against a model of the document, shrunk when they fail',
   cast: {
     admin: { role: 'owner', scopes: ['admin', 'graph:read'] },
+    // The interleavings also submit a catalog operation (graph.apply_update needs graph:write).
+    interleaver: { role: 'owner', scopes: ['admin', 'graph:read', 'graph:write'] },
   },
-  checks: [...modelParts],
-  // Each part in a workspace of its own, side by side.
-  lanes: modelParts.slice(1).map((c) => [c]),
+  checks: [...modelParts, interleavings],
+  // Each part in a workspace of its own, side by side; the interleavings too.
+  lanes: [...modelParts.slice(1).map((c) => [c]), [interleavings]],
 };
