@@ -74,7 +74,9 @@ function controlTooSlow(out: WgcRunOutcome): boolean {
   // Or the workspace's deletion at teardown, the same control endpoint too late.
   const runErrors = out.report?.meta.runErrors ?? [];
   const teardown = runErrors.length > 0 && runErrors.every((e) => /control DELETE \/workspaces\/[^ ]+ failed: timeout/.test(e));
-  return provisioning || teardown;
+  // Or the preflight's look at the control protocol (GET /), too late in the same way.
+  const preflight = runErrors.length > 0 && runErrors.every((e) => /control GET \/ failed: timeout/.test(e));
+  return provisioning || teardown || preflight;
 }
 
 /** Starts a target, runs wgc against it within a slot, closes the target; once more when the machine was too busy to provision (controlTooSlow). */

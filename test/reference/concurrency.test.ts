@@ -46,7 +46,10 @@ interface Outcome {
 const AMBIENT = new Set(['ERR-001', 'ERR-002']);
 
 /** Checks whose request count depends on how long a variant's asynchronous effects take. */
-const POLLING = (checkId: string): boolean => checkId.startsWith('billing/') || checkId.startsWith('sequences/') || checkId === 'operations/preview-quotes';
+const POLLING = (checkId: string): boolean =>
+  checkId.startsWith('billing/') ||
+  checkId.startsWith('sequences/') ||
+  ['operations/preview-quotes', 'operations/account-fields-gap-fill', 'roles/label-change-needs-admin-and-role'].includes(checkId);
 
 async function runOnce(variant: VariantName, concurrency: number, maxInFlight: number, lanes = true): Promise<Outcome> {
   const catalog = loadCatalog();

@@ -106,7 +106,8 @@ export const PROBES: Record<string, Probe> = {
     expect((await defs(ws, '&includeArchived=true')).length).toBe(n);
   },
   'DEF-012': async (_r, ws) => {
-    const r = await create(ws);
+    // Every optional field of an enum value a valid create may carry (a color among them).
+    const r = await create(ws, { enumValues: [{ label: 'Gold', description: 'd', color: '#a1b2c3', archived: false }] });
     expect(r.status).toBeGreaterThanOrEqual(200);
     expect(r.status).toBeLessThan(300);
     expect(r.json).toMatchObject({ id: expect.any(String), name: expect.any(String) });
@@ -327,6 +328,13 @@ export const PROBES: Record<string, Probe> = {
     const change = { kind: 'person_field', target_label: 'J', person_id: ap.accountPersonId, field: 'title', after: 'CEO' };
     expect((await ws.api('POST', '/operations', { body: { operation: 'graph.apply_update', reason: 'r', arguments: { customer_id: acc, summary: 's', changes: [change] } } })).status).toBe(202);
   },
+  'OPS-007': async (_r, ws) => {
+    const acc = await ws.account('Filled', 'filled.example.com');
+    const change = { kind: 'account_field', target_label: 'Domain', field: 'domain', after: 'changed.example.com' };
+    const s = await ws.api('POST', '/operations', { body: { operation: 'graph.apply_update', reason: 'r', arguments: { customer_id: acc, summary: 's', changes: [change] } } });
+    await ws.settle(s.json.id);
+    expect((await ws.api('GET', `/data/accounts/${acc}`)).json.firmographics.domain).toBe('filled.example.com');
+  },
   'OPS-012': async (_r, ws) => {
     const run = await ws.api('POST', '/compute/runs', { body: { job: 'pmm_refresh', reason: 'r' } });
     expect((await ws.api('GET', `/compute/runs/${run.json.id}`)).status).toBe(200);
@@ -437,6 +445,19 @@ export const PROBES: Record<string, Probe> = {
     expect((await computePreview(ref, k.secret)).status).toBe(200);
     await ref.control('PATCH', `/workspaces/${ws.id}/members/${k.userId}`, { role: 'analyst' });
     expectError(await computePreview(ref, k.secret), 403);
+  },
+  'ROLE-006': async (ref, ws) => {
+    const def = await ws.definition();
+    const label = (entityId: string) => ({ kind: 'label', target_label: 'L', definition_id: def.id, entity_kind: 'account', entity_id: entityId, value_slug: def.enum_values[0].slug });
+    const submit = async (secret: string) => {
+      const acc = await ws.account();
+      const s = await ws.api('POST', '/operations', { body: { operation: 'graph.apply_update', reason: 'r', arguments: { customer_id: acc, summary: 's', changes: [label(acc)] } } }, secret);
+      if (s.status === 202) await ws.settle(s.json.id);
+      return (await ref.control('GET', `/workspaces/${ws.id}/labels`)).json.labels.filter((l: any) => l.entityId === acc).length;
+    };
+    expect(await submit((await ws.key('owner', ['graph:read', 'graph:write', 'admin'])).secret)).toBe(1);
+    expect(await submit((await ws.key('owner', ['graph:read', 'graph:write'])).secret)).toBe(0);
+    expect(await submit((await ws.key('analyst', ['graph:read', 'graph:write', 'admin'])).secret)).toBe(0);
   },
   'GRANT-001': async (ref, ws) => {
     const k = await ws.key('admin', ['graph:read']);

@@ -114,6 +114,6 @@ describe('wgc diff', () => {
     const notReport = save('junk.json', '[1,2]');
     expect((await run([notReport, basePath])).err).toBe(`wgc diff: ${notReport}: not a wgc report (no formatVersion)\n`);
     expect((await run([basePath])).code).toBe(2);
-    expect((await run([basePath, headPath, '--format', 'html'])).code).toBe(2);
+    expect((await run([basePath, headPath, '--format', 'pdf'])).code).toBe(2);
   });
 });

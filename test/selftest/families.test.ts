@@ -86,11 +86,22 @@ describe('the shapes and patch-semantics families', () => {
     const untouched = await patchSemanticsFamily();
     for (const f of shapes) expect(f.name).toMatch(SHAPE_FAULT_RE);
     for (const f of untouched) expect(f.name).toMatch(UNTOUCHED_FAULT_RE);
-    expect(shapes.length).toBe(4 * 25 * 2);
-    expect(shapes.filter((f) => f.name.endsWith(':drop')).every((f) => f.clauses[0] === 'DEF-001')).toBe(true);
-    expect(shapes.filter((f) => !f.name.endsWith(':drop')).every((f) => f.clauses[0] === 'DEF-002')).toBe(true);
+    // 25 fields of 2.1 and the three output fields of every enum value of 2.2 (DEF-005), each dropped and mistyped.
+    expect(shapes.length).toBe(4 * (25 + 3) * 2);
+    const ofValues = (f: { name: string }) => f.name.includes(':enum_values.');
+    expect(shapes.filter(ofValues).every((f) => f.clauses[0] === 'DEF-005')).toBe(true);
+    expect(shapes.filter((f) => !ofValues(f) && f.name.endsWith(':drop')).every((f) => f.clauses[0] === 'DEF-001')).toBe(true);
+    expect(shapes.filter((f) => !ofValues(f) && !f.name.endsWith(':drop')).every((f) => f.clauses[0] === 'DEF-002')).toBe(true);
     // A string field is mistyped as a number, a number as a string, a string-or-number never.
-    expect(shapes.map((f) => f.name)).toEqual(expect.arrayContaining(['shape:list:id:as-number', 'shape:update:auto_apply_threshold:as-string', 'shape:archive:est_credits_low:as-string']));
+    expect(shapes.map((f) => f.name)).toEqual(
+      expect.arrayContaining([
+        'shape:list:id:as-number',
+        'shape:update:auto_apply_threshold:as-string',
+        'shape:archive:est_credits_low:as-string',
+        'shape:list:enum_values.slug:drop',
+        'shape:create:enum_values.archived:as-string',
+      ]),
+    );
     expect(untouched.map((f) => f.name)).toEqual(expect.arrayContaining(['untouched:description', 'untouched:enum_values', 'untouched:chat_visible']));
     expect(untouched.map((f) => f.name)).not.toContain('untouched:updated_at');
     expect(() => resolveFaults([...shapes, ...untouched].map((f) => f.name))).not.toThrow();
