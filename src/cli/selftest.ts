@@ -1,5 +1,5 @@
 /**
- * `wgc selftest [--family NAME]... [--fault NAME]... [--out DIR] [--concurrency N] [--runs N] [--seed N]`: the
+ * `wgc selftest [--family NAME]... [--fault NAME]... [--suite NAME]... [--out DIR] [--concurrency N] [--runs N] [--seed N]`: the
  * fault self-test. Runs every suite against the conformant reference and against the
  * reference with each named fault, writes kill-matrix.json and kill-matrix.md, and prints the
  * kill rate, the time and the escapes. Exit code: 0 when the conformant run is clean and every
@@ -13,7 +13,7 @@ import { FAMILIES, type Family } from '../selftest/families.ts';
 import { renderSelfTestSummary, seconds } from '../selftest/render.ts';
 import { writeKillMatrix } from '../selftest/write.ts';
 
-export const SELFTEST_USAGE = `usage: wgc selftest [--family NAME]... [--fault NAME]... [--out DIR] [--concurrency N] [--runs N] [--seed N] [--mode process|thread|inline]
+export const SELFTEST_USAGE = `usage: wgc selftest [--family NAME]... [--fault NAME]... [--suite NAME]... [--out DIR] [--concurrency N] [--runs N] [--seed N] [--mode process|thread|inline]
 
 Runs every suite against the embedded reference target, conformant and with each fault of the
 families chosen: the hand-written faults (named: wgc serve --list-faults) and the faults
@@ -22,6 +22,9 @@ definition write moved by one, each way), and writes kill-matrix.json and kill-m
 
   --family NAME      run only this family of faults (repeatable): ${FAMILIES.join(', ')}; default: all
   --fault NAME       run only this fault (repeatable); default: every fault of the families
+  --suite NAME       run only this suite (repeatable), every other switched off, against the
+                     faults whose declared clauses its checks all name (the areas it covers):
+                     what those suites catch alone; default: every suite
   --out DIR          where to write the kill matrix (default reports/selftest)
   --concurrency N    worker processes running faults side by side (default: cores + 1)
   --runs N           generated cases per property (default ${SELFTEST_NUM_RUNS})
@@ -33,6 +36,7 @@ Exit codes: 0 conformant run clean and every fault caught · 1 otherwise · 2 us
 
 interface Parsed {
   faults: string[];
+  suites: string[];
   families: Family[];
   out: string;
   concurrency?: number;
@@ -43,7 +47,7 @@ interface Parsed {
 
 /** Parses the arguments; a string is a usage error. */
 export function parseSelfTestArgs(argv: readonly string[]): Parsed | string {
-  const p: Parsed = { faults: [], families: [], out: 'reports/selftest' };
+  const p: Parsed = { faults: [], suites: [], families: [], out: 'reports/selftest' };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     const eq = a.indexOf('=');
@@ -60,6 +64,12 @@ export function parseSelfTestArgs(argv: readonly string[]): Parsed | string {
         const v = value();
         if (!v) return '--fault needs a fault name';
         p.faults.push(v);
+        break;
+      }
+      case '--suite': {
+        const v = value();
+        if (!v) return '--suite needs a suite name';
+        p.suites.push(v);
         break;
       }
       case '--family': {
@@ -113,6 +123,7 @@ export async function selfTestCommand(argv: string[], io: CliIo = processIo): Pr
   const opts: SelfTestOptions = {
     faults: parsed.faults,
     ...(parsed.families.length > 0 ? { families: parsed.families } : {}),
+    ...(parsed.suites.length > 0 ? { onlySuites: parsed.suites } : {}),
     onProgress: (p) => io.err(`[${p.done}/${p.total}] ${p.fault ?? 'conformant reference'}: ${p.status} (${seconds(p.durationMs)})\n`),
   };
   if (parsed.concurrency !== undefined) opts.concurrency = parsed.concurrency;
@@ -123,7 +134,7 @@ export async function selfTestCommand(argv: string[], io: CliIo = processIo): Pr
   try {
     matrix = await runSelfTest(opts);
   } catch (e) {
-    const usage = e instanceof Error && (/^unknown fault/.test(e.message) || /not in the families selected$/.test(e.message));
+    const usage = e instanceof Error && (/^unknown (fault|suite)/.test(e.message) || /not in the families selected$/.test(e.message));
     if (usage || e instanceof SelfTestSetupError || e instanceof CatalogError || e instanceof SuiteLoadError) {
       io.err(`wgc selftest: ${(e as Error).message}\n`);
       return 2;

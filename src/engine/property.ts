@@ -27,6 +27,8 @@ export interface PropertyOptions<T> {
   maxShrinkCalls?: number;
   /** Replays one counterexample (fast-check path from a report), with the run's seed. */
   path?: string;
+  /** Sees the final (shrunk) finding's evidence before it is thrown: a check may report it under a second clause too. */
+  onFinding?: (evidence: Evidence) => void;
 }
 
 const MAX_COUNTEREXAMPLE = 4000;
@@ -146,6 +148,7 @@ export async function checkProperty<T>(ctx: CheckContext, opts: PropertyOptions<
   };
   const scenario = scenarioOf(value);
   if (scenario !== undefined && evidence.scenario === undefined) evidence.scenario = scenario;
+  opts.onFinding?.(evidence);
   throw new Finding(evidence);
 }
 

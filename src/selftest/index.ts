@@ -95,6 +95,12 @@ export interface SelfTestOptions {
    * every suite: the same kills, fewer extras seen. For `npm test`; `wgc selftest` runs all.
    */
   narrowNamed?: boolean;
+  /**
+   * Only these suites run, for every job (the conformant run too), against the faults whose
+   * declared clauses their checks all name: what those suites catch alone (`wgc selftest
+   * --suite`). An unknown suite name rejects.
+   */
+  onlySuites?: readonly string[];
 }
 
 /** Per clause, the suites holding a check that names it. */
@@ -106,12 +112,23 @@ async function suitesByClause(dir: string): Promise<Map<string, string[]>> {
   return map;
 }
 
+/** Every clause the checks of the named suites name; an unknown name rejects. */
+async function clausesOfSuites(dir: string, names: readonly string[]): Promise<Set<string>> {
+  const { discoverSuites, loadSuiteDefs } = await import('../engine/discover.ts');
+  const defs = await loadSuiteDefs(await discoverSuites(dir), PACKAGE_ROOT);
+  const unknown = names.filter((n) => !defs.some((d) => d.name === n));
+  if (unknown.length > 0) throw new Error(`unknown suite ${unknown.join(', ')}; suites: ${defs.map((d) => d.name).join(', ')}`);
+  return new Set(defs.filter((d) => names.includes(d.name)).flatMap((d) => d.checks.flatMap((c) => c.clauses)));
+}
+
 /** Runs the self-test and returns its kill matrix. Rejects on unknown fault names or unloadable suites. */
 export async function runSelfTest(opts: SelfTestOptions = {}): Promise<KillMatrix> {
   const started = Date.now();
   const catalog = loadCatalog();
   const all = await familyFaults(FAULTS, opts.families);
-  const chosen = sample(selectFaults(opts.faults, all), opts.sampleEvery ?? 1);
+  const only = opts.onlySuites ? await clausesOfSuites(opts.suitesDir ?? DEFAULT_SUITES_DIR, opts.onlySuites) : undefined;
+  const inArea = (f: FaultDef): boolean => only === undefined || f.clauses.every((c) => only.has(c));
+  const chosen = sample(selectFaults(opts.faults, all), opts.sampleEvery ?? 1).filter(inArea);
   const unobservable = chosen.flatMap((f) => (f.unobservable ? [{ fault: f, reason: f.unobservable }] : []));
   const selected = chosen.filter((f) => !f.unobservable);
   const seed = opts.seed ?? SELFTEST_SEED;
@@ -129,7 +146,8 @@ export async function runSelfTest(opts: SelfTestOptions = {}): Promise<KillMatri
     const names = [...new Set(f.clauses.flatMap((c) => byClause.get(c) ?? []))];
     return names.length > 0 ? names.sort() : undefined;
   };
-  const jobs: Job[] = [{ faults: [] }, ...selected.map((f) => ({ faults: [f.name], ...(narrowed(f) ? { suites: narrowed(f)! } : {}) }))];
+  const suitesOf = (f: FaultDef): string[] | undefined => (opts.onlySuites ? [...opts.onlySuites] : narrowed(f));
+  const jobs: Job[] = [{ faults: [], ...(opts.onlySuites ? { suites: [...opts.onlySuites] } : {}) }, ...selected.map((f) => ({ faults: [f.name], ...(suitesOf(f) ? { suites: suitesOf(f)! } : {}) }))];
   let done = 0;
   const { summaries, suites } = await runPool(jobs, {
     workers: concurrency,

@@ -16,7 +16,7 @@ import { judged } from '../../src/engine/judged.ts';
 import type { LedgerEntry, Measured } from '../../src/engine/ledger.ts';
 import { checkProperty } from '../../src/engine/property.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
-import { apply, describe, MAX_COMMANDS, resolve, sequenceArb, WALK_PAGES, type Cmd, type Runner } from './commands.ts';
+import { apply, describe, MAX_COMMANDS, resolve, sequenceArb, VALUES_LOST, WALK_PAGES, type Cmd, type Runner } from './commands.ts';
 import { emptyModel, liveDefs, type Model } from './model.ts';
 import { drawnSequences, sequenceCredits } from './plan.ts';
 import { interleavings } from './interleavings.ts';
@@ -170,6 +170,10 @@ function modelPart(part: number): CheckDef {
       let shrinking = false;
       await checkProperty(ctx, {
         clause: 'DEF-029',
+        // A PATCH that added values and lost others breaks DEF-028 as well as DEF-018 (commands.ts VALUES_LOST).
+        onFinding: (e) => {
+          if (e.clause === 'DEF-018' && e.message.includes(VALUES_LOST)) ctx.softFail({ ...e, clause: 'DEF-028' });
+        },
         arbitrary: sequenceArb,
         numRuns: ctx.run.sharedWorkspace ? Math.min(SHARED_SEQUENCES, sequencesFor(ctx.run.numRuns)) : sequencesFor(ctx.run.numRuns),
         maxShrinkCalls: MAX_SHRINK_CALLS,

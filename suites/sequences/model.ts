@@ -27,6 +27,8 @@ export interface ModelDef {
   reasons: { creation: string; latest: string };
   archived: boolean;
   values: ModelValue[];
+  /** Fields a PATCH has named since the create (a listed copy differing elsewhere is not what the create answered: DEF-003). */
+  written: Set<string>;
 }
 
 /** A keyed create and what it answered first. */
@@ -45,13 +47,21 @@ export interface Readings {
   mergedAway?: 'archived' | 'removed' | 'kept';
 }
 
+/** A keyed PATCH: its key, body and definition (another definition's path under the key is another input). */
+export interface ModelPatchKey {
+  key: string;
+  body: Record<string, unknown>;
+  id: string;
+}
+
 export interface Model {
   defs: ModelDef[];
   keys: ModelKey[];
+  patchKeys: ModelPatchKey[];
   readings: Readings;
 }
 
-export const emptyModel = (): Model => ({ defs: [], keys: [], readings: {} });
+export const emptyModel = (): Model => ({ defs: [], keys: [], patchKeys: [], readings: {} });
 
 /** The definitions not archived, in creation order (the targets of writes). */
 export const liveDefs = (m: Model): ModelDef[] => m.defs.filter((d) => !d.archived);

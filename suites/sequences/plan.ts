@@ -2,8 +2,8 @@
  * The credit plan of the sequences: before anything is sent, the sequences the run's seed will
  * generate are drawn exactly as the property draws them (the same arbitrary, seed and run count,
  * through fast-check's own runner) and played on the model alone, each command priced as the
- * reference charges it: a create, PATCH, archive or listing page one credit, a merge-value two
- * (it is read back with a walk), a replay and a refused reuse nothing, and every definition still live at the end one more (its
+ * reference charges it: a create, PATCH or listing page one credit, an archive or a merge-value
+ * two (each is read back with a walk), a replay and a refused reuse nothing, and every definition still live at the end one more (its
  * archive at clean-up). A walk is one page on the reference, which ends a walk on its last
  * full page.
  */
@@ -12,7 +12,7 @@ import { resolve, sequenceArb, type Cmd } from './commands.ts';
 import { emptyModel, liveDefs, liveValues, type Model } from './model.ts';
 
 /** Credits of one command that runs (see the module comment). */
-const PRICE: Readonly<Record<Cmd['kind'], number>> = { create: 1, patch: 1, archive: 1, merge: 2, list: 1, walk: 1, replay: 0, conflict: 0 };
+const PRICE: Readonly<Record<Cmd['kind'], number>> = { create: 1, patch: 1, archive: 2, merge: 2, list: 1, walk: 1, replay: 0, conflict: 0 };
 
 /** Plays `c` on the model with stand-in slugs: what a later command's target depends on. */
 function simulate(m: Model, c: Cmd, step: number): number {
@@ -27,6 +27,7 @@ function simulate(m: Model, c: Cmd, step: number): number {
         reasons: { creation: '', latest: '' },
         archived: false,
         values: c.labels.map((label) => ({ label, slug: label, archived: false })),
+        written: new Set(),
       });
       if (c.keyed) m.keys.push({ key: `k${step}`, body: {}, status: 201, id: `sim-${step}`, answer: '' });
       break;
@@ -38,6 +39,7 @@ function simulate(m: Model, c: Cmd, step: number): number {
         if (v) v.archived = true;
       }
       def.values.push(...res.add!.map((label) => ({ label, slug: label, archived: false })));
+      if (c.keyed) m.patchKeys.push({ key: `p${step}`, body: {}, id: def.id });
       break;
     }
     case 'archive':
@@ -48,6 +50,10 @@ function simulate(m: Model, c: Cmd, step: number): number {
       live[c.from % live.length]!.mergedAway = true;
       break;
     }
+    case 'walk':
+      // Pages of `limit` over the live definitions, the last one full or not (the reference ends a walk on its last item).
+      if (c.limit !== undefined) return Math.max(1, Math.ceil(liveDefs(m).length / c.limit));
+      break;
     default:
       break;
   }

@@ -18,6 +18,7 @@ const def = (over: Partial<ModelDef> = {}): ModelDef => ({
   entityKinds: ['deal', 'account'],
   reasons: { creation: 'made', latest: 'patched' },
   archived: false,
+  written: new Set(),
   values: [
     { label: 'Alpha', slug: 'alpha', archived: false },
     { label: 'Beta', slug: 'beta', archived: false },
