@@ -22,9 +22,11 @@ import { walkOrNotObservable } from '../_shared/paging-walk.ts';
 import { answerOf, freshKey, sameJson } from '../idempotency/support.ts';
 
 const KEY = 'interleaver';
-/** Interleavings per run (the run's --runs bounds it too). */
+/**
+ * Interleavings per run, whatever --runs says: each is a scene of its own (three definitions,
+ * fifteen copies), and three orders drawn from the seed are enough to vary which copy leads.
+ */
 const RUNS = 3;
-const runsFor = (numRuns: number): number => Math.max(1, Math.min(numRuns, RUNS));
 /** The label the PATCH copies add: it must be on the definition once, however many copies ran. */
 const ADDED = 'Interleaved';
 
@@ -119,7 +121,8 @@ async function interleave(ctx: CheckContext, key: KeyHandle, drawn: Drawn): Prom
   for (const g of groups) judgeAnswers(ctx, g, order);
 
   // At most once: one definition of the name, one enum value added (both read from one walk).
-  const walk = await walkOrNotObservable(ctx, key, { limit: 200, includeArchived: true }, 1);
+  // One page on the reference; a second where a walk ends on an empty page (PAGE-006's readings).
+  const walk = await walkOrNotObservable(ctx, key, { limit: 200, includeArchived: true }, 2);
   const named = walk.items.filter((d) => d.name === name);
   const target = walk.items.find((d) => typeof d.id === 'string' && d.id.toLowerCase() === patched.id.toLowerCase());
   const added = Array.isArray(target?.enum_values) ? target.enum_values.filter((v) => isObject(v) && v.label === ADDED).length : undefined;
@@ -144,15 +147,15 @@ export const interleavings: CheckDef = {
   clauses: ['IDEM-008'],
   endpoints: ['createDefinition', 'updateDefinition', 'archiveDefinition', 'mergeDefinitionValue', 'submitOperation', 'listDefinitions'],
   needs: { control: true, mutation: true },
-  credits: (numRuns) => runsFor(numRuns) * PER_RUN,
-  // Every copy executed (a target without idempotency) and a walk page more, per interleaving.
-  maxCredits: (numRuns) => runsFor(numRuns) * (3 + 5 * 3 + 2 + 3 + 4),
+  credits: RUNS * PER_RUN,
+  // Every copy executed (a target without idempotency), and a walk ending on an empty page, per interleaving.
+  maxCredits: RUNS * (3 + 5 * 3 + 2 + 3 + 4),
   async run(ctx) {
     const key = ctx.key(KEY);
     await checkProperty(ctx, {
       clause: 'IDEM-008',
       arbitrary,
-      numRuns: runsFor(ctx.run.numRuns),
+      numRuns: RUNS,
       // Each shrinking step is a whole interleaving: a few only.
       maxShrinkCalls: 3,
       predicate: (drawn) => interleave(ctx, key, drawn),
