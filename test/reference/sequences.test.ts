@@ -51,7 +51,7 @@ describe('the sequences credit plan', () => {
 
   it('prices each command as the reference charges it, skipped ones at nothing, and archives what stays live', () => {
     const create: Cmd = { kind: 'create', module: 'customers', kinds: ['account'], cardinality: 'exclusive', labels: ['Alpha', 'Beta'], keyed: true };
-    // create 1, merge 2 (read back), replay 0, conflict 0, walk 1, archive 1; nothing left live.
+    // create 1, merge 2 (read back), replay 0, conflict 0, walk 1, archive 2 (read back); nothing left live.
     expect(
       sequenceCredits([
         create,
@@ -61,7 +61,9 @@ describe('the sequences credit plan', () => {
         { kind: 'walk', includeArchived: false },
         { kind: 'archive', target: 0 },
       ]),
-    ).toBe(5);
+    ).toBe(6);
+    // A walk of one definition a page over two live ones: two pages (the last one ends it).
+    expect(sequenceCredits([create, create, { kind: 'walk', includeArchived: false, limit: 1 }])).toBe(2 + 2 + 2);
     // A PATCH with no live definition is skipped; the create's definition is archived at the end.
     expect(sequenceCredits([{ kind: 'patch', target: 0, add: [], archive: [] }, create])).toBe(2);
   });

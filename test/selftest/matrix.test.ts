@@ -120,8 +120,9 @@ describe('kill matrix views', () => {
 
 describe('wgc selftest arguments', () => {
   it('parses repeated faults and numeric options', () => {
-    expect(parseSelfTestArgs(['--fault', 'a', '--fault=b', '--family', 'bounds', '--out', 'o', '--concurrency', '3', '--runs=7', '--seed', '9', '--mode', 'thread'])).toEqual({
+    expect(parseSelfTestArgs(['--fault', 'a', '--fault=b', '--family', 'bounds', '--suite', 'sequences', '--out', 'o', '--concurrency', '3', '--runs=7', '--seed', '9', '--mode', 'thread'])).toEqual({
       faults: ['a', 'b'],
+      suites: ['sequences'],
       families: ['bounds'],
       out: 'o',
       concurrency: 3,
@@ -129,7 +130,7 @@ describe('wgc selftest arguments', () => {
       seed: 9,
       mode: 'thread',
     });
-    expect(parseSelfTestArgs([])).toEqual({ faults: [], families: [], out: 'reports/selftest' });
+    expect(parseSelfTestArgs([])).toEqual({ faults: [], suites: [], families: [], out: 'reports/selftest' });
   });
 
   it('refuses bad values and unknown arguments', () => {
