@@ -93,9 +93,10 @@ export const relatedCollections: CheckDef = {
   // The account and person reads, the six linked collections read whole, and their one-item
   // pages: three for the account's contacts, one for each of the other five; the relationships
   // listing read whole and in LISTING_PAGES one-item pages; GET /operations is free.
-  credits: 2 + 6 + 3 + 5 + 1 + LISTING_PAGES,
+  // And limit=200 on each collection shown to read limit (the account's contacts, the relationships).
+  credits: 2 + 6 + 3 + 5 + 1 + LISTING_PAGES + 2,
   // Up to WALK_PAGES pages per collection where a target lists more, or ends a walk on an empty page.
-  maxCredits: 2 + (LINKS + 1) * (1 + WALK_PAGES),
+  maxCredits: 2 + (LINKS + 1) * (2 + WALK_PAGES),
   async run(ctx) {
     ctx = usableResponses(ctx, 'ENV-004');
     const key = ctx.key('owner');
@@ -154,12 +155,24 @@ export const relatedCollections: CheckDef = {
         continue;
       }
       if (walk.ids.length < 2) continue;
-      // Shown to read `limit`: its bounds are part 8's.
+      // Shown to read `limit`: its bounds are part 8's, both edges (200 the last accepted, 0 and 201 refused).
       for (const limit of [0, 201]) {
         const ex = await ctx.api.send({ method: 'GET', path, key, query: { limit } });
         ctx.judged('PAGE-013');
         if (ex.response && INVALID_STATUSES.includes(ex.response.status)) continue;
         ctx.softFail({ clause: 'PAGE-013', message: `${path}: limit=${limit} was not refused as invalid`, expected: '400, or 422 with defined false', received: received(ex), exchange: ex });
+      }
+      const widest = await ctx.api.send({ method: 'GET', path, key, query: { limit: 200 } });
+      const page = envelopeOf(widest);
+      ctx.judged('PAGE-013');
+      if (!is2xx(widest) || !page || page.items.length > 200) {
+        ctx.softFail({
+          clause: 'PAGE-013',
+          message: `${path}: limit=200, part 8's maximum, was not answered with a page of at most 200 items`,
+          expected: '2xx with the collection envelope',
+          received: received(widest),
+          exchange: widest,
+        });
       }
     }
   },
