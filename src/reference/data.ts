@@ -70,7 +70,9 @@ function envelope<T extends { id: string }>(ctx: Ctx, records: Iterable<T>, out:
 /** A collection a record's relatedData links to (the linked-collections faults break these only). */
 function linked<T extends { id: string }>(ctx: Ctx, records: Iterable<T>, out: (r: T) => unknown = (r) => r) {
   const clamp = (v: string): string => (/^[0-9]+$/.test(v) ? String(Math.min(200, Math.max(1, Number(v)))) : v);
-  const query = ctx.faults.has('linked-collections-limit-unchecked') ? ctx.query.map(([k, v]) => [k, k === 'limit' ? clamp(v) : v] as const) : ctx.query;
+  let query = ctx.faults.has('linked-collections-limit-unchecked') ? ctx.query.map(([k, v]) => [k, k === 'limit' ? clamp(v) : v] as const) : ctx.query;
+  // Stryker disable next-line all: a named fault's default; inert with no fault on (the self-test covers it)
+  if (ctx.faults.has('linked-default-page-size-25') && !query.some(([k]) => k === 'limit')) query = [...query, ['limit', '25'] as const];
   const reply = envelope({ ...ctx, query }, records, out);
   return ctx.faults.has('linked-collections-bare-array') ? { status: 200, body: reply.body.items } : reply;
 }

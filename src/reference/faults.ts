@@ -95,6 +95,7 @@ export const FAULTS: readonly FaultDef[] = [
   f('definitions-next-cursor-missing', ['ENV-001'], 'GET /definitions leaves nextCursor out instead of null on the last page.'),
   f('operations-list-bare-array', ['ENV-002'], 'GET /operations answers a bare array of receipts.'),
   f('relationships-bare-array', ['ENV-003'], 'GET /data/relationships answers a bare array.'),
+  f('linked-default-page-size-25', ['PAGE-013'], "The collections a stored record links to (relatedData) answer 25 items a page without a limit, not part 8's 50."),
   f('relationships-limit-max-199', ['PAGE-013'], 'GET /data/relationships refuses limit=200 (its maximum is one less than part 8 says).'),
   f('linked-collections-bare-array', ['ENV-004'], 'The collections relatedData links to answer bare arrays.'),
   f('linked-collections-limit-unchecked', ['PAGE-013'], 'The collections relatedData links to clamp a limit outside 1 to 200 instead of refusing it.'),

@@ -19,18 +19,25 @@ import { is2xx } from '../_shared/definitions.ts';
 import { brief, compareIds, isObject } from '../_shared/json.ts';
 import { apiPathOf, linkTexts } from '../_shared/linked.ts';
 import { usableResponses } from '../_shared/ops-usable.ts';
+import { inParallel } from '../_shared/parallel.ts';
 
 /** Links followed at most (an account's and a person's three each on the reference). */
 const LINKS = 6;
-/** People made on the account, so that its contacts (if listed) span several one-item pages. */
-const PEOPLE = 3;
+/**
+ * People made on the account: more than part 8's default page size, so that its contacts (if
+ * listed) and GET /data/relationships hold more than one default page, and span several
+ * one-item pages.
+ */
+const PEOPLE = 51;
+/** Part 8's default page size of every collection. */
+const DEFAULT_PAGE = 50;
 /** Pages of one limit=1 walk at most. */
 const WALK_PAGES = 8;
 /**
  * Pages of a 4.9 listing's walk: the check's own three people make at least three relationships,
  * and what the suite's other checks added makes no difference to what the walk costs.
  */
-const LISTING_PAGES = PEOPLE;
+const LISTING_PAGES = 3;
 
 const received = (ex: Exchange): string => (ex.response ? describeResponse(ex.response) : `no response (${ex.error?.kind}: ${ex.error?.message})`);
 
@@ -49,8 +56,13 @@ const idOfItem = (v: unknown): string | undefined => (isObject(v) && typeof v.id
 /** The linked collections of a stored account and person (made through the control protocol). */
 async function linkedCollections(ctx: CheckContext, key: KeyHandle): Promise<string[]> {
   const { accountId } = await ctx.control.createAccount(ctx.workspaceId, { name: `${ctx.run.prefix}related`, domain: 'related.example.com' });
-  let personId = '';
-  for (let i = 0; i < PEOPLE; i++) personId = (await ctx.control.createPerson(ctx.workspaceId, accountId, { name: `${ctx.run.prefix}contact-${i}` })).personId;
+  // Made side by side (the control protocol's calls are free), a few at a time.
+  const people = await inParallel(
+    Array.from({ length: PEOPLE }, (_, i) => i),
+    8,
+    async (i) => (await ctx.control.createPerson(ctx.workspaceId, accountId, { name: `${ctx.run.prefix}contact-${i}` })).personId,
+  );
+  const personId = people.at(-1)!;
   const paths = new Set<string>();
   for (const path of [`/data/accounts/${accountId}`, `/data/people/${personId}`]) {
     const ex = await ctx.api.send({ method: 'GET', path, key });
@@ -94,9 +106,11 @@ export const relatedCollections: CheckDef = {
   // pages: three for the account's contacts, one for each of the other five; the relationships
   // listing read whole and in LISTING_PAGES one-item pages; GET /operations is free.
   // And limit=200 on each collection shown to read limit (the account's contacts, the relationships).
-  credits: 2 + 6 + 3 + 5 + 1 + LISTING_PAGES + 2,
+  // The account's contacts (51) are walked to WALK_PAGES one-item pages.
+  credits: 2 + 6 + WALK_PAGES + 5 + 1 + LISTING_PAGES + 2,
   // Up to WALK_PAGES pages per collection where a target lists more, or ends a walk on an empty page.
-  maxCredits: 2 + (LINKS + 1) * (2 + WALK_PAGES),
+  // (And a page after a short default one, on a target that ends collections on an empty page.)
+  maxCredits: 2 + (LINKS + 1) * (3 + WALK_PAGES),
   async run(ctx) {
     ctx = usableResponses(ctx, 'ENV-004');
     const key = ctx.key('owner');
@@ -117,6 +131,25 @@ export const relatedCollections: CheckDef = {
           exchange: whole,
         });
         continue;
+      }
+      // Part 8's default page size: a read without limit never lists more than 50, nor fewer
+      // while more follow. A cursor after a short page may lead to an empty last page (PAGE-006's
+      // readings): it is followed once to tell.
+      if (env.nextCursor !== null || env.items.length > DEFAULT_PAGE) {
+        const next = env.items.length < DEFAULT_PAGE && env.nextCursor !== null ? await ctx.api.send({ method: 'GET', path, key, query: { cursor: env.nextCursor } }) : undefined;
+        const nextEnv = next ? envelopeOf(next) : undefined;
+        const moreAfterShort = next !== undefined && (!is2xx(next) || !nextEnv || nextEnv.items.length > 0);
+        ctx.judged('PAGE-013');
+        if (env.items.length > DEFAULT_PAGE || moreAfterShort) {
+          ctx.softFail({
+            clause: 'PAGE-013',
+            message: `${path}: a read without limit listed ${env.items.length} items${moreAfterShort ? ', and the page after it more' : ''}, not part 8's default page of ${DEFAULT_PAGE}`,
+            expected: `${DEFAULT_PAGE} items, with nextCursor to the rest (or fewer, the rest an empty page)`,
+            received: `${env.items.length} items, nextCursor ${JSON.stringify(env.nextCursor)}${next ? `; then ${received(next)}` : ''}`,
+            exchange: next ?? whole,
+            ...(next ? { context: [whole] } : {}),
+          });
+        }
       }
       const keyless = linked ? await ctx.api.send({ method: 'GET', path, key: null }) : undefined;
       if (keyless) ctx.judged('AUTH-004');

@@ -227,6 +227,10 @@ export const PROBES: Record<string, Probe> = {
     for (const limit of [0, 201]) expectError(await ws.api('GET', `/data/accounts/${a}/contacts?limit=${limit}`), 400);
     // Part 8's maximum is accepted on the 4.9 listings too.
     expect((await ws.api('GET', '/data/relationships?limit=200')).status).toBe(200);
+    // And its default page size holds on a linked collection of more than 50.
+    for (let i = 0; i < 51; i++) await ws.person(a, `P${i}`);
+    const page = await ws.api('GET', `/data/accounts/${a}/contacts`);
+    expect([page.json.items.length, typeof page.json.nextCursor]).toEqual([50, 'string']);
   },
   'ME-001': async (_r, ws) => {
     const me = (await ws.api('GET', '/me')).json;
