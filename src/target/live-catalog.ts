@@ -70,15 +70,17 @@ function changeKindsOf(o: Record<string, Json>): string[] | undefined {
   return [...new Set(kinds)].sort();
 }
 
-/** What the catalog body shows, searched for the documented operation names `known`. */
-export function readLiveCatalog(body: Json, known: readonly string[], observedBy: string): LiveCatalog {
-  const names = new Set(known);
-  const operations = new Set<string>();
-  const kinds = new Map<string, string[]>();
+/**
+ * Every place the catalog body shows one of `names`: a string anywhere (no entry), the elements of
+ * an array of objects where one names a documented operation (the same field names each element,
+ * an operation of the server's own included), and the value under a key that is a name. `found`
+ * is called for each, in document order, with the entry object where there is one.
+ */
+function eachOperation(body: Json, names: ReadonlySet<string>, found: (name: string, entry: Record<string, Json> | undefined) => void): void {
   const visit = (v: Json, depth: number): void => {
     if (depth > MAX_DEPTH) return;
     if (typeof v === 'string') {
-      if (names.has(v)) operations.add(v);
+      if (names.has(v)) found(v, undefined);
       return;
     }
     if (Array.isArray(v)) {
@@ -89,9 +91,7 @@ export function readLiveCatalog(body: Json, known: readonly string[], observedBy
         for (const o of objects) {
           const name = o[key];
           if (typeof name !== 'string' || name.length === 0 || name.length > 200) continue;
-          operations.add(name);
-          const k = changeKindsOf(o);
-          if (k) kinds.set(name, k);
+          found(name, o);
         }
       }
       for (const x of v) visit(x, depth + 1);
@@ -100,16 +100,23 @@ export function readLiveCatalog(body: Json, known: readonly string[], observedBy
     if (isObject(v)) {
       for (const [k, x] of Object.entries(v)) {
         // A catalog keyed by operation name: { "graph.apply_update": { changeKinds: [...] } }.
-        if (names.has(k)) {
-          operations.add(k);
-          const ck = isObject(x) ? changeKindsOf(x) : undefined;
-          if (ck) kinds.set(k, ck);
-        }
+        if (names.has(k)) found(k, isObject(x) ? x : undefined);
         visit(x, depth + 1);
       }
     }
   };
   visit(body, 0);
+}
+
+/** What the catalog body shows, searched for the documented operation names `known`. */
+export function readLiveCatalog(body: Json, known: readonly string[], observedBy: string): LiveCatalog {
+  const operations = new Set<string>();
+  const kinds = new Map<string, string[]>();
+  eachOperation(body, new Set(known), (name, entry) => {
+    operations.add(name);
+    const k = entry ? changeKindsOf(entry) : undefined;
+    if (k) kinds.set(name, k);
+  });
   const sortedKinds = [...kinds].sort(([a], [b]) => a.localeCompare(b));
   return { operations: [...operations].sort(), changeKinds: sortedKinds.length > 0 ? Object.fromEntries(sortedKinds) : null, observedBy };
 }
@@ -176,25 +183,13 @@ function entryOf(x: Json): ChangeKindEntry | undefined {
 /**
  * The change kinds the live catalog lists for `operation`, with their fields and the argument
  * names their notes mention, in whatever layout the catalog has: the operation's entry is an
- * element of an array naming it or the value under its name, and its change kinds list is found
- * as readLiveCatalog finds it (kindsListOf). Empty when the catalog lists none for it.
+ * element of an array naming it or the value under its name (eachOperation, as readLiveCatalog
+ * finds it), and its change kinds list is kindsListOf's. Empty when the catalog lists none for it.
  */
 export function changeKindEntries(body: Json, operation: string): ChangeKindEntry[] {
   let list: Json[] | undefined;
-  const visit = (v: Json, depth: number): void => {
-    if (list || depth > MAX_DEPTH) return;
-    if (Array.isArray(v)) {
-      for (const x of v) {
-        if (isObject(x) && Object.values(x).includes(operation)) list = kindsListOf(x);
-        if (!list) visit(x, depth + 1);
-      }
-      return;
-    }
-    if (!isObject(v)) return;
-    const keyed = v[operation];
-    if (isObject(keyed)) list = kindsListOf(keyed);
-    if (!list) for (const x of Object.values(v)) visit(x, depth + 1);
-  };
-  visit(body, 0);
+  eachOperation(body, new Set([operation]), (name, entry) => {
+    if (list === undefined && name === operation && entry) list = kindsListOf(entry);
+  });
   return list ? list.flatMap((x) => entryOf(x) ?? []) : [];
 }
