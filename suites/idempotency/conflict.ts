@@ -9,20 +9,10 @@ import { Finding, NotObservable } from '../../src/engine/finding.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 import { is2xx, minimalCreateBody, uniqueName } from '../_shared/definitions.ts';
 import { findDefinition, WALK_MAX_PAGES } from '../_shared/paging-walk.ts';
-import { ADMIN, answerOf, archiveLater, createdId, freshKey, liveIdsNamed, sameJson, setupDefinition } from './support.ts';
+import { ADMIN, answerOf, archiveLater, concurrencyRefusal, createdId, freshKey, liveIdsNamed, NOT_A_CONCURRENCY_REFUSAL, sameJson, setupDefinition } from './support.ts';
 
 /** Concurrent senders of one request (IDEM-008). */
 const CONCURRENCY = 10;
-
-/**
- * Statuses that would judge the request itself (invalid, unauthenticated, forbidden, unknown):
- * wrong for a copy of a valid request that another copy got through with. Any other 4xx may
- * refuse a copy sent while the first is in flight: 4.1 says nothing of concurrent requests, so
- * besides the table's 409 and 429 a locking server may answer 423 or 425 (outside the table,
- * with defined false, which the errors suite judges on every error body it sees).
- */
-const NOT_A_CONCURRENCY_REFUSAL: readonly number[] = [401, 403, 404, ...INVALID_STATUSES];
-const concurrencyRefusal = (status: number): boolean => status >= 400 && status < 500 && !NOT_A_CONCURRENCY_REFUSAL.includes(status);
 
 export const keyReuseConflict: CheckDef = {
   id: 'idempotency/key-reuse-conflict',

@@ -5,13 +5,24 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { ApiRequest, CheckContext, KeyHandle } from '../../src/engine/check.ts';
-import { expectResponse } from '../../src/engine/expect.ts';
+import { expectResponse, INVALID_STATUSES } from '../../src/engine/expect.ts';
 import { Finding, NotObservable, type Evidence } from '../../src/engine/finding.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 import { documentedBody } from '../_shared/documented.ts';
 import { comparableRenderings, is2xx, minimalCreateBody, uniqueName } from '../_shared/definitions.ts';
 import { isObject } from '../_shared/json.ts';
 import { findDefinition, idsWhere, walkOrNotObservable, WALK_MAX_PAGES } from '../_shared/paging-walk.ts';
+
+/**
+ * Statuses that would judge the request itself (invalid, unauthenticated, forbidden, unknown):
+ * wrong for a copy of a valid request that another copy got through with. Any other 4xx may
+ * refuse a copy sent while the first is in flight: 4.1 says nothing of concurrent requests, so
+ * besides the table's 409 and 429 a locking server may answer 423 or 425 (outside the table,
+ * with defined false, which the errors suite judges on every error body it sees).
+ */
+export const NOT_A_CONCURRENCY_REFUSAL: readonly number[] = [401, 403, 404, ...INVALID_STATUSES];
+/** Whether `status` may refuse a copy sent while the first is in flight (IDEM-008's readings). */
+export const concurrencyRefusal = (status: number): boolean => status >= 400 && status < 500 && !NOT_A_CONCURRENCY_REFUSAL.includes(status);
 
 /** The one cast member of the suite. */
 export const ADMIN = 'admin';

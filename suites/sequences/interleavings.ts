@@ -10,7 +10,6 @@
  */
 import fc from 'fast-check';
 import type { CheckContext, CheckDef, KeyHandle } from '../../src/engine/check.ts';
-import { INVALID_STATUSES } from '../../src/engine/expect.ts';
 import { Finding, NotObservable } from '../../src/engine/finding.ts';
 import { checkProperty } from '../../src/engine/property.ts';
 import type { ApiRequest } from '../../src/http/api.ts';
@@ -19,7 +18,7 @@ import { createDefinition, is2xx, minimalCreateBody, uniqueName } from '../_shar
 import { isObject } from '../_shared/json.ts';
 import { applyUpdateBody, makeAccount } from '../_shared/ops-fixtures.ts';
 import { walkOrNotObservable } from '../_shared/paging-walk.ts';
-import { answerOf, freshKey, sameJson } from '../idempotency/support.ts';
+import { answerOf, concurrencyRefusal, freshKey, NOT_A_CONCURRENCY_REFUSAL, sameJson } from '../idempotency/support.ts';
 
 const KEY = 'interleaver';
 /**
@@ -29,10 +28,6 @@ const KEY = 'interleaver';
 const RUNS = 3;
 /** The label the PATCH copies add: it must be on the definition once, however many copies ran. */
 const ADDED = 'Interleaved';
-
-/** Statuses that judge the request itself, not a copy's timing (IDEM-008's note): never a concurrency refusal. */
-const NOT_A_CONCURRENCY_REFUSAL: readonly number[] = [401, 403, 404, ...INVALID_STATUSES];
-const concurrencyRefusal = (status: number): boolean => status >= 400 && status < 500 && !NOT_A_CONCURRENCY_REFUSAL.includes(status);
 
 /** One endpoint's keyed request, sent `copies` times. */
 interface Group {
