@@ -194,6 +194,9 @@ export const FAULTS: readonly FaultDef[] = [
   f('missing-role-as-401', ['ERR-007', 'ROLE-001', 'ROLE-004', 'ROLE-005'], 'A missing workspace role answers 401 instead of 403.'),
   f('rate-limit-plain-text', ['ERR-008', 'ERR-001'], '429 answers carry a plain-text body.'),
   f('capability-off-as-500', ['ERR-009'], 'A switched-off capability answers 500 instead of 503.'),
+  f('rate-limit-one-early', ['ERR-010'], 'A rate limit of N a minute refuses the Nth call already.'),
+  f('rate-limit-one-late', ['ERR-010'], 'A rate limit of N a minute admits N + 1 calls.'),
+  f('rate-limit-relents', ['ERR-010'], 'After a 429, the next call over the limit is admitted (the refused call clears the oldest).'),
 
   // Paging
   f('default-page-size-20', ['PAGE-001'], 'The default page size is 20.'),

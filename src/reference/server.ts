@@ -152,7 +152,7 @@ export class Server {
       }
       // Refusals from here on are the route's own (its surface), the rate limit's included.
       route = m.route ?? undefined;
-      admit(p.ws, Date.now(), this.choices.retryAfter);
+      admit(p.ws, Date.now(), this.choices.retryAfter, this.faults);
       if (!m.route) throw this.noRoute(m.methodMismatch, method, path);
       route = m.route;
       params = m.params;

@@ -8,6 +8,7 @@ import { SCOPES, type SuiteDef } from '../../src/engine/check.ts';
 import { nonJsonContentType } from './content-type.ts';
 import { capabilityOff } from './capability.ts';
 import { rateLimited } from './limits.ts';
+import { rateLimitCounted } from './limit-count.ts';
 import { malformedJson } from './malformed.ts';
 import { envelopeOnReadRefusals, envelopeOnWriteRefusals } from './refusals.ts';
 import { unknownRoutes } from './routes.ts';
@@ -21,8 +22,8 @@ export const errorsSuite: SuiteDef = {
     // Lacks graph:read: its definition list is refused with 403.
     noread: { role: 'analyst', scopes: ['graph:write'] },
   },
-  checks: [envelopeOnReadRefusals, envelopeOnWriteRefusals, unknownRoutes, malformedJson, wrongTypes, nonJsonContentType, capabilityOff, rateLimited],
+  checks: [envelopeOnReadRefusals, envelopeOnWriteRefusals, unknownRoutes, malformedJson, wrongTypes, nonJsonContentType, capabilityOff, rateLimited, rateLimitCounted],
   // The bad bodies side by side with the rest, each in a workspace of its own (with the
   // test-control protocol): they change no workspace setting and read nothing others leave.
-  lanes: [[malformedJson], [wrongTypes]],
+  lanes: [[malformedJson], [wrongTypes], [rateLimitCounted]],
 };

@@ -9,6 +9,7 @@
  * equivalent or a behaviour the document allows, disabled in the reference's source with
  * Stryker's own comment and the reason (`// Stryker disable next-line <Mutator>: <reason>`).
  */
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { relative, resolve } from 'node:path';
@@ -88,7 +89,8 @@ const { modules, seed, out } = parseArgs(process.argv.slice(2));
 const concurrency = Number(process.env.WGC_MUTATION_CONCURRENCY ?? Math.max(1, Math.min(2, cpus().length)));
 if (seed !== undefined) process.env.WGC_MUTATION_SEED = seed;
 // A run on another seed keeps results of its own (a reused result would be the first seed's).
-const incrementalFile = `reports/mutation/incremental-${modules.join('+')}${seed !== undefined ? `-seed${seed}` : ''}.json`;
+const moduleSet = modules.join('+').length <= 120 ? modules.join('+') : `${modules.length}-modules-${createHash('sha256').update(modules.join('+')).digest('hex').slice(0, 12)}`;
+const incrementalFile = `reports/mutation/incremental-${moduleSet}${seed !== undefined ? `-seed${seed}` : ''}.json`;
 /** Whether this run reuses an earlier run's results (see `incremental` below). */
 const incremental = existsSync(resolve(ROOT, incrementalFile)) && process.env.WGC_MUTATION_FULL !== '1';
 const started = Date.now();

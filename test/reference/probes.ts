@@ -515,6 +515,12 @@ export const PROBES: Record<string, Probe> = {
     await ws.api('GET', '/me');
     expectError(await ws.api('GET', '/me'), 429);
   },
+  'ERR-010': async (ref, ws) => {
+    await ref.control('PUT', `/workspaces/${ws.id}/rate-limit`, { requestsPerMinute: 3 });
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++) statuses.push((await ws.api('GET', '/me')).status);
+    expect(statuses).toEqual([200, 200, 200, 429, 429]);
+  },
   'ERR-009': async (ref, ws) => {
     await ref.control('PUT', `/workspaces/${ws.id}/capabilities`, { definitions: false });
     expectError(await ws.api('GET', '/definitions'), 503);
