@@ -21,6 +21,12 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SEED = Number(process.env.WGC_MUTATION_SEED ?? 20_240_611);
 const NUM_RUNS = 10;
 /**
+ * Per request: the in-process reference answers in milliseconds, so a mutant that leaves a
+ * request unanswered fails its check (a transport timeout is a harness error) in seconds
+ * instead of holding the test runner until Stryker's own timeout.
+ */
+const REQUEST_TIMEOUT_MS = 4_000;
+/**
  * The reference's conformant variants the checks run against (WGC_MUTATION_VARIANTS, comma
  * separated; default all three): code only a variant reaches (the alternative's and the lenient
  * readings) is covered by that variant's runs, so a mutant there is judged, not left uncovered.
@@ -39,7 +45,7 @@ for (const variant of VARIANTS)
       let session: SuiteSession;
       beforeAll(async () => {
         ref = await startReference({ variant, prompt: true });
-        const prepared = await prepareRun([suite], controlledRunContext(ref, { seed: SEED, numRuns: NUM_RUNS, timeoutMs: 20_000 }));
+        const prepared = await prepareRun([suite], controlledRunContext(ref, { seed: SEED, numRuns: NUM_RUNS, timeoutMs: REQUEST_TIMEOUT_MS }));
         session = await openSession(suite, prepared.run);
       });
       afterAll(async () => {

@@ -103,7 +103,7 @@ const stryker = new Stryker({
   coverageAnalysis: 'perTest',
   mutate: modules.map((m) => MODULES[m]),
   // A mutant that breaks billing makes a session wait for charges at close: slow kills, not hangs.
-  timeoutMS: 30_000,
+  timeoutMS: 15_000,
   concurrency,
   // Module-level constants run once at start-up; every test would have to run for each.
   ignoreStatic: true,
