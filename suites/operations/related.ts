@@ -101,6 +101,8 @@ export const relatedCollections: CheckDef = {
   id: 'operations/related-collections',
   title: "The collections a stored record's relatedData links to answer the collection envelope and need a key; they, GET /data/relationships and GET /operations page by limit and cursor",
   clauses: ['ENV-004', 'PAGE-013', 'AUTH-004'],
+  // ENV-004 and AUTH-004 are judged on the linked collections, rows of their own (docs/coverage.md).
+  endpoints: { 'PAGE-013': ['listRelationships', 'listOperations'] },
   needs: { control: true },
   // The account and person reads, the six linked collections read whole, and their one-item
   // pages: three for the account's contacts, one for each of the other five; the relationships
