@@ -280,6 +280,7 @@ export function renderRuleCells(spec: LoadedSpec, suites: readonly SuiteDef[]): 
     });
     out.push(table(['Endpoint', 'Clause', 'Checks'], rows), '');
   }
+  out.push(renderOperationCells(checksById(suites)));
   out.push(renderLinkedCells(checksById(suites)));
   return out.join('\n');
 }
@@ -346,6 +347,95 @@ function renderLinkedCells(checks: ReadonlyMap<string, CheckDef>): string {
     "Rows the endpoint table cannot hold: a stored account's or person's relatedData links to paginated collections (seed 4.9) whose paths the document does not show, so the checks follow the links a run finds (suites/_shared/linked.ts). `wgc selftest --family rule-cells` forgets the price on each of the reference's six linked collections, the workspace check on the two that hold items there, and the cursor on the account's contacts.",
     '',
     table(['Rule', 'Clauses', 'Checks', 'Note'], rows),
+    '',
+  ].join('\n');
+}
+
+/**
+ * The catalog operations of 4.8 and 4.9, rows of their own: the endpoint table's
+ * POST /operations and POST /query serve several, and a rule may be forgotten on one. Per
+ * operation, each rule the document applies to it and the check that judges it for that
+ * operation (a check named here sends that operation), or why none does.
+ */
+interface OperationCell {
+  operation: string;
+  rule: string;
+  clauses: readonly string[];
+  checks: readonly string[];
+  note?: string;
+}
+
+const NOT_SHOWN_ACCESS = 'the permission is "not shown" (4.8): nothing to hold a refusal to';
+const OPERATION_CELLS: readonly OperationCell[] = [
+  { operation: 'graph.apply_update', rule: 'access', clauses: ['SCOPE-011', 'SCOPE-012'], checks: ['scopes/apply-update'] },
+  { operation: 'graph.apply_update', rule: 'access (labels)', clauses: ['ROLE-006'], checks: ['roles/label-change-needs-admin-and-role'] },
+  { operation: 'graph.apply_update', rule: 'price', clauses: ['BILL-001'], checks: ['billing/billed-calls-cost-one'] },
+  {
+    operation: 'graph.apply_update',
+    rule: 'results',
+    clauses: ['OPS-006', 'OPS-007', 'OPS-016'],
+    checks: ['operations/apply-update-accepted', 'operations/account-fields-gap-fill', 'operations/canonical-person-id-not-applied'],
+  },
+  { operation: 'graph.apply_update', rule: 'listed', clauses: ['OPS-003'], checks: ['operations/accepted-operations-listed'] },
+  { operation: 'graph.propose_update', rule: 'access', clauses: [], checks: [], note: NOT_SHOWN_ACCESS },
+  { operation: 'graph.propose_update', rule: 'price', clauses: ['BILL-001'], checks: ['billing/billed-calls-cost-one'] },
+  { operation: 'graph.propose_update', rule: 'listed', clauses: ['OPS-003'], checks: ['operations/accepted-operations-listed'] },
+  {
+    operation: 'graph.agent_preview',
+    rule: 'access',
+    clauses: ['SCOPE-007', 'SCOPE-010', 'SCOPE-012', 'ROLE-003', 'ROLE-004', 'ROLE-005'],
+    checks: ['scopes/agent-preview', 'roles/agent-preview-by-role', 'roles/agent-refused-for-member', 'roles/role-change-agent'],
+  },
+  {
+    operation: 'graph.agent_preview',
+    rule: 'price',
+    clauses: ['BILL-011'],
+    checks: ['billing/preview-fee'],
+    note: "the call's credit and the quoted preview fee: which of the two a ledger shows as which is the target's layout",
+  },
+  { operation: 'graph.agent_preview', rule: 'results', clauses: ['OPS-004', 'OPS-005'], checks: ['operations/preview-quotes', 'operations/oversized-preview-not-quoted'] },
+  { operation: 'graph.agent_preview', rule: 'listed', clauses: ['OPS-003'], checks: ['operations/accepted-operations-listed'] },
+  { operation: 'graph.agent_run', rule: 'access', clauses: ['SCOPE-008', 'SCOPE-010', 'SCOPE-012', 'ROLE-004'], checks: ['scopes/agent-run', 'roles/agent-refused-for-member'] },
+  {
+    operation: 'graph.agent_run',
+    rule: 'price',
+    clauses: [],
+    checks: [],
+    note: 'a run incurs its submission fee and model credits on top of the call (8 billing 3-4), neither of them shown: no exact price to hold it to',
+  },
+  { operation: 'graph.agent_run', rule: 'listed', clauses: ['OPS-003'], checks: ['operations/accepted-operations-listed'] },
+  { operation: 'graph.context_refresh', rule: 'access', clauses: [], checks: [], note: NOT_SHOWN_ACCESS },
+  {
+    operation: 'graph.context_refresh',
+    rule: 'price',
+    clauses: ['BILL-001'],
+    checks: ['billing/billed-calls-cost-one'],
+    note: 'at least one credit: a refresh may research, metered on top (8 billing 3)',
+  },
+  { operation: 'graph.context_refresh', rule: 'listed', clauses: ['OPS-003'], checks: ['operations/accepted-operations-listed'] },
+  ...['crm.read_partner_company_properties', 'crm.read_partner_contact_properties', 'crm.read_partner_deal_properties'].flatMap((operation): OperationCell[] => [
+    { operation, rule: 'access', clauses: ['SCOPE-006'], checks: ['scopes/query'] },
+    { operation, rule: 'price', clauses: ['BILL-001'], checks: ['billing/billed-calls-cost-one'], note: 'at least one credit: a live read may be metered on top (8 billing 3)' },
+  ]),
+  { operation: 'CRM mutations', rule: 'access', clauses: ['SCOPE-013'], checks: [], note: 'not observable: their names and shapes are not shown (4.9)' },
+];
+
+function renderOperationCells(checks: ReadonlyMap<string, CheckDef>): string {
+  for (const c of OPERATION_CELLS) {
+    if (c.checks.length === 0 && !c.note) throw new Error(`src/docs/rule-cells.ts OPERATION_CELLS: ${c.operation} ${c.rule} has neither a check nor a reason`);
+    for (const id of c.checks) {
+      const check = checks.get(id);
+      if (!check) throw new Error(`src/docs/rule-cells.ts OPERATION_CELLS names ${id}, which no suite defines`);
+      if (!c.clauses.some((k) => check.clauses.includes(k))) throw new Error(`src/docs/rule-cells.ts OPERATION_CELLS: ${id} names none of ${c.clauses.join(', ')}`);
+    }
+  }
+  const rows = OPERATION_CELLS.map((c) => [code(c.operation), cell(c.rule), c.clauses.join(', ') || '–', c.checks.length > 0 ? c.checks.map(code).join(', ') : 'not judged', cell(c.note ?? '')]);
+  return [
+    '## Catalog operations (4.8, 4.9)',
+    '',
+    'Rows the endpoint table cannot hold: POST /operations and POST /query each serve several operations, and a rule can be forgotten on one of them. Each check named here sends that operation itself. `wgc selftest --family rule-cells` forgets the price of each operation priced here and the scope check of each operation whose permission the document shows, one at a time.',
+    '',
+    table(['Operation', 'Rule', 'Clauses', 'Checks', 'Note'], rows),
     '',
   ].join('\n');
 }

@@ -4,6 +4,7 @@
  * in-memory record set written by the crm.* mutation operations.
  */
 import { badRequest } from './errors.ts';
+import { forgets } from './faults.ts';
 import { CRM_FIELDS, QUERY_OPERATIONS } from './fields.ts';
 import type { Ctx, Route } from './route.ts';
 import { arr, num, obj, oneOf, opt, parseBody, req, str } from './validate.ts';
@@ -31,7 +32,8 @@ function query(ctx: Ctx) {
     .sort((a, b) => (String(a.id) < String(b.id) ? -1 : 1))
     .slice(0, b.arguments.limit)
     .map((r) => ({ id: r.id, properties: Object.fromEntries(b.arguments.properties.map((p) => [p, r[p] ?? null])) }));
-  return { status: 200, body: ctx.store.choices.layout.queryResult(b.operation, object, items) };
+  // A rule-cells fault may forget the price of this one read operation.
+  return { status: 200, body: ctx.store.choices.layout.queryResult(b.operation, object, items), ...(forgets(ctx.faults, 'price', `api:query.${b.operation}`) ? { credits: 0 } : {}) };
 }
 
 export const CRM_ROUTES: readonly Route[] = [{ method: 'POST', pattern: '/query', surface: 'api:query', billable: true, scopes: ['crm:read'], capability: 'crm', body: true, handle: query }];

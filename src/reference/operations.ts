@@ -9,6 +9,7 @@ import { AGENT_PREVIEW, AGENT_RUN } from './op-agent.ts';
 import { CRM_MUTATIONS } from './op-crm.ts';
 import { APPLY_UPDATE, CONTEXT_REFRESH, PROPOSE_UPDATE } from './op-graph.ts';
 import { checkPermission, type OpDef } from './opdef.ts';
+import { forgets } from './faults.ts';
 import type { Choices } from './choices.ts';
 import { page, pageParams } from './query.ts';
 import type { Ctx, Route } from './route.ts';
@@ -71,7 +72,8 @@ function submit(ctx: Ctx) {
   const out = receiptOut(receipt, choices);
   if (ctx.faults.has('receipts-not-pollable')) out.id = ctx.store.newId();
   const answer = choices.layout.submitted(out);
-  const free = op.name === 'graph.agent_preview' && ctx.faults.has('preview-free');
+  // A rule-cells fault may forget the price of this one operation.
+  const free = (op.name === 'graph.agent_preview' && ctx.faults.has('preview-free')) || forgets(ctx.faults, 'price', `api:operations.${op.name}`);
   // The preview fee is this call's credit, or (a variant's choice) charged on top as its own entry.
   const fee = op.name === 'graph.agent_preview' && choices.previewFee.chargedOnTop ? [{ credits: choices.previewFee.apiPreviewCredits, surface: choices.previewFee.surface }] : [];
   return { status: choices.status.submit, body: answer, surface: `api:operations.${op.name}`, credits: free ? 0 : 1, ...(fee.length > 0 ? { extraCharges: fee } : {}) };

@@ -307,6 +307,24 @@ export async function ruleCellsFamily(): Promise<GeneratedFault[]> {
       out.push(cell('free-replay', ['BILL-010'], 'a replay is charged'));
     }
   }
+  // The catalog operations (4.8, 4.9) as rows of their own: a rule forgotten on one operation
+  // of an endpoint that serves several. The price of each submission the suite can send without
+  // an agent's fees, and of each live CRM read; the scope check of each operation whose
+  // permission the document shows.
+  for (const operation of ['graph.apply_update', 'graph.propose_update', 'graph.context_refresh']) {
+    out.push({
+      name: `forgets:price@api:operations.${operation}`,
+      family: 'rule-cells',
+      clauses: ['BILL-001'],
+      description: `POST /operations ${operation}: its accepted submissions are not charged`,
+    });
+  }
+  for (const operation of QUERY_OPERATIONS) {
+    out.push({ name: `forgets:price@api:query.${operation}`, family: 'rule-cells', clauses: ['BILL-001'], description: `POST /query ${operation}: its 2xx answers are not charged` });
+  }
+  for (const [operation, clauses] of Object.entries(OPERATION_SCOPE_CLAUSES)) {
+    out.push({ name: `forgets:scopes@api:operations.${operation}`, family: 'rule-cells', clauses: [...clauses], description: `POST /operations ${operation}: the scope check is skipped` });
+  }
   // The collections reached only through relatedData links: the account's contacts hold the
   // check's three people (its evidence and deals, and a person's collections, hold fewer than
   // two items on the reference, so a forgotten cursor shows nowhere there: LINKED_UNOBSERVABLE).
@@ -329,6 +347,18 @@ export async function ruleCellsFamily(): Promise<GeneratedFault[]> {
   }
   return out;
 }
+
+/** The catalog operations whose permission the document shows, and the clause of their scopes. */
+const OPERATION_SCOPE_CLAUSES: Readonly<Record<string, readonly string[]>> = {
+  // A refused call changes nothing (SCOPE-012): one let through changes what it was sent to.
+  'graph.apply_update': ['SCOPE-011', 'SCOPE-012'],
+  // The admin scope does not stand in for the agent scopes (SCOPE-010): an admin key gets through too.
+  'graph.agent_preview': ['SCOPE-007', 'SCOPE-010', 'SCOPE-012'],
+  'graph.agent_run': ['SCOPE-008', 'SCOPE-010', 'SCOPE-012'],
+};
+
+/** The live CRM read operations of 4.9 (POST /query). */
+const QUERY_OPERATIONS = ['crm.read_partner_company_properties', 'crm.read_partner_contact_properties', 'crm.read_partner_deal_properties'];
 
 /** The collections the reference's stored account and person link to (relatedData), by surface. */
 const LINKED_PATHS: Readonly<Record<string, string>> = {

@@ -20,7 +20,8 @@ import { inParallel, WIDE_PARALLEL } from '../_shared/parallel.ts';
 import { applyUpdateBody, archiveIfCreated, idempotencyKey, makeAccount, pollReceipt, receiptPath, type AccountFixture } from '../_shared/ops-fixtures.ts';
 import { findResourceId } from '../_shared/receipts.ts';
 import { linkedPaths } from '../_shared/linked.ts';
-import { computePreviewShapes, computeRunShapes, decisionInputShapes, queryShapes, traceShapes, type Shape } from '../_shared/ops-shapes.ts';
+import { catalogFields, QUERY_OPERATIONS } from '../_shared/access-shapes.ts';
+import { computePreviewShapes, computeRunShapes, decisionInputShapes, operationArgumentShapes, queryShapes, traceShapes, type Shape } from '../_shared/ops-shapes.ts';
 
 /** What the steps share: the account fixture and the definition the steps create. */
 interface State {
@@ -31,7 +32,15 @@ interface State {
   slugs?: [string, string];
   /** The collections the account and person reads link to (relatedData), priced like every read. */
   links: string[];
+  /** Per live CRM read operation (4.9), fields the catalog lists for it (none when it lists none). */
+  queryFields: Record<string, string[]>;
 }
+
+/** One live CRM read operation's candidate requests: the catalog's fields first, then the generic shapes. */
+const queryOf = (st: State, operation: string): Shape[] => [
+  ...((st.queryFields[operation]?.length ?? 0) > 0 ? [{ method: 'POST', path: '/query', body: { operation, arguments: { properties: st.queryFields[operation] } } } as Shape] : []),
+  ...queryShapes().map((s): Shape => ({ ...s, body: { ...(s.body as Record<string, unknown>), operation } })),
+];
 
 /**
  * Linked collections priced at most (an account's three and a person's three on the reference):
@@ -61,6 +70,10 @@ interface Step {
 
 const def = (st: State, f: (id: string) => Shape[]): Shape[] => (st.definitionId ? f(st.definitionId) : []);
 
+/** A catalog operation's submissions, with the candidate arguments of suites/_shared/ops-shapes.ts. */
+const operationShapes = (st: State, operation: string): Shape[] =>
+  (operationArgumentShapes(st.fx)[operation] ?? []).map((args) => ({ method: 'POST', path: '/operations', body: { operation, arguments: args, reason: `conformance check: priced ${operation}` } }));
+
 /** In dependency order: the definition steps need the create, traces need the edit, archive comes last. */
 const STEPS: readonly Step[] = [
   { operationId: 'listDefinitions', shapes: () => [{ method: 'GET', path: '/definitions', query: { limit: 1 } }] },
@@ -82,11 +95,18 @@ const STEPS: readonly Step[] = [
       def(st, (id) => (st.slugs ? [{ method: 'POST', path: `/definitions/${id}/merge-value`, body: { fromSlug: st.slugs[0], intoSlug: st.slugs[1], reason: 'conformance check' } }] : [])),
   },
   { operationId: 'submitOperation', shapes: (st) => [{ method: 'POST', path: '/operations', body: applyUpdateBody(st.fx) }], polls: true },
+  // The other catalog operations of 4.8 a check can send without an agent's fees: each is a
+  // submission of its own, priced on its own (a server may forget the price on one operation).
+  // A proposal is an edit left for review: no work beyond the call is shown.
+  { operationId: 'submitOperation', shapes: (st) => operationShapes(st, 'graph.propose_update'), polls: true },
+  // A context refresh may research (third-party cost, metered on top: part 8 rule 3).
+  { operationId: 'submitOperation', shapes: (st) => operationShapes(st, 'graph.context_refresh'), polls: true, mayMeter: true },
   { operationId: 'getAccount', shapes: (st) => [{ method: 'GET', path: `/data/accounts/${st.fx.accountId}` }], accepted: keepLinks },
   { operationId: 'getPerson', shapes: (st) => [st.fx.accountPersonId, st.fx.personId].map((id) => ({ method: 'GET', path: `/data/people/${id}` }) as Shape), accepted: keepLinks },
   { operationId: 'listIcps', shapes: () => [{ method: 'GET', path: '/data/icps' }] },
   { operationId: 'listRelationships', shapes: () => [{ method: 'GET', path: '/data/relationships' }] },
-  { operationId: 'runQuery', shapes: () => queryShapes(), mayMeter: true },
+  // Each of the three read operations of 4.9, priced on its own (a server may forget one).
+  ...QUERY_OPERATIONS.map((operation): Step => ({ operationId: 'runQuery', shapes: (st) => queryOf(st, operation), mayMeter: true })),
   { operationId: 'prepareDecisionInputs', shapes: (st) => def(st, decisionInputShapes), mayMeter: true },
   { operationId: 'readTraces', shapes: (st) => traceShapes(st.fx.accountId) },
   { operationId: 'previewCompute', shapes: () => computePreviewShapes(), mayMeter: true },
@@ -134,7 +154,9 @@ export const billedCallsCostOne: CheckDef = {
     if (missing.length > 0) throw new Error(`billing/billed-calls-cost-one has no request for billed operation(s) ${missing.join(', ')}`);
 
     const owner = ctx.key('owner');
-    const st: State = { links: [], fx: await makeAccount(ctx, 'bill-each'), createBody: minimalCreateBody(ctx, { enumValues: [{ label: 'Alpha' }, { label: 'Beta' }] }) };
+    const queryFields: Record<string, string[]> = {};
+    for (const operation of QUERY_OPERATIONS) queryFields[operation] = await catalogFields(ctx, owner, operation);
+    const st: State = { links: [], queryFields, fx: await makeAccount(ctx, 'bill-each'), createBody: minimalCreateBody(ctx, { enumValues: [{ label: 'Alpha' }, { label: 'Beta' }] }) };
     const priced: string[] = [];
     const unpriced: string[] = [];
     // Judged once every step has run (the measurements deferred: each call's charge is

@@ -134,11 +134,26 @@ describe('the rule-cells family', () => {
         .map((f) => f.name)
         .sort(),
     ).toEqual(
-      ['definitions.list', 'definitions.create', 'definitions.update', 'definitions.archive', 'definitions.merge_value', 'query', 'compute.preview', 'compute.run']
+      [
+        'definitions.list',
+        'definitions.create',
+        'definitions.update',
+        'definitions.archive',
+        'definitions.merge_value',
+        'query',
+        'compute.preview',
+        'compute.run',
+        // The catalog operations whose permission 4.8 shows, one at a time.
+        'operations.graph.apply_update',
+        'operations.graph.agent_preview',
+        'operations.graph.agent_run',
+      ]
         .map((s) => `forgets:scopes@api:${s}`)
         .sort(),
     );
     expect(rules('isolation').length).toBeGreaterThanOrEqual(10);
+    // The price of each catalog operation priced on its own: three submissions, three live reads.
+    expect(rules('price').filter((f) => /@api:(operations\.graph|query\.crm)\./.test(f.name))).toHaveLength(6);
     // Each is run against the suites of its clauses only.
     expect(suitesFor(cells.find((f) => f.name === 'forgets:revoked@api:me')!)).toEqual(['auth']);
     expect(suitesFor(cells.find((f) => f.name === 'forgets:free-refusals@api:definitions.create')!)).toEqual(['billing']);
@@ -151,6 +166,23 @@ describe('the rule-cells family', () => {
       expect((await ref.api(secret, 'GET', '/definitions', { auth: 'x-api-key' })).status).toBe(401);
       expect((await ref.api(secret, 'GET', '/definitions')).status).toBe(200);
       expect((await ref.api(secret, 'GET', '/me', { auth: 'x-api-key' })).status).toBe(200);
+    } finally {
+      await ref.close();
+    }
+  });
+
+  it('forgets the price on that catalog operation only', async () => {
+    const ref = await Ref.start(['forgets:price@api:query.crm.read_partner_deal_properties']);
+    try {
+      const ws = await ref.workspace();
+      const { secret } = await ws.key('owner', ['crm:read']);
+      const read = async (operation: string, properties: string[]) => {
+        const before = await ws.charged();
+        expect((await ref.api(secret, 'POST', '/query', { body: { operation, arguments: { properties } } })).status).toBe(200);
+        return (await ws.charged()) - before;
+      };
+      expect(await read('crm.read_partner_company_properties', ['name'])).toBe(1);
+      expect(await read('crm.read_partner_deal_properties', ['dealname'])).toBe(0);
     } finally {
       await ref.close();
     }
