@@ -50,7 +50,8 @@ export type Cmd =
   | { kind: 'list'; limit: number; includeArchived: boolean }
   | { kind: 'walk'; includeArchived: boolean; limit?: number }
   | { kind: 'replay'; which: number; reorder?: true }
-  | { kind: 'conflict'; which: number; change?: 'kinds' | 'path' };
+  | { kind: 'conflict'; which: number; change?: 'kinds' | 'path' }
+  | { kind: 'grant'; call: 'list' | 'create' | 'patch' };
 
 /** A field present about half the time (a record's optional keys are otherwise nearly always there); shrinks to absent. */
 const sometimes = <T>(a: fc.Arbitrary<T>): fc.Arbitrary<T | undefined> => fc.option(a, { nil: undefined, freq: 2 });
@@ -109,6 +110,9 @@ export const commandArb: fc.Arbitrary<Cmd> = fc.oneof(
     arbitrary: fc.record({ kind: fc.constant('conflict' as const), which: fc.nat({ max: 3 }), change: fc.constantFrom(undefined, 'kinds' as const, 'path' as const, 'path' as const) }).map(present),
     weight: 3,
   },
+  // With the test-control protocol: a scope taken from the key between two calls, one call that
+  // needs it (refused, changing nothing), the scope given back (part 5 rules 5 and 8).
+  { arbitrary: fc.record({ kind: fc.constant('grant' as const), call: fc.constantFrom('list' as const, 'create' as const, 'patch' as const) }), weight: 2 },
 );
 
 /** Pages of 200 one walk reads at most (a walk that needs more ends at the bound, judged on what it read). */
@@ -384,6 +388,8 @@ export async function apply(r: Runner, m: Model, c: Cmd): Promise<void> {
     case 'list':
     case 'walk':
       return listing(r, m, c);
+    case 'grant':
+      return grant(r, m, c);
     case 'replay': {
       const rec = m.keys[c.which % m.keys.length]!;
       // The same input, its properties in reverse order when `reorder`: JSON objects are unordered.
@@ -427,6 +433,69 @@ export async function apply(r: Runner, m: Model, c: Cmd): Promise<void> {
   }
 }
 
+/**
+ * A scope taken away between calls (control protocol): the next call that needs it is refused
+ * with 403 (SCOPE-001, SCOPE-002 or SCOPE-003: grants are read on every request) and changes
+ * nothing (SCOPE-012: a walk after the scope is given back must still show what the model
+ * holds). A walk before it makes sure what differs afterwards is the refused call's doing.
+ */
+async function grant(r: Runner, m: Model, c: Extract<Cmd, { kind: 'grant' }>): Promise<void> {
+  const control = r.ctx.run.hasControl ? r.ctx.control : undefined;
+  const keyId = r.key.keyId;
+  if (!control || keyId === undefined) return;
+  await listing(r, m, { kind: 'walk', includeArchived: true });
+  // The scope the call needs; a PATCH with no live definition to name is a create.
+  const drop = c.call === 'list' ? 'graph:read' : 'admin';
+  const target = c.call === 'patch' ? pick(liveDefs(m), r.step) : undefined;
+  const clause = c.call === 'list' ? 'SCOPE-001' : target ? 'SCOPE-003' : 'SCOPE-002';
+  await control.setKeyScopes(
+    keyId,
+    r.key.scopes.filter((s) => s !== drop),
+  );
+  let ex: Exchange;
+  try {
+    const reason = `${REASON} ${r.step} without ${drop}`;
+    ex =
+      c.call === 'list'
+        ? await send(r, { method: 'GET', path: '/definitions', key: r.key, query: { limit: 200 } })
+        : target
+          ? await send(r, { method: 'PATCH', path: `/definitions/${target.id}`, key: r.key, body: { reason, description: 'written without the admin scope' } })
+          : await send(r, {
+              method: 'POST',
+              path: '/definitions',
+              key: r.key,
+              body: { ...createBody(r, { kind: 'create', module: MODULE_KEYS[0]!, kinds: ['account'], cardinality: 'exclusive', labels: ['Alpha'], keyed: false }), reason },
+            });
+  } finally {
+    await control.setKeyScopes(keyId, r.key.scopes);
+  }
+  r.ctx.judged(clause);
+  r.looked.add(clause);
+  if (ex.response?.status !== 403) {
+    if (is2xx(ex)) r.billed.push(ex);
+    // A write let through has also changed what it was sent to.
+    if (is2xx(ex) && drop === 'admin') {
+      r.ctx.judged('SCOPE-012');
+      r.ctx.softFail({
+        clause: 'SCOPE-012',
+        message: `with admin taken from the key just before, a ${target ? 'PATCH' : 'create'} was carried out`,
+        expected: '403 FORBIDDEN and nothing changed',
+        received: answer(ex),
+        exchange: ex,
+      });
+    }
+    fail(clause, `with ${drop} taken from the key just before, the call that needs it was not refused`, '403 FORBIDDEN', answer(ex), ex);
+  }
+  r.looked.add('SCOPE-012');
+  try {
+    await listing(r, m, { kind: 'walk', includeArchived: true });
+    r.ctx.judged('SCOPE-012');
+  } catch (e) {
+    if (!(e instanceof Finding)) throw e;
+    throw new Finding({ ...e.evidence, clause: 'SCOPE-012', message: `after a call refused for a missing scope (${drop}), ${e.evidence.message}` });
+  }
+}
+
 /** One page (list) or a whole walk (walk): this sequence's items must be what the model shows. */
 async function listing(r: Runner, m: Model, c: Extract<Cmd, { kind: 'list' | 'walk' }>): Promise<void> {
   const want = visibleDefs(m, c.includeArchived);
@@ -447,6 +516,11 @@ async function listing(r: Runner, m: Model, c: Extract<Cmd, { kind: 'list' | 'wa
       fail('PAGE-006', 'a listing of definitions did not answer the collection envelope', '2xx with items and nextCursor', answer(ex), ex);
     r.billed.push(ex);
     const items = body.items.filter(isObject);
+    // Within a page, ascending by id (part 8).
+    const ids = items.map((i) => String(i.id));
+    r.ctx.judged('PAGE-005');
+    const back = ids.findIndex((id, i) => i > 0 && compareIds(ids[i - 1]!, id) >= 0);
+    if (back > 0) fail('PAGE-005', `a page of the definition listing lists ${ids[back]} after ${ids[back - 1]}`, 'ids strictly ascending', brief(ids), ex);
     own.push(...items.filter((i) => typeof i.name === 'string' && i.name.startsWith(r.prefix)));
     const next = typeof body.nextCursor === 'string' ? body.nextCursor : undefined;
     // A page with more after it reaches up to its last item (ascending by id, part 8): a single

@@ -20,6 +20,7 @@ import { apply, describe, MAX_COMMANDS, resolve, sequenceArb, VALUES_LOST, WALK_
 import { emptyModel, liveDefs, type Model } from './model.ts';
 import { drawnSequences, sequenceCredits } from './plan.ts';
 import { interleavings } from './interleavings.ts';
+import { walkDuringWritesCheck } from './walk-during-writes.ts';
 
 const ADMIN = 'admin';
 /** Sequences per run, each up to MAX_COMMANDS steps (the run's --runs bounds it too; few, in a workspace others may share). */
@@ -37,6 +38,9 @@ const MAX_CONTEXT = 60;
 const MAX_SHRINK_CALLS = 25;
 
 /** The clause each kind of step judges, to say which were judged at all in a run. */
+/** Judged by a step that takes a scope away (commands.ts grant): the list's, the create's and the PATCH's, and the refusal changing nothing. */
+const GRANT_CLAUSES = ['SCOPE-001', 'SCOPE-002', 'SCOPE-003', 'SCOPE-012'];
+
 const JUDGED_BY: Readonly<Record<string, Cmd['kind']>> = {
   'DEF-017': 'patch',
   'DEF-018': 'patch',
@@ -149,7 +153,26 @@ function modelPart(part: number): CheckDef {
   return {
     id: part === 0 ? 'sequences/definitions-model' : `sequences/definitions-model-${part + 1}`,
     title: `Random sequences of definition writes, listings, replays and reused keys leave what a model of the document says, step by step (shrunk to the shortest failing sequence; part ${part + 1} of ${PARTS})`,
-    clauses: ['DEF-003', 'DEF-012', 'DEF-013', 'DEF-015', 'DEF-017', 'DEF-018', 'DEF-019', 'DEF-022', 'DEF-028', 'DEF-029', 'PAGE-006', 'IDEM-002', 'IDEM-003', 'IDEM-004', 'BILL-001', 'BILL-010'],
+    clauses: [
+      'DEF-003',
+      'DEF-012',
+      'DEF-013',
+      'DEF-015',
+      'DEF-017',
+      'DEF-018',
+      'DEF-019',
+      'DEF-022',
+      'DEF-028',
+      'DEF-029',
+      'PAGE-005',
+      'PAGE-006',
+      'IDEM-002',
+      'IDEM-003',
+      'IDEM-004',
+      'BILL-001',
+      'BILL-010',
+      ...GRANT_CLAUSES,
+    ],
     endpoints: { 'DEF-029': ['createDefinition', 'updateDefinition', 'archiveDefinition', 'mergeDefinitionValue', 'listDefinitions'] },
     needs: { mutation: true },
     // The sequences of this part, played on the model and priced as the reference charges (plan.ts).
@@ -203,6 +226,10 @@ function modelPart(part: number): CheckDef {
       }
       if (!looked.has('DEF-015')) ctx.unobserved('DEF-015', 'no listing in the sequences this part drew had an archived definition in its range');
       if (!looked.has('IDEM-003')) ctx.unobserved('IDEM-003', 'no listing in the sequences this part drew came after a replay');
+      for (const clause of GRANT_CLAUSES) {
+        if (!ctx.run.hasControl) ctx.unobserved(clause, 'taking a scope from the key between calls needs the test-control protocol');
+        else if (!looked.has(clause)) ctx.unobserved(clause, 'no step in the sequences this part drew took away the scope of a call this clause is about');
+      }
       if (!ctx.run.hasControl) {
         ctx.unobserved('BILL-001', 'the usage ledger needs the test-control protocol');
         ctx.unobserved('BILL-010', 'the usage ledger needs the test-control protocol');
@@ -221,7 +248,7 @@ export const sequencesSuite: SuiteDef = {
     // The interleavings also submit a catalog operation (graph.apply_update needs graph:write).
     interleaver: { role: 'owner', scopes: ['admin', 'graph:read', 'graph:write'] },
   },
-  checks: [...modelParts, interleavings],
+  checks: [...modelParts, interleavings, walkDuringWritesCheck],
   // Each part in a workspace of its own, side by side; the interleavings too.
-  lanes: [...modelParts.slice(1).map((c) => [c]), [interleavings]],
+  lanes: [...modelParts.slice(1).map((c) => [c]), [interleavings, walkDuringWritesCheck]],
 };

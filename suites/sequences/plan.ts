@@ -3,7 +3,7 @@
  * generate are drawn exactly as the property draws them (the same arbitrary, seed and run count,
  * through fast-check's own runner) and played on the model alone, each command priced as the
  * reference charges it: a create, PATCH or listing page one credit, an archive or a merge-value
- * two (each is read back with a walk), a replay and a refused reuse nothing, and every definition still live at the end one more (its
+ * two (each is read back with a walk), a scope taken away two (a walk before and after the refused call), a replay and a refused reuse nothing, and every definition still live at the end one more (its
  * archive at clean-up). A walk is one page on the reference, which ends a walk on its last
  * full page.
  */
@@ -12,7 +12,7 @@ import { resolve, sequenceArb, type Cmd } from './commands.ts';
 import { emptyModel, liveDefs, liveValues, type Model } from './model.ts';
 
 /** Credits of one command that runs (see the module comment). */
-const PRICE: Readonly<Record<Cmd['kind'], number>> = { create: 1, patch: 1, archive: 2, merge: 2, list: 1, walk: 1, replay: 0, conflict: 0 };
+const PRICE: Readonly<Record<Cmd['kind'], number>> = { create: 1, patch: 1, archive: 2, merge: 2, list: 1, walk: 1, replay: 0, conflict: 0, grant: 2 };
 
 /** Plays `c` on the model with stand-in slugs: what a later command's target depends on. */
 function simulate(m: Model, c: Cmd, step: number): number {
