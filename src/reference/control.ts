@@ -142,7 +142,7 @@ export class Control {
       }
       const ws = workspace(s, a1);
       if (is('POST', 'workspaces', null, 'pause')) return ((ws.apiAccess = false), { status: 204 });
-      if (is('POST', 'workspaces', null, 'resume')) return ((ws.apiAccess = true), { status: 204 });
+      if (is('POST', 'workspaces', null, 'resume')) return ((ws.apiAccess = !this.faults.has('resume-keeps-paused')), { status: 204 });
       if (is('POST', 'workspaces', null, 'members')) return { status: 201, body: { userId: s.addMember(ws, role(b.role)) } };
       if (a2 === 'members' && a3 !== undefined && n === 4) {
         const member = ws.members.get(a3);
@@ -210,7 +210,8 @@ export class Control {
         return { status: 204 };
       }
       if (is('POST', 'keys', null, 'enable')) {
-        if (key.state === 'revoked') throw new ControlError(409, 'a revoked key cannot be enabled');
+        if (key.state === 'revoked' && !this.faults.has('enable-revives-revoked-key')) throw new ControlError(409, 'a revoked key cannot be enabled');
+        if (this.faults.has('enable-keeps-key-disabled')) return { status: 204 };
         return ((key.state = 'enabled'), { status: 204 });
       }
     }

@@ -5,6 +5,7 @@
  * ids get the variant's status (default 404).
  */
 import { ApiError, badRequest, notFound } from './errors.ts';
+import type { FaultSet } from './faults.ts';
 import type { Account, Person, Workspace } from './model.ts';
 import { page, pageParams } from './query.ts';
 import { accountOut, accountPersonOut, personOut } from './records.ts';
@@ -77,7 +78,8 @@ function linked<T extends { id: string }>(ctx: Ctx, records: Iterable<T>, out: (
   return ctx.faults.has('linked-collections-bare-array') ? { status: 200, body: reply.body.items } : reply;
 }
 
-const membersOf = (ws: Workspace, accountId: string) => [...ws.accountPeople.values()].filter((ap) => ap.accountId === accountId);
+const membersOf = (ws: Workspace, accountId: string, faults?: FaultSet) =>
+  [...ws.accountPeople.values()].filter((ap) => ap.accountId === accountId || faults?.has('account-contacts-whole-workspace') === true);
 
 const read = { billable: true, scopes: ['graph:read'] as const, capability: 'graphReads' as const };
 
@@ -92,7 +94,7 @@ export const DATA_ROUTES: readonly Route[] = [
     pattern: '/data/accounts/:id/contacts',
     surface: 'api:data.account_contacts',
     ...read,
-    handle: (ctx) => linked(ctx, membersOf(ctx.ws, account(ctx).id), (ap) => accountPersonOut(ctx.ws, ap)),
+    handle: (ctx) => linked(ctx, membersOf(ctx.ws, account(ctx).id, ctx.faults), (ap) => accountPersonOut(ctx.ws, ap)),
   },
   { method: 'GET', pattern: '/data/accounts/:id/evidence', surface: 'api:data.account_evidence', ...read, handle: (ctx) => (account(ctx), linked(ctx, [])) },
   { method: 'GET', pattern: '/data/accounts/:id/deals', surface: 'api:data.account_deals', ...read, handle: (ctx) => (account(ctx), linked(ctx, [])) },
@@ -104,7 +106,7 @@ export const DATA_ROUTES: readonly Route[] = [
     ...read,
     handle(ctx) {
       const p = person(ctx);
-      const ids = new Set([...ctx.ws.accountPeople.values()].filter((ap) => ap.personId === p.id).map((ap) => ap.accountId));
+      const ids = new Set([...ctx.ws.accountPeople.values()].filter((ap) => ap.personId === p.id || ctx.faults.has('person-accounts-whole-workspace')).map((ap) => ap.accountId));
       return linked(
         ctx,
         [...ids].map((id) => ctx.ws.accounts.get(id)!),

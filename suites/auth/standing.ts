@@ -36,6 +36,20 @@ async function expectLostAccess(ctx: CheckContext, clause: string, key: KeyHandl
   }
 }
 
+/** After standing is restored through the control protocol, the very next call (GET /me) works again (AUTH-016). */
+async function expectRestored(ctx: CheckContext, key: KeyHandle, what: string): Promise<void> {
+  const next = await ctx.api.send({ method: 'GET', path: '/me', key });
+  ctx.judged('AUTH-016');
+  if (!ok2xx(next))
+    ctx.softFail({
+      clause: 'AUTH-016',
+      message: `${what}: the next call (GET /me) did not work again`,
+      expected: '2xx',
+      received: next.response ? describeResponse(next.response) : `no response (${next.error?.kind})`,
+      exchange: next,
+    });
+}
+
 /**
  * Every scope and the admin role: the key would pass every scope and role rule, so its
  * standing is the only reason to refuse it anywhere.
@@ -53,7 +67,7 @@ const DEAD_KEY_CEILING = 2 * BILLED_ENDPOINTS;
 export const revokedKey: CheckDef = {
   id: 'auth/revoked-key-rejected',
   title: 'A revoked key is rejected with 401 from the next call on',
-  clauses: ['AUTH-007'],
+  clauses: ['AUTH-007', 'AUTH-016'],
   needs: { control: true },
   endpoints: 'every',
   credits: 0,
@@ -63,6 +77,12 @@ export const revokedKey: CheckDef = {
     await provenWorking(ctx, key);
     await ctx.control.revokeKey(key.keyId!);
     await expectLostAccess(ctx, 'AUTH-007', key, [401], 'revoked key');
+    // Revoked for good: enabling it is refused by the control protocol (409), and whatever the
+    // protocol answers, the key stays rejected (AUTH-016).
+    await ctx.control.enableKey(key.keyId!).catch(() => undefined);
+    const after = await ctx.api.send({ method: 'GET', path: '/me', key });
+    ctx.judged('AUTH-016');
+    softStatus(ctx, 'AUTH-016', after, [401], 'revoked key after an attempt to enable it: the next call (GET /me)');
   },
 };
 
@@ -70,7 +90,7 @@ export const revokedKey: CheckDef = {
 export const disabledKey: CheckDef = {
   id: 'auth/disabled-key-rejected',
   title: 'A disabled key is rejected with 401 from the next call on',
-  clauses: ['AUTH-008'],
+  clauses: ['AUTH-008', 'AUTH-016'],
   needs: { control: true },
   endpoints: 'every',
   credits: 0,
@@ -80,6 +100,8 @@ export const disabledKey: CheckDef = {
     await provenWorking(ctx, key);
     await ctx.control.disableKey(key.keyId!);
     await expectLostAccess(ctx, 'AUTH-008', key, [401], 'disabled key');
+    await ctx.control.enableKey(key.keyId!);
+    await expectRestored(ctx, key, 'a disabled key enabled again');
   },
 };
 
@@ -111,7 +133,7 @@ const PAUSED_REFUSALS = [401, 403, 503] as const;
 export const pausedWorkspace: CheckDef = {
   id: 'auth/paused-workspace-loses-access',
   title: 'Every key of a workspace whose API access is paused loses access from the next call on',
-  clauses: ['AUTH-010'],
+  clauses: ['AUTH-010', 'AUTH-016'],
   needs: { control: true },
   endpoints: 'every',
   credits: 0,
@@ -124,5 +146,7 @@ export const pausedWorkspace: CheckDef = {
     for (const key of [first, second]) await provenWorking(ctx, key);
     await ctx.control.pauseWorkspace(workspaceId);
     for (const key of [first, second]) await expectLostAccess(ctx, 'AUTH-010', key, PAUSED_REFUSALS, `key of a paused workspace (holder ${key.role})`);
+    await ctx.control.resumeWorkspace(workspaceId);
+    for (const key of [first, second]) await expectRestored(ctx, key, `key of a resumed workspace (holder ${key.role})`);
   },
 };

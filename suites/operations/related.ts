@@ -16,7 +16,7 @@ import { describeResponse, INVALID_STATUSES } from '../../src/engine/expect.ts';
 import { NotObservable } from '../../src/engine/finding.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 import { is2xx } from '../_shared/definitions.ts';
-import { brief, compareIds, isObject } from '../_shared/json.ts';
+import { brief, compareIds, containsString, isObject } from '../_shared/json.ts';
 import { apiPathOf, linkTexts } from '../_shared/linked.ts';
 import { usableResponses } from '../_shared/ops-usable.ts';
 import { inParallel } from '../_shared/parallel.ts';
@@ -53,8 +53,19 @@ const envelopeOf = (ex: Exchange): Envelope | undefined => {
 
 const idOfItem = (v: unknown): string | undefined => (isObject(v) && typeof v.id === 'string' ? v.id : undefined);
 
+/** The linked collections of a stored account and person, and what of an unrelated account none of them may list. */
+interface Linked {
+  paths: string[];
+  /** Per path: the ids of the unrelated account's records it must not list (DATA-005). */
+  foreign: Map<string, string[]>;
+}
+
 /** The linked collections of a stored account and person (made through the control protocol). */
-async function linkedCollections(ctx: CheckContext, key: KeyHandle): Promise<string[]> {
+async function linkedCollections(ctx: CheckContext, key: KeyHandle): Promise<Linked> {
+  // An unrelated account with a person of its own: none of its records belongs in the collections
+  // the related account and person link to.
+  const other = await ctx.control.createAccount(ctx.workspaceId, { name: `${ctx.run.prefix}unrelated`, domain: 'unrelated.example.com' });
+  const otherPerson = await ctx.control.createPerson(ctx.workspaceId, other.accountId, { name: `${ctx.run.prefix}unrelated-contact` });
   const { accountId } = await ctx.control.createAccount(ctx.workspaceId, { name: `${ctx.run.prefix}related`, domain: 'related.example.com' });
   // Made side by side (the control protocol's calls are free), a few at a time.
   const people = await inParallel(
@@ -64,16 +75,25 @@ async function linkedCollections(ctx: CheckContext, key: KeyHandle): Promise<str
   );
   const personId = people.at(-1)!;
   const paths = new Set<string>();
-  for (const path of [`/data/accounts/${accountId}`, `/data/people/${personId}`]) {
+  const foreign = new Map<string, string[]>();
+  // The account's collections must list none of the other account's people; the person's, not the other account.
+  const notTheirs: Record<string, string[]> = {
+    [`/data/accounts/${accountId}`]: [otherPerson.personId, otherPerson.accountPersonId],
+    [`/data/people/${personId}`]: [other.accountId, otherPerson.personId, otherPerson.accountPersonId],
+  };
+  for (const [path, ids] of Object.entries(notTheirs)) {
     const ex = await ctx.api.send({ method: 'GET', path, key });
     if (!is2xx(ex)) continue;
     for (const text of linkTexts(ex.response?.json)) {
       const p = apiPathOf(text, ex, path);
-      if (p !== undefined && paths.size < LINKS) paths.add(p);
+      if (p !== undefined && paths.size < LINKS && !paths.has(p)) {
+        paths.add(p);
+        foreign.set(p, ids);
+      }
     }
   }
   if (paths.size === 0) throw new NotObservable('the stored account and person showed no relatedData link to a path of the API (their reads are DATA-001 and DATA-002)');
-  return [...paths];
+  return { paths: [...paths], foreign };
 }
 
 /** The listings of 4.9 besides GET /definitions, paged like the linked collections (PAGE-013). */
@@ -100,8 +120,8 @@ async function walkOneByOne(ctx: CheckContext, key: KeyHandle, path: string, mos
 export const relatedCollections: CheckDef = {
   id: 'operations/related-collections',
   title: "The collections a stored record's relatedData links to answer the collection envelope and need a key; they, GET /data/relationships and GET /operations page by limit and cursor",
-  clauses: ['ENV-004', 'PAGE-013', 'AUTH-004'],
-  // ENV-004 and AUTH-004 are judged on the linked collections, rows of their own (docs/coverage.md).
+  clauses: ['ENV-004', 'PAGE-013', 'AUTH-004', 'DATA-005'],
+  // ENV-004, AUTH-004 and DATA-005 are judged on the linked collections, rows of their own (docs/coverage.md).
   endpoints: { 'PAGE-013': ['listRelationships', 'listOperations'] },
   needs: { control: true },
   // The account and person reads, the six linked collections read whole, and their one-item
@@ -116,7 +136,7 @@ export const relatedCollections: CheckDef = {
   async run(ctx) {
     ctx = usableResponses(ctx, 'ENV-004');
     const key = ctx.key('owner');
-    const links = await linkedCollections(ctx, key);
+    const { paths: links, foreign } = await linkedCollections(ctx, key);
     for (const path of [...links, ...LISTINGS]) {
       const linked = links.includes(path);
       const whole = await ctx.api.send({ method: 'GET', path, key });
@@ -133,6 +153,18 @@ export const relatedCollections: CheckDef = {
           exchange: whole,
         });
         continue;
+      }
+      // A record's collections are its own: nothing of an unrelated account of the workspace.
+      const alien = (foreign.get(path) ?? []).find((id) => containsString(whole.response?.json, id) || containsString(whole.response?.json, id.toLowerCase()));
+      if (linked) ctx.judged('DATA-005');
+      if (alien !== undefined) {
+        ctx.softFail({
+          clause: 'DATA-005',
+          message: `${path}, linked from a stored record's relatedData, lists ${alien}, a record of an unrelated account of the workspace`,
+          expected: "only the linking record's own evidence, deals, contacts or accounts",
+          received: brief(whole.response?.json, 600),
+          exchange: whole,
+        });
       }
       // Part 8's default page size: a read without limit never lists more than 50, nor fewer
       // while more follow. A cursor after a short page may lead to an empty last page (PAGE-006's

@@ -515,6 +515,28 @@ export const PROBES: Record<string, Probe> = {
     await ws.api('GET', '/me');
     expectError(await ws.api('GET', '/me'), 429);
   },
+  'DATA-005': async (_ref, ws) => {
+    const a = await ws.account('A');
+    const b = await ws.account('B');
+    const pa = await ws.person(a);
+    const pb = await ws.person(b);
+    const contacts = await ws.api('GET', `/data/accounts/${a}/contacts`);
+    expect(JSON.stringify(contacts.json)).not.toContain(pb.personId);
+    const accounts = await ws.api('GET', `/data/people/${pa.personId}/accounts`);
+    expect(JSON.stringify(accounts.json)).not.toContain(b);
+  },
+  'AUTH-016': async (ref, ws) => {
+    const { keyId, secret } = await ws.key('owner', ['graph:read']);
+    await ref.control('POST', `/keys/${keyId}/disable`);
+    await ref.control('POST', `/keys/${keyId}/enable`);
+    expect((await ref.api(secret, 'GET', '/me')).status).toBe(200);
+    await ref.control('POST', `/workspaces/${ws.id}/pause`);
+    await ref.control('POST', `/workspaces/${ws.id}/resume`);
+    expect((await ref.api(secret, 'GET', '/me')).status).toBe(200);
+    await ref.control('POST', `/keys/${keyId}/revoke`);
+    await ref.control('POST', `/keys/${keyId}/enable`);
+    expect((await ref.api(secret, 'GET', '/me')).status).toBe(401);
+  },
   'ERR-010': async (ref, ws) => {
     await ref.control('PUT', `/workspaces/${ws.id}/rate-limit`, { requestsPerMinute: 3 });
     const statuses: number[] = [];
