@@ -116,6 +116,7 @@ export class Server {
     return new ApiError(this.choices.status.methodMismatch, `${method} is not supported on ${path.slice(0, 200)}`);
   }
 
+  // Stryker disable all: the workspace of a 401 is used only to bill it under a named fault (inert with no fault on)
   /** The workspace an unauthenticated call's key belongs to (only for the unauthorized-billed fault). */
   private keyWorkspace(req: IncomingMessage): Workspace | undefined {
     const h = req.headers.authorization ?? '';
@@ -123,6 +124,7 @@ export class Server {
     const key = secret ? this.store.keysBySecret.get(secret) : undefined;
     return key ? this.store.workspaces.get(key.workspaceId) : undefined;
   }
+  // Stryker restore all
 
   private async api(req: IncomingMessage, res: ServerResponse, path: string, rawQuery: string): Promise<void> {
     const method = req.method ?? 'GET';
@@ -269,6 +271,7 @@ export class Server {
     }
   }
 
+  // Stryker disable all: reached only under the named fault forbidden-create-still-stores (inert with no fault on)
   /** Under forbidden-create-still-stores: a create refused with 403 is still carried out. */
   private async storeForbiddenCreate(req: IncomingMessage, res: ServerResponse, p: Principal, err: ApiError, ledgerPath: string): Promise<void> {
     const read = await readBody(req);
@@ -282,7 +285,9 @@ export class Server {
     }
     this.fail(res, err, p.ws, 'POST', ledgerPath, 'api:definitions.create');
   }
+  // Stryker restore all
 
+  // Stryker disable all: reached only under a rule-cells isolation fault (inert with no fault on)
   /** Under workspace-from-input: a workspace named in a header, the query or the body replaces the key's. */
   /**
    * The workspace holding a record the request names (a path id, a query value, or an id among
@@ -308,7 +313,9 @@ export class Server {
     }
     return p;
   }
+  // Stryker restore all
 
+  // Stryker disable all: reached only under the named fault workspace-from-input (inert with no fault on)
   private workspaceFromInput(req: IncomingMessage, p: Principal, query: Query, body: Record<string, unknown> | undefined): Principal {
     const named = [
       req.headers['x-workspace-id'],
@@ -323,6 +330,7 @@ export class Server {
     }
     return p;
   }
+  // Stryker restore all
 }
 
 /** ApiErrors pass through; anything else is a bug and becomes a 500 envelope (logged). */
