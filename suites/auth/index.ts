@@ -13,7 +13,7 @@ import { grantChange, grantRemovalKeepsEffects } from './grants.ts';
 import { meReportsKey, meShape } from './me.ts';
 import { noSecretInResponses } from './no-secret.ts';
 import { malformedKeyRejected, missingKey, unknownKeyRejected } from './rejection.ts';
-import { departedMember, disabledKey, pausedWorkspace, revokedKey } from './standing.ts';
+import { departedMember, disabledKey, pausedWorkspace, revokedKey, revokedStaysRevoked } from './standing.ts';
 import { workspaceFromKey } from './workspace-from-key.ts';
 
 export const authSuite: SuiteDef = {
@@ -38,6 +38,7 @@ export const authSuite: SuiteDef = {
     unknownKeyRejected,
     malformedKeyRejected,
     revokedKey,
+    revokedStaysRevoked,
     disabledKey,
     departedMember,
     pausedWorkspace,
@@ -53,7 +54,7 @@ export const authSuite: SuiteDef = {
   // Side by side, each in a workspace of its own (with the test-control protocol); the key
   // headers and rejections stay in the suite's workspace.
   lanes: [
-    [revokedKey, disabledKey, departedMember],
+    [revokedKey, revokedStaysRevoked, disabledKey, departedMember],
     [pausedWorkspace, workspaceFromKey],
     [foreignIds, foreignWork],
     [noSecretInResponses, meShape],

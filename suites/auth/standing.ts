@@ -67,7 +67,7 @@ const DEAD_KEY_CEILING = 2 * BILLED_ENDPOINTS;
 export const revokedKey: CheckDef = {
   id: 'auth/revoked-key-rejected',
   title: 'A revoked key is rejected with 401 from the next call on',
-  clauses: ['AUTH-007', 'AUTH-016'],
+  clauses: ['AUTH-007'],
   needs: { control: true },
   endpoints: 'every',
   credits: 0,
@@ -77,8 +77,26 @@ export const revokedKey: CheckDef = {
     await provenWorking(ctx, key);
     await ctx.control.revokeKey(key.keyId!);
     await expectLostAccess(ctx, 'AUTH-007', key, [401], 'revoked key');
-    // Revoked for good: enabling it is refused by the control protocol (409), and whatever the
-    // protocol answers, the key stays rejected (AUTH-016).
+  },
+};
+
+/** A revoked key is revoked for good: after an attempt to enable it (409 in the control protocol), it is still rejected. */
+export const revokedStaysRevoked: CheckDef = {
+  id: 'auth/revoked-key-not-enabled',
+  title: 'A revoked key stays rejected with 401 after an attempt to enable it through the control protocol',
+  clauses: ['AUTH-016'],
+  needs: { control: true },
+  endpoints: ['getMe'],
+  credits: 0,
+  async run(ctx) {
+    const key = await provisionKey(ctx, ctx.workspaceId, ROLE, SCOPES, 'revoked_then_enabled_key');
+    await provenWorking(ctx, key);
+    await ctx.control.revokeKey(key.keyId!);
+    const before = await ctx.api.send({ method: 'GET', path: '/me', key });
+    // A revoked key let through before any attempt to enable it is AUTH-007's finding.
+    if (before.response?.status !== 401)
+      throw new NotObservable(`the revoked key was not rejected before the attempt to enable it (GET /me: ${before.response?.status ?? before.error?.kind}): auth/revoked-key-rejected judges that`);
+    // Whatever the protocol answers (409 for a revoked key), the key stays rejected.
     await ctx.control.enableKey(key.keyId!).catch(() => undefined);
     const after = await ctx.api.send({ method: 'GET', path: '/me', key });
     ctx.judged('AUTH-016');

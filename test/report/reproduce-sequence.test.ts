@@ -69,9 +69,11 @@ test.skipIf(!tools && !process.env.CI)(
     expect(evidence.length).toBeGreaterThan(0);
     const e = evidence[0]!;
     const check = result.checks.find((c) => c.checkId === e.checkId)!;
-    // A handful of steps: the failing one is the last the scenario lists.
+    // A handful of steps (of the up to 18 a sequence holds): the failing one is the last the
+    // scenario lists. Steps name their targets by index among the live definitions, so dropping
+    // an early step retargets the later ones and the shrinker keeps some it cannot remove.
     const listed = e.scenario!.split('\n').length;
-    expect(listed).toBeLessThanOrEqual(6);
+    expect(listed).toBeLessThanOrEqual(8);
     expect(e.message).toMatch(new RegExp(`^step ${listed} of `));
     const steps = check.scenario!.steps;
     expect(steps.filter((s) => s.phase !== 'setup').length).toBeLessThanOrEqual(2 * listed);
