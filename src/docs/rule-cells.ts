@@ -10,6 +10,7 @@ import type { CheckDef, Endpoints, SuiteDef } from '../engine/check.ts';
 import type { LoadedSpec, OperationInfo } from '../spec/load.ts';
 import { cell, code, table } from './markdown.ts';
 import { CAPABILITY_OF } from '../../suites/errors/capability.ts';
+import { QUERY_OPERATIONS } from '../../suites/_shared/access-shapes.ts';
 
 /** One rule: the clauses that state it, and which endpoints it governs. */
 export interface RuleColumn {
@@ -24,8 +25,9 @@ export interface RuleColumn {
    * one endpoint, a price clause one free endpoint): the endpoints it governs, or 'unobservable'
    * for a clause no client can observe (the catalog says why). A clause not named here governs
    * every endpoint the rule governs. Each clause that governs an endpoint must be judged there.
+   * A predicate reads what specs/openapi.yaml says of the endpoint.
    */
-  clauseGoverns?: Readonly<Record<string, readonly string[] | 'unobservable'>>;
+  clauseGoverns?: Readonly<Record<string, readonly string[] | ((op: OperationInfo) => boolean) | 'unobservable'>>;
 }
 
 const every = (): true => true;
@@ -43,20 +45,8 @@ const NAMES_RECORDS: readonly string[] = ['submitOperation', 'readTraces', 'prep
 
 const DEFINITION_WRITES = ['createDefinition', 'updateDefinition', 'archiveDefinition', 'mergeDefinitionValue'];
 const COMPUTE = ['previewCompute', 'startComputeRun'];
-const BILLED = ['listDefinitions', ...DEFINITION_WRITES, 'submitOperation', 'runQuery', ...COMPUTE, 'getAccount', 'getPerson', 'listIcps', 'listRelationships', 'prepareDecisionInputs', 'readTraces'];
-/** Endpoints whose request names a stored record: by a path id, or in the body or query. */
-const NAMING_RECORDS = [
-  'updateDefinition',
-  'archiveDefinition',
-  'mergeDefinitionValue',
-  'getOperation',
-  'getComputeRun',
-  'getAccount',
-  'getPerson',
-  'submitOperation',
-  'readTraces',
-  'prepareDecisionInputs',
-];
+/** The request names a stored record: by a path id, or in the body or query. */
+const namesRecord = (op: OperationInfo): boolean => op.path.includes('{') || NAMES_RECORDS.includes(op.operationId);
 
 export const RULE_COLUMNS: readonly RuleColumn[] = [
   { id: 'key', title: 'A key is required: missing, unknown and malformed keys get 401 (part 5 rule 1, part 7 rule 3)', clauses: ['AUTH-004', 'AUTH-005', 'AUTH-006'], governs: every },
@@ -100,8 +90,8 @@ export const RULE_COLUMNS: readonly RuleColumn[] = [
     title: "A key reaches only its workspace's records (part 5 rules 2-3)",
     clauses: ['AUTH-012', 'AUTH-014'],
     // AUTH-012 governs what names another workspace's record; AUTH-014 (every call sees its own workspace only) every endpoint the rule governs.
-    clauseGoverns: { 'AUTH-012': NAMING_RECORDS },
-    governs: (op, spec) => (op.path.includes('{') || NAMES_RECORDS.includes(op.operationId) || answersCollection(op, spec) ? true : 'names no stored record and lists none'),
+    clauseGoverns: { 'AUTH-012': namesRecord },
+    governs: (op, spec) => (namesRecord(op) || answersCollection(op, spec) ? true : 'names no stored record and lists none'),
   },
   {
     id: 'idempotency',
@@ -115,7 +105,7 @@ export const RULE_COLUMNS: readonly RuleColumn[] = [
     clauses: range('BILL', 1, 5),
     governs: every,
     clauseGoverns: {
-      'BILL-001': BILLED,
+      'BILL-001': (op) => op.billing === 'billed',
       'BILL-002': ['getMe'],
       'BILL-003': ['getCapabilities'],
       'BILL-004': ['listOperations', 'getOperation'],
@@ -211,11 +201,11 @@ export interface RuleCell {
   perClause: { clause: string; checks: string[] }[];
 }
 
-/** The clauses of `col` that govern `operationId` (the rule governs it): each must be judged there. */
-export function clausesGoverning(col: RuleColumn, operationId: string): string[] {
+/** The clauses of `col` that govern `op` (the rule governs it): each must be judged there. */
+export function clausesGoverning(col: RuleColumn, op: OperationInfo): string[] {
   return col.clauses.filter((c) => {
     const g = col.clauseGoverns?.[c];
-    return g === undefined || (g !== 'unobservable' && g.includes(operationId));
+    return g === undefined || (typeof g === 'function' ? g(op) : g !== 'unobservable' && g.includes(op.operationId));
   });
 }
 
@@ -230,7 +220,7 @@ export function ruleCells(spec: LoadedSpec, suites: readonly SuiteDef[]): RuleCe
         out.push({ column: col.id, operationId: op.operationId, governed: false, checks: [], reason: governs, missing: [], perClause: [] });
         continue;
       }
-      const per = clausesGoverning(col, op.operationId).map((clause) => ({ clause, checks: judging(checks, clause, op.operationId) }));
+      const per = clausesGoverning(col, op).map((clause) => ({ clause, checks: judging(checks, clause, op.operationId) }));
       const found = [...new Set(per.flatMap((p) => p.checks))];
       const missing = per.filter((p) => p.checks.length === 0).map((p) => p.clause);
       const reason = GAPS[`${col.id} ${op.operationId}`];
@@ -413,7 +403,7 @@ const OPERATION_CELLS: readonly OperationCell[] = [
     note: 'at least one credit: a refresh may research, metered on top (8 billing 3)',
   },
   { operation: 'graph.context_refresh', rule: 'listed', clauses: ['OPS-003'], checks: ['operations/accepted-operations-listed'] },
-  ...['crm.read_partner_company_properties', 'crm.read_partner_contact_properties', 'crm.read_partner_deal_properties'].flatMap((operation): OperationCell[] => [
+  ...QUERY_OPERATIONS.flatMap((operation): OperationCell[] => [
     { operation, rule: 'access', clauses: ['SCOPE-006'], checks: ['scopes/query'] },
     { operation, rule: 'price', clauses: ['BILL-001'], checks: ['billing/billed-calls-cost-one'], note: 'at least one credit: a live read may be metered on top (8 billing 3)' },
   ]),

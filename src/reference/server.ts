@@ -288,7 +288,6 @@ export class Server {
   // Stryker restore all
 
   // Stryker disable all: reached only under a rule-cells isolation fault (inert with no fault on)
-  /** Under workspace-from-input: a workspace named in a header, the query or the body replaces the key's. */
   /**
    * The workspace holding a record the request names (a path id, a query value, or an id among
    * the body's arguments), else the caller's: a route that looks records up without the
@@ -316,6 +315,7 @@ export class Server {
   // Stryker restore all
 
   // Stryker disable all: reached only under the named fault workspace-from-input (inert with no fault on)
+  /** Under workspace-from-input: a workspace named in a header, the query or the body replaces the key's. */
   private workspaceFromInput(req: IncomingMessage, p: Principal, query: Query, body: Record<string, unknown> | undefined): Principal {
     const named = [
       req.headers['x-workspace-id'],

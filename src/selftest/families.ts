@@ -34,6 +34,7 @@
  * A fault no client can observe is listed with the reason (`unobservable`) and not run.
  */
 import { SEQUENCE_FAULTS, type FaultDef } from '../reference/faults.ts';
+import { QUERY_OPERATIONS } from '../reference/fields.ts';
 import { ROUTES } from '../reference/router.ts';
 import { loadSpec } from '../spec/load.ts';
 import type { JsonSchema } from '../spec/types.ts';
@@ -319,7 +320,7 @@ export async function ruleCellsFamily(): Promise<GeneratedFault[]> {
       description: `POST /operations ${operation}: its accepted submissions are not charged`,
     });
   }
-  for (const operation of QUERY_OPERATIONS) {
+  for (const operation of Object.keys(QUERY_OPERATIONS)) {
     out.push({ name: `forgets:price@api:query.${operation}`, family: 'rule-cells', clauses: ['BILL-001'], description: `POST /query ${operation}: its 2xx answers are not charged` });
   }
   for (const [operation, clauses] of Object.entries(OPERATION_SCOPE_CLAUSES)) {
@@ -356,9 +357,6 @@ const OPERATION_SCOPE_CLAUSES: Readonly<Record<string, readonly string[]>> = {
   'graph.agent_preview': ['SCOPE-007', 'SCOPE-010', 'SCOPE-012'],
   'graph.agent_run': ['SCOPE-008', 'SCOPE-010', 'SCOPE-012'],
 };
-
-/** The live CRM read operations of 4.9 (POST /query). */
-const QUERY_OPERATIONS = ['crm.read_partner_company_properties', 'crm.read_partner_contact_properties', 'crm.read_partner_deal_properties'];
 
 /** The collections the reference's stored account and person link to (relatedData), by surface. */
 const LINKED_PATHS: Readonly<Record<string, string>> = {

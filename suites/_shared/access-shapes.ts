@@ -72,9 +72,12 @@ export const QUERY_OPERATIONS = ['crm.read_partner_company_properties', 'crm.rea
  */
 export async function catalogFields(ctx: CheckContext, key: KeyHandle, operation: string): Promise<string[]> {
   const ex = await ctx.api.send({ method: 'GET', path: '/capabilities', key });
-  if (!is2xx(ex)) return [];
-  const body = ex.response?.json;
-  const holders = [...findObjects(body, (o) => Object.values(o).includes(operation)), ...findObjects(body, (o) => isObject(o[operation])).map((o) => o[operation] as Record<string, unknown>)];
+  return is2xx(ex) ? fieldsIn(ex.response?.json, operation) : [];
+}
+
+/** What {@link catalogFields} finds in a GET /capabilities body already read. */
+export function fieldsIn(catalog: unknown, operation: string): string[] {
+  const holders = [...findObjects(catalog, (o) => Object.values(o).includes(operation)), ...findObjects(catalog, (o) => isObject(o[operation])).map((o) => o[operation] as Record<string, unknown>)];
   for (const h of holders) {
     for (const [k, v] of Object.entries(h)) {
       if (/field|propert/i.test(k) && Array.isArray(v) && v.length > 0 && v.every((x) => typeof x === 'string')) return (v as string[]).slice(0, 2);
@@ -84,10 +87,15 @@ export async function catalogFields(ctx: CheckContext, key: KeyHandle, operation
 }
 
 /** Candidate POST /query requests for one read operation: catalog fields first, then the generic shapes. */
-export function queryCandidates(ctx: CheckContext, operation: string, fields: readonly string[]): Send[] {
+export function queryShapesFor(operation: string, fields: readonly string[]): Shape[] {
   const generic = queryShapes().map((s): Shape => ({ ...s, body: { ...(s.body as Record<string, unknown>), operation } }));
   const fromCatalog: Shape[] = fields.length > 0 ? [{ method: 'POST', path: '/query', body: { operation, arguments: { properties: [...fields] } } }] : [];
-  return [...fromCatalog, ...generic].map((s) => fromShape(ctx, s));
+  return [...fromCatalog, ...generic];
+}
+
+/** {@link queryShapesFor} as requests to send. */
+export function queryCandidates(ctx: CheckContext, operation: string, fields: readonly string[]): Send[] {
+  return queryShapesFor(operation, fields).map((s) => fromShape(ctx, s));
 }
 
 /** graph.agent_preview of one account (the arguments the seed names). */

@@ -20,8 +20,8 @@ import { inParallel, WIDE_PARALLEL } from '../_shared/parallel.ts';
 import { applyUpdateBody, archiveIfCreated, idempotencyKey, makeAccount, pollReceipt, receiptPath, type AccountFixture } from '../_shared/ops-fixtures.ts';
 import { findResourceId } from '../_shared/receipts.ts';
 import { linkedPaths } from '../_shared/linked.ts';
-import { catalogFields, QUERY_OPERATIONS } from '../_shared/access-shapes.ts';
-import { computePreviewShapes, computeRunShapes, decisionInputShapes, operationArgumentShapes, queryShapes, traceShapes, type Shape } from '../_shared/ops-shapes.ts';
+import { fieldsIn, QUERY_OPERATIONS, queryShapesFor } from '../_shared/access-shapes.ts';
+import { computePreviewShapes, computeRunShapes, decisionInputShapes, operationArgumentShapes, traceShapes, type Shape } from '../_shared/ops-shapes.ts';
 
 /** What the steps share: the account fixture and the definition the steps create. */
 interface State {
@@ -32,15 +32,9 @@ interface State {
   slugs?: [string, string];
   /** The collections the account and person reads link to (relatedData), priced like every read. */
   links: string[];
-  /** Per live CRM read operation (4.9), fields the catalog lists for it (none when it lists none). */
-  queryFields: Record<string, string[]>;
+  /** The body of GET /capabilities (undefined when it was not served): the live CRM reads' fields come from it. */
+  catalog: unknown;
 }
-
-/** One live CRM read operation's candidate requests: the catalog's fields first, then the generic shapes. */
-const queryOf = (st: State, operation: string): Shape[] => [
-  ...((st.queryFields[operation]?.length ?? 0) > 0 ? [{ method: 'POST', path: '/query', body: { operation, arguments: { properties: st.queryFields[operation] } } } as Shape] : []),
-  ...queryShapes().map((s): Shape => ({ ...s, body: { ...(s.body as Record<string, unknown>), operation } })),
-];
 
 /**
  * Linked collections priced at most (an account's three and a person's three on the reference):
@@ -106,7 +100,7 @@ const STEPS: readonly Step[] = [
   { operationId: 'listIcps', shapes: () => [{ method: 'GET', path: '/data/icps' }] },
   { operationId: 'listRelationships', shapes: () => [{ method: 'GET', path: '/data/relationships' }] },
   // Each of the three read operations of 4.9, priced on its own (a server may forget one).
-  ...QUERY_OPERATIONS.map((operation): Step => ({ operationId: 'runQuery', shapes: (st) => queryOf(st, operation), mayMeter: true })),
+  ...QUERY_OPERATIONS.map((operation): Step => ({ operationId: 'runQuery', shapes: (st) => queryShapesFor(operation, fieldsIn(st.catalog, operation)), mayMeter: true })),
   { operationId: 'prepareDecisionInputs', shapes: (st) => def(st, decisionInputShapes), mayMeter: true },
   { operationId: 'readTraces', shapes: (st) => traceShapes(st.fx.accountId) },
   { operationId: 'previewCompute', shapes: () => computePreviewShapes(), mayMeter: true },
@@ -154,9 +148,13 @@ export const billedCallsCostOne: CheckDef = {
     if (missing.length > 0) throw new Error(`billing/billed-calls-cost-one has no request for billed operation(s) ${missing.join(', ')}`);
 
     const owner = ctx.key('owner');
-    const queryFields: Record<string, string[]> = {};
-    for (const operation of QUERY_OPERATIONS) queryFields[operation] = await catalogFields(ctx, owner, operation);
-    const st: State = { links: [], queryFields, fx: await makeAccount(ctx, 'bill-each'), createBody: minimalCreateBody(ctx, { enumValues: [{ label: 'Alpha' }, { label: 'Beta' }] }) };
+    const capabilities = await ctx.api.send({ method: 'GET', path: '/capabilities', key: owner });
+    const st: State = {
+      links: [],
+      catalog: is2xx(capabilities) ? capabilities.response?.json : undefined,
+      fx: await makeAccount(ctx, 'bill-each'),
+      createBody: minimalCreateBody(ctx, { enumValues: [{ label: 'Alpha' }, { label: 'Beta' }] }),
+    };
     const priced: string[] = [];
     const unpriced: string[] = [];
     // Judged once every step has run (the measurements deferred: each call's charge is

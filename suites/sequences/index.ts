@@ -37,10 +37,10 @@ const MAX_CONTEXT = 60;
 /** Predicate calls while shrinking a failure (each a sequence). */
 const MAX_SHRINK_CALLS = 25;
 
-/** The clause each kind of step judges, to say which were judged at all in a run. */
 /** Judged by a step that takes a scope away (commands.ts grant): the list's, the create's and the PATCH's, and the refusal changing nothing. */
 const GRANT_CLAUSES = ['SCOPE-001', 'SCOPE-002', 'SCOPE-003', 'SCOPE-012'];
 
+/** The clause each kind of step judges, to say which were judged at all in a run. */
 const JUDGED_BY: Readonly<Record<string, Cmd['kind']>> = {
   'DEF-017': 'patch',
   'DEF-018': 'patch',
