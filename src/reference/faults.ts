@@ -358,6 +358,11 @@ export const SEQUENCE_FAULTS: readonly FaultDef[] = [
   s('idempotency-forgets-after-requests', ['IDEM-002'], 'An Idempotency-Key is forgotten once three more calls of its workspace were answered: a replay then runs again.'),
   s('patch-after-merge-restores-value', ['DEF-028'], 'A PATCH after a merge-value brings the value merged away back (live again).'),
   s('close-writes-charged-twice', ['BILL-001'], 'A PATCH, archive or merge-value answered within 50 ms of the previous definition write in its workspace is charged twice.'),
+  s(
+    'poll-forgets-submission-keys',
+    ['IDEM-002'],
+    'Once a receipt of the workspace was polled (GET /operations/{id}), the Idempotency-Keys of its catalog submissions are forgotten: a replay of POST /operations runs again.',
+  ),
 ];
 
 export const CELL_RULES = [

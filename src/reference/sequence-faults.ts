@@ -88,3 +88,17 @@ export function writeCredits(faults: FaultSet, ws: Workspace, credits: number, d
   lastWrite.set(ws, Date.now());
   return doubled && previous !== undefined && Date.now() - previous < 50 ? credits * 2 : credits;
 }
+
+/** The fault read by notePoll and forgottenAfterPoll. */
+const POLL_FORGETS = 'poll-forgets-submission-keys';
+const polled = new WeakSet<Workspace>();
+
+/** Notes a receipt polled in the workspace (GET /operations/{id}), under poll-forgets-submission-keys. */
+export function notePoll(faults: FaultSet, ws: Workspace, surface: string): void {
+  if (faults.has(POLL_FORGETS) && surface === 'api:operations.get') polled.add(ws);
+}
+
+/** Under poll-forgets-submission-keys: once a receipt of the workspace was polled, its catalog submissions' keys are forgotten. */
+export function forgottenAfterPoll(faults: FaultSet, ws: Workspace, surface: string): boolean {
+  return faults.has(POLL_FORGETS) && surface === 'api:operations' && polled.has(ws);
+}

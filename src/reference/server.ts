@@ -16,7 +16,7 @@ import { create as createDefinition } from './definitions.ts';
 import { ApiError, capabilityOff, InvalidRequest, type ErrorEnvelope } from './errors.ts';
 import type { Executor } from './executor.ts';
 import { BILLED_ERRORS, BILLED_FREE_ROUTES, forgets, relaxFor, type FaultSet } from './faults.ts';
-import { countCall, forgotten, noteStored, writeCredits } from './sequence-faults.ts';
+import { countCall, forgotten, forgottenAfterPoll, noteStored, notePoll, writeCredits } from './sequence-faults.ts';
 import { isFormBody, parseFormAsJson, parseJsonObject, readBody, sendJson } from './http.ts';
 import { fingerprint, idempotencyKeyOf, lookup, remember } from './idempotency.ts';
 import type { Workspace } from './model.ts';
@@ -208,6 +208,7 @@ export class Server {
     if (forgets(this.faults, 'isolation', route.surface)) p = this.workspaceOfNamedRecord(p, params, query, body);
     const ws = p.ws;
     countCall(this.faults, ws);
+    notePoll(this.faults, ws, route.surface);
     const ctx: Ctx = { store: this.store, p, ws, params, query, body, faults: this.faults, relax: relaxFor(this.faults, route.surface), scheduler: this.executor };
     let fp = '';
     let inHandler = false;
@@ -219,7 +220,7 @@ export class Server {
       if (idemKey !== undefined) {
         fp = fingerprint(method, path, body ?? null, this.faults);
         const found = lookup(ws, holder, idemKey, fp, this.faults, route.surface);
-        const stored = found && forgotten(this.faults, ws, found) ? undefined : found;
+        const stored = found && (forgotten(this.faults, ws, found) || forgottenAfterPoll(this.faults, ws, route.surface)) ? undefined : found;
         if (stored && !forgets(this.faults, 'replay', route.surface)) {
           if (this.faults.has('replay-re-executes')) route.handle(ctx);
           if (this.faults.has('replays-billed') || forgets(this.faults, 'free-replay', route.surface))

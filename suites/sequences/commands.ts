@@ -8,14 +8,19 @@
  */
 import fc from 'fast-check';
 import type { CheckContext, KeyHandle } from '../../src/engine/check.ts';
-import { describeResponse } from '../../src/engine/expect.ts';
+import { describeResponse, INVALID_STATUSES } from '../../src/engine/expect.ts';
 import { Finding } from '../../src/engine/finding.ts';
 import { judged } from '../../src/engine/judged.ts';
+import { waitBound } from '../../src/engine/waits.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 import { documentedBody } from '../_shared/documented.ts';
 import { brief, canonical, compareIds, isObject } from '../_shared/json.ts';
 import { is2xx, MODULE_KEYS } from '../_shared/definitions.ts';
-import { differences, liveDefs, liveValues, valuesFromAnswer, visibleDefs, type Model, type ModelDef } from './model.ts';
+import { applyUpdateBody, makeAccount, type AccountFixture } from '../_shared/ops-fixtures.ts';
+import { findResourceId, idOf, isUuid, listedReceiptIds, pollUntil, receiptListPages } from '../_shared/receipts.ts';
+import { provisionKey } from '../auth/support.ts';
+import { sameJson } from '../idempotency/support.ts';
+import { differences, liveDefs, liveValues, valuesFromAnswer, visibleDefs, type Model, type ModelDef, type ModelOpKey } from './model.ts';
 
 const LABELS = ['Alpha', 'Beta', 'Gamma', 'Delta'] as const;
 const MORE_LABELS = ['Epsilon', 'Zeta', 'Eta', 'Theta'] as const;
@@ -51,7 +56,20 @@ export type Cmd =
   | { kind: 'walk'; includeArchived: boolean; limit?: number }
   | { kind: 'replay'; which: number; reorder?: true }
   | { kind: 'conflict'; which: number; change?: 'kinds' | 'path' }
-  | { kind: 'grant'; call: 'list' | 'create' | 'patch' };
+  | { kind: 'grant'; call: 'list' | 'create' | 'patch' }
+  | { kind: 'switch'; call: 'list' | 'create' | 'patch' }
+  | { kind: 'revoke' }
+  | { kind: 'submit'; after: number }
+  | { kind: 'poll'; which: number }
+  | { kind: 'receipts'; limit?: number }
+  | { kind: 'resubmit'; which: number }
+  | { kind: 'reuse'; which: number }
+  | { kind: 'invalid' }
+  | { kind: 'edge' }
+  | { kind: 'withhold' };
+
+/** The single bound an invalid create breaks (4.4): each refused as invalid, storing nothing. */
+const BREAKS = ['name-empty', 'name-long', 'description-long', 'instruction-long', 'values-201', 'kinds-empty', 'reason-long'] as const;
 
 /** A field present about half the time (a record's optional keys are otherwise nearly always there); shrinks to absent. */
 const sometimes = <T>(a: fc.Arbitrary<T>): fc.Arbitrary<T | undefined> => fc.option(a, { nil: undefined, freq: 2 });
@@ -132,6 +150,48 @@ export const sequenceArb: fc.Arbitrary<Cmd[]> = fc
   )
   .map(([first, rest]) => [...first, ...rest]);
 
+/**
+ * One command of a sequence about catalog operations and standing: submissions and their
+ * receipts, replays and reused keys, and (with the test-control protocol) a scope, the
+ * definitions capability or another key taken away between calls; with definition writes and
+ * walks among them, so that what a refused call might have changed is there to be read back.
+ */
+export const opsCommandArb: fc.Arbitrary<Cmd> = fc.oneof(
+  { arbitrary: create, weight: 1 },
+  { arbitrary: patch, weight: 2 },
+  { arbitrary: fc.record({ kind: fc.constant('walk' as const), includeArchived: fc.boolean() }), weight: 1 },
+  { arbitrary: fc.record({ kind: fc.constant('grant' as const), call: fc.constantFrom('list' as const, 'create' as const, 'patch' as const) }), weight: 1 },
+  // With the test-control protocol: the definitions capability switched off between two calls,
+  // one call that needs it (503, changing nothing), switched on again (7 table, 503).
+  { arbitrary: fc.record({ kind: fc.constant('switch' as const), call: fc.constantFrom('list' as const, 'create' as const, 'patch' as const) }), weight: 2 },
+  // With the test-control protocol: another key of the workspace revoked between calls (part 5
+  // rule 4): it is refused from the next call on, and the sequence's own key goes on as before.
+  { arbitrary: fc.constant({ kind: 'revoke' as const }), weight: 1 },
+  // Catalog operations (4.8): a keyed graph.apply_update (its receipt polled at once), a poll of
+  // one of the receipts, a walk of GET /operations, a replay and a key reused with another input
+  // (each read back with a walk of the receipts).
+  { arbitrary: fc.record({ kind: fc.constant('submit' as const), after: fc.nat({ max: 3 }) }), weight: 2 },
+  { arbitrary: fc.record({ kind: fc.constant('poll' as const), which: fc.nat({ max: 3 }) }), weight: 1 },
+  { arbitrary: fc.record({ kind: fc.constant('receipts' as const), limit: sometimes(fc.constantFrom(1, 2)) }).map(present), weight: 1 },
+  { arbitrary: fc.record({ kind: fc.constant('resubmit' as const), which: fc.nat({ max: 3 }) }), weight: 2 },
+  { arbitrary: fc.record({ kind: fc.constant('reuse' as const), which: fc.nat({ max: 3 }) }), weight: 2 },
+  // Creates that each break one bound of 4.4: refused as invalid, storing nothing; and one at every
+  // upper bound at once (name 80, description 1000, instruction 2000, 200 enum values, reason 500): accepted.
+  { arbitrary: fc.constant({ kind: 'invalid' as const }), weight: 2 },
+  { arbitrary: fc.constant({ kind: 'edge' as const }), weight: 1 },
+  // With the test-control protocol: graph:write taken from the submitting key, one submission
+  // (403, submitting nothing), the scope given back.
+  { arbitrary: fc.constant({ kind: 'withhold' as const }), weight: 2 },
+);
+
+/** The most commands an operations sequence has: one create, then up to fourteen of any kind. */
+export const MAX_OPS_COMMANDS = 15;
+
+/** An operations sequence: one create (a definition for the walks to show), then five to fourteen commands of any kind. */
+export const opsSequenceArb: fc.Arbitrary<Cmd[]> = fc
+  .tuple(fc.array(create, { minLength: 1, maxLength: 1 }), fc.array(opsCommandArb, { minLength: 5, maxLength: MAX_OPS_COMMANDS - 1, size: 'max' }))
+  .map(([first, rest]) => [...first, ...rest]);
+
 /** One step as a person reads it. */
 export function describe(c: Cmd): string {
   const { kind, ...rest } = c;
@@ -159,6 +219,11 @@ export function resolve(m: Model, c: Cmd): { skip: true } | { skip: false; def?:
     }
     case 'replay':
       return m.keys.length === 0 ? { skip: true } : { skip: false };
+    case 'poll':
+      return m.receipts.length === 0 ? { skip: true } : { skip: false };
+    case 'resubmit':
+    case 'reuse':
+      return m.opKeys.length === 0 ? { skip: true } : { skip: false };
     case 'conflict':
       if (c.change === 'path') return m.patchKeys.length > 0 && liveDefs(m).length > 1 ? { skip: false } : { skip: true };
       return m.keys.length === 0 ? { skip: true } : { skip: false };
@@ -184,6 +249,10 @@ export interface Runner {
   step: number;
   /** Clauses judged only when a sequence happens to set them up (shared by the check's sequences). */
   looked: Set<string>;
+  /** The key that submits catalog operations (graph:write); none without the test-control protocol. */
+  operator?: KeyHandle;
+  /** The account and account person the sequence's submissions edit (made at its first submission). */
+  account?: AccountFixture;
 }
 
 const REASON = 'conformance sequence';
@@ -390,6 +459,65 @@ export async function apply(r: Runner, m: Model, c: Cmd): Promise<void> {
       return listing(r, m, c);
     case 'grant':
       return grant(r, m, c);
+    case 'switch':
+      return switched(r, m, c);
+    case 'withhold':
+      return withhold(r);
+    case 'edge': {
+      const labels = Array.from({ length: 200 }, (_, i) => `V${i + 1}`);
+      const cc: Extract<Cmd, { kind: 'create' }> = { kind: 'create', module: MODULE_KEYS[0]!, kinds: [...KINDS], cardinality: 'multi', labels, keyed: false };
+      const body = createBody(r, cc);
+      body.name = String(body.name).padEnd(80, 'e');
+      body.description = 'd'.repeat(1000);
+      body.instruction = 'i'.repeat(2000);
+      body.reason = String(body.reason).padEnd(500, 'r');
+      const ex = await send(r, { method: 'POST', path: '/definitions', key: k, body });
+      // Refused, the bounds are enforced one short (DEF-006, as the definitions suite's edges report it).
+      const shown = definitionOf('DEF-006', 'a create at every upper bound', ex);
+      r.billed.push(ex);
+      const def = modelOfCreate(String(shown.id), body, cc, shown, ex);
+      expectModel(r, m, 'DEF-003', 'the created definition', def, shown, ex);
+      m.defs.push(def);
+      return;
+    }
+    case 'invalid': {
+      // Names keep the sequence's prefix where they can: a listing would show a definition, were one stored.
+      for (const breaks of BREAKS) {
+        const body = createBody(r, { kind: 'create', module: MODULE_KEYS[0]!, kinds: ['account'], cardinality: 'exclusive', labels: ['Alpha'], keyed: false });
+        if (breaks === 'name-empty') body.name = '';
+        if (breaks === 'name-long') body.name = String(body.name).padEnd(81, 'x');
+        if (breaks === 'description-long') body.description = 'd'.repeat(1001);
+        if (breaks === 'instruction-long') body.instruction = 'i'.repeat(2001);
+        if (breaks === 'values-201') body.enumValues = Array.from({ length: 201 }, (_, i) => ({ label: `V${i + 1}` }));
+        if (breaks === 'kinds-empty') body.entityKinds = [];
+        if (breaks === 'reason-long') body.reason = 'r'.repeat(501);
+        const ex = await send(r, { method: 'POST', path: '/definitions', key: k, body });
+        r.ctx.judged('DEF-006');
+        r.looked.add('DEF-006');
+        if (!INVALID_STATUSES.includes(ex.response?.status ?? 0)) {
+          if (is2xx(ex)) r.billed.push(ex);
+          fail('DEF-006', `a create that breaks one bound (${breaks}) was not refused as invalid`, '400 or 422', answer(ex), ex);
+        }
+      }
+      // Read back at once: nothing stored (DEF-011).
+      r.looked.add('DEF-011');
+      try {
+        await listing(r, m, { kind: 'walk', includeArchived: true });
+        r.ctx.judged('DEF-011');
+      } catch (e) {
+        if (!(e instanceof Finding)) throw e;
+        throw new Finding({ ...e.evidence, clause: 'DEF-011', message: `after a create refused as invalid, ${e.evidence.message}` });
+      }
+      return;
+    }
+    case 'revoke':
+      return revoke(r, m);
+    case 'submit':
+    case 'poll':
+    case 'receipts':
+    case 'resubmit':
+    case 'reuse':
+      return operation(r, m, c);
     case 'replay': {
       const rec = m.keys[c.which % m.keys.length]!;
       // The same input, its properties in reverse order when `reorder`: JSON objects are unordered.
@@ -433,66 +561,373 @@ export async function apply(r: Runner, m: Model, c: Cmd): Promise<void> {
   }
 }
 
+/** What a call refused for a standing withdrawn between two steps is about (grant, switch). */
+interface Withdrawal {
+  /** Takes the standing away (control protocol). */
+  take(): Promise<unknown>;
+  /** Gives it back. */
+  give(): Promise<unknown>;
+  /** The status the call must be refused with. */
+  status: number;
+  /** The clause of the refusal, by the call sent. */
+  clause(call: 'list' | 'create' | 'patch'): string;
+  /** The clause of "the refused call changed nothing". */
+  unchanged: string;
+  /** With the standing taken away, the walk still works: read before the call (a change then is taking it away's doing, this clause's). */
+  readableWithout?: string;
+  /** A clause the refusal also answers to (a grant read on the request, not cached). */
+  also?: string;
+  /** What was withdrawn, in words. */
+  what: string;
+}
+
 /**
- * A scope taken away between calls (control protocol): the next call that needs it is refused
- * with 403 (SCOPE-001, SCOPE-002 or SCOPE-003: grants are read on every request) and changes
- * nothing (SCOPE-012: a walk after the scope is given back must still show what the model
- * holds). A walk before it makes sure what differs afterwards is the refused call's doing.
+ * A standing withdrawn between calls (control protocol): a walk, the standing taken away, one
+ * call that needs it (refused with `w.status`, changing nothing), the standing given back, and a
+ * walk that must still show what the model holds. The walk before makes sure what differs
+ * afterwards is the refused call's doing.
+ */
+async function refusedBetween(r: Runner, m: Model, calls: readonly ('list' | 'create' | 'patch')[], w: Withdrawal): Promise<void> {
+  await listing(r, m, { kind: 'walk', includeArchived: true });
+  // A PATCH names a live definition; with none, it is left out.
+  const target = pick(liveDefs(m), r.step);
+  const sent = calls.filter((c) => c !== 'patch' || target !== undefined);
+  await w.take();
+  if (w.readableWithout) {
+    const clause = w.readableWithout;
+    r.looked.add(clause);
+    try {
+      await listing(r, m, { kind: 'walk', includeArchived: true });
+      r.ctx.judged(clause);
+    } catch (e) {
+      await w.give();
+      if (!(e instanceof Finding)) throw e;
+      throw new Finding({ ...e.evidence, clause, message: `right after ${w.what} was taken away, ${e.evidence.message}` });
+    }
+  }
+  const answers: Exchange[] = [];
+  try {
+    const reason = `${REASON} ${r.step} without ${w.what}`;
+    for (const call of sent) {
+      answers.push(
+        call === 'list'
+          ? await send(r, { method: 'GET', path: '/definitions', key: r.key, query: { limit: 200 } })
+          : call === 'patch'
+            ? await send(r, { method: 'PATCH', path: `/definitions/${target!.id}`, key: r.key, body: { reason, description: `written without ${w.what}` } })
+            : await send(r, {
+                method: 'POST',
+                path: '/definitions',
+                key: r.key,
+                body: { ...createBody(r, { kind: 'create', module: MODULE_KEYS[0]!, kinds: ['account'], cardinality: 'exclusive', labels: ['Alpha'], keyed: false }), reason },
+              }),
+      );
+    }
+  } finally {
+    await w.give();
+  }
+  let first: { clause: string; ex: Exchange } | undefined;
+  for (const [i, call] of sent.entries()) {
+    const ex = answers[i]!;
+    const clause = w.clause(call);
+    r.ctx.judged(clause);
+    r.looked.add(clause);
+    if (w.also) {
+      r.ctx.judged(w.also);
+      r.looked.add(w.also);
+    }
+    if (ex.response?.status === w.status) continue;
+    if (is2xx(ex)) r.billed.push(ex);
+    if (w.also)
+      r.ctx.softFail({ clause: w.also, message: `with ${w.what} taken away just before, the next call that needs it was not refused`, expected: String(w.status), received: answer(ex), exchange: ex });
+    // A write let through has also changed what it was sent to.
+    if (is2xx(ex) && call !== 'list') {
+      r.ctx.judged(w.unchanged);
+      r.ctx.softFail({
+        clause: w.unchanged,
+        message: `with ${w.what} taken away just before, a ${call === 'patch' ? 'PATCH' : 'create'} was carried out`,
+        expected: `${w.status} and nothing changed`,
+        received: answer(ex),
+        exchange: ex,
+      });
+    }
+    first ??= { clause, ex };
+  }
+  if (first) fail(first.clause, `with ${w.what} taken away just before, a call that needs it was not refused with ${w.status}`, String(w.status), answer(first.ex), first.ex);
+  r.looked.add(w.unchanged);
+  try {
+    await listing(r, m, { kind: 'walk', includeArchived: true });
+    r.ctx.judged(w.unchanged);
+  } catch (e) {
+    if (!(e instanceof Finding)) throw e;
+    throw new Finding({ ...e.evidence, clause: w.unchanged, message: `after a call refused for ${w.what}, ${e.evidence.message}` });
+  }
+}
+
+/**
+ * A scope taken away between calls: the next call that needs it is refused with 403 (SCOPE-001,
+ * SCOPE-002 or SCOPE-003: grants are read on every request) and changes nothing (SCOPE-012).
  */
 async function grant(r: Runner, m: Model, c: Extract<Cmd, { kind: 'grant' }>): Promise<void> {
   const control = r.ctx.run.hasControl ? r.ctx.control : undefined;
   const keyId = r.key.keyId;
   if (!control || keyId === undefined) return;
-  await listing(r, m, { kind: 'walk', includeArchived: true });
-  // The scope the call needs; a PATCH with no live definition to name is a create.
   const drop = c.call === 'list' ? 'graph:read' : 'admin';
-  const target = c.call === 'patch' ? pick(liveDefs(m), r.step) : undefined;
-  const clause = c.call === 'list' ? 'SCOPE-001' : target ? 'SCOPE-003' : 'SCOPE-002';
-  await control.setKeyScopes(
+  // Without admin, both writes are sent (a create, and a PATCH where a definition is live).
+  await refusedBetween(r, m, c.call === 'list' ? ['list'] : ['create', 'patch'], {
+    take: () =>
+      control.setKeyScopes(
+        keyId,
+        r.key.scopes.filter((s) => s !== drop),
+      ),
+    give: () => control.setKeyScopes(keyId, r.key.scopes),
+    status: 403,
+    clause: (call) => (call === 'list' ? 'SCOPE-001' : call === 'create' ? 'SCOPE-002' : 'SCOPE-003'),
+    unchanged: 'SCOPE-012',
+    // Grants are read on each request: a removed scope is refused on the next call (GRANT-002).
+    also: 'GRANT-002',
+    // Without admin the walk still works: read before the call, a change is the removal's doing (GRANT-003).
+    ...(drop === 'admin' ? { readableWithout: 'GRANT-003' } : {}),
+    what: `the ${drop} scope`,
+  });
+}
+
+/**
+ * The definitions capability switched off between calls: the next call that needs it is
+ * answered 503 (ERR-009) and changes nothing; switched on again, the definitions are as before.
+ */
+async function switched(r: Runner, m: Model, c: Extract<Cmd, { kind: 'switch' }>): Promise<void> {
+  const control = r.ctx.run.hasControl ? r.ctx.control : undefined;
+  if (!control) return;
+  const ws = r.ctx.workspaceId;
+  // The listing and both writes need the capability: all three are sent, the drawn one first.
+  await refusedBetween(r, m, [c.call, ...(['list', 'create', 'patch'] as const).filter((x) => x !== c.call)], {
+    take: () => control.setCapabilities(ws, { definitions: false }),
+    give: () => control.setCapabilities(ws, { definitions: true }),
+    status: 503,
+    clause: () => 'ERR-009',
+    unchanged: 'ERR-009',
+    what: 'the definitions capability',
+  });
+}
+
+/**
+ * Another key of the workspace revoked between calls (part 5 rule 4): it worked just before, is
+ * refused with 401 on its next call (AUTH-007), and the sequence's own key still lists what the
+ * model holds.
+ */
+async function revoke(r: Runner, m: Model): Promise<void> {
+  if (!r.ctx.run.hasControl) return;
+  const side = await provisionKey(r.ctx, r.ctx.workspaceId, 'owner', ['graph:read'], 'sequence_side_key');
+  const read = (): Promise<Exchange> => send(r, { method: 'GET', path: '/definitions', key: side, query: { limit: 1 } });
+  const before = await read();
+  // A fresh key that does not work cannot show that revoking it took its access.
+  if (!is2xx(before)) return;
+  r.billed.push(before);
+  await r.ctx.control.revokeKey(side.keyId!);
+  const after = await read();
+  r.ctx.judged('AUTH-007');
+  r.looked.add('AUTH-007');
+  if (after.response?.status !== 401) {
+    if (is2xx(after)) r.billed.push(after);
+    fail('AUTH-007', 'a key revoked between two calls was not refused on its next call', '401 UNAUTHORIZED', answer(after), after);
+  }
+  return listing(r, m, { kind: 'walk', includeArchived: true });
+}
+
+/** Every receipt id GET /operations lists (lower-case), or undefined when it cannot be walked to its end (free). */
+async function receiptIdSet(r: Runner, op: KeyHandle): Promise<Set<string> | undefined> {
+  const { pages, ended } = await receiptListPages(r.ctx, op, RECEIPT_PAGES);
+  r.log.push(...pages);
+  return ended && is2xx(pages.at(-1)!) ? new Set(pages.flatMap(listedReceiptIds).map(lower)) : undefined;
+}
+
+/**
+ * graph:write taken from the submitting key between calls (control protocol): a submission is
+ * refused with 403 (SCOPE-011; the grant read on the request, GRANT-002) and submits nothing
+ * (SCOPE-012: in a workspace of the check's own, no receipt appears); the scope is given back.
+ */
+async function withhold(r: Runner): Promise<void> {
+  const op = r.operator;
+  if (!op || op.keyId === undefined) return;
+  r.account ??= await makeAccount(r.ctx, `sq-${r.prefix}`);
+  const account = r.account;
+  const keyId = op.keyId;
+  const own = !r.ctx.run.sharedWorkspace;
+  const before = own ? await receiptIdSet(r, op) : undefined;
+  await r.ctx.control.setKeyScopes(
     keyId,
-    r.key.scopes.filter((s) => s !== drop),
+    op.scopes.filter((x) => x !== 'graph:write'),
   );
   let ex: Exchange;
   try {
-    const reason = `${REASON} ${r.step} without ${drop}`;
-    ex =
-      c.call === 'list'
-        ? await send(r, { method: 'GET', path: '/definitions', key: r.key, query: { limit: 200 } })
-        : target
-          ? await send(r, { method: 'PATCH', path: `/definitions/${target.id}`, key: r.key, body: { reason, description: 'written without the admin scope' } })
-          : await send(r, {
-              method: 'POST',
-              path: '/definitions',
-              key: r.key,
-              body: { ...createBody(r, { kind: 'create', module: MODULE_KEYS[0]!, kinds: ['account'], cardinality: 'exclusive', labels: ['Alpha'], keyed: false }), reason },
-            });
+    ex = await send(r, { method: 'POST', path: '/operations', key: op, body: applyUpdateBody(account, `title ${r.step} without graph:write`), idempotencyKey: r.newKey() });
   } finally {
-    await control.setKeyScopes(keyId, r.key.scopes);
+    await r.ctx.control.setKeyScopes(keyId, op.scopes);
   }
-  r.ctx.judged(clause);
-  r.looked.add(clause);
+  for (const clause of ['SCOPE-011', 'GRANT-002']) {
+    r.ctx.judged(clause);
+    r.looked.add(clause);
+  }
   if (ex.response?.status !== 403) {
     if (is2xx(ex)) r.billed.push(ex);
-    // A write let through has also changed what it was sent to.
-    if (is2xx(ex) && drop === 'admin') {
+    r.ctx.softFail({ clause: 'GRANT-002', message: 'with graph:write taken from the key just before, the next submission was not refused', expected: '403', received: answer(ex), exchange: ex });
+    // Carried out, it has changed what it was sent to (and left a receipt).
+    if (is2xx(ex)) {
       r.ctx.judged('SCOPE-012');
-      r.ctx.softFail({
-        clause: 'SCOPE-012',
-        message: `with admin taken from the key just before, a ${target ? 'PATCH' : 'create'} was carried out`,
-        expected: '403 FORBIDDEN and nothing changed',
-        received: answer(ex),
-        exchange: ex,
-      });
+      r.ctx.softFail({ clause: 'SCOPE-012', message: 'a submission by a key without graph:write was carried out', expected: '403 and nothing submitted', received: answer(ex), exchange: ex });
     }
-    fail(clause, `with ${drop} taken from the key just before, the call that needs it was not refused`, '403 FORBIDDEN', answer(ex), ex);
+    fail('SCOPE-011', 'a graph.apply_update submitted by a key without graph:write was not refused with 403', '403 FORBIDDEN', answer(ex), ex);
   }
+  const after = before ? await receiptIdSet(r, op) : undefined;
+  if (!before || !after) return;
+  r.ctx.judged('SCOPE-012');
   r.looked.add('SCOPE-012');
-  try {
-    await listing(r, m, { kind: 'walk', includeArchived: true });
-    r.ctx.judged('SCOPE-012');
-  } catch (e) {
-    if (!(e instanceof Finding)) throw e;
-    throw new Finding({ ...e.evidence, clause: 'SCOPE-012', message: `after a call refused for a missing scope (${drop}), ${e.evidence.message}` });
+  const fresh = [...after].filter((id) => !before.has(id));
+  if (fresh.length > 0) fail('SCOPE-012', `a submission refused for a missing graph:write left ${fresh.length} receipt(s) behind`, 'no new receipt', brief(fresh), r.log.at(-1)!);
+}
+
+/** How long a receipt may take to answer or to be listed (the operations suite's bound; --patience multiplies it). */
+const RECEIPT_BOUND_MS = 3_000;
+/** Pages of GET /operations one walk reads at most (free). */
+const RECEIPT_PAGES = 6;
+
+/** The lower-case form ids are compared in. */
+const lower = (id: string): string => id.toLowerCase();
+
+/** A catalog submission, a poll, a walk of the receipts, a replay or a reused key (4.8, 4.1). */
+async function operation(r: Runner, m: Model, c: Extract<Cmd, { kind: 'submit' | 'poll' | 'receipts' | 'resubmit' | 'reuse' }>): Promise<void> {
+  const op = r.operator;
+  if (!op) return;
+  switch (c.kind) {
+    case 'submit': {
+      r.account ??= await makeAccount(r.ctx, `sq-${r.prefix}`);
+      const body = applyUpdateBody(r.account, `title ${r.step}.${c.after}`);
+      const idem = r.newKey();
+      const ex = await send(r, { method: 'POST', path: '/operations', key: op, body, idempotencyKey: idem });
+      const id = findResourceId(ex);
+      r.ctx.judged('OPS-006');
+      r.looked.add('OPS-006');
+      if (!is2xx(ex) || id === undefined)
+        fail('OPS-006', 'a graph.apply_update of a person_field on an account-membership record was not accepted with a receipt', '2xx with a receipt id', answer(ex), ex);
+      r.billed.push(ex);
+      m.receipts.push(id);
+      const res = ex.response!;
+      m.opKeys.push({ key: idem, body, receipt: id, answer: { status: res.status, json: res.json, text: res.text } });
+      // Polled at once, whatever the sequence does next (free), then repeated: a poll in between
+      // leaves the stored answer as it was (free, a replay).
+      await poll(r, op, id);
+      return resubmit(r, op, m.opKeys.at(-1)!, 'after its receipt was polled');
+    }
+    case 'poll':
+      return poll(r, op, pick(m.receipts, c.which)!);
+    case 'resubmit':
+      await resubmit(r, op, pick(m.opKeys, c.which)!, 'later in the sequence');
+      // The receipts read back at once (free): no second receipt (IDEM-003).
+      return receipts(r, m, op, undefined);
+    case 'reuse': {
+      const rec = pick(m.opKeys, c.which)!;
+      const body = applyUpdateBody(r.account!, `title ${r.step} under a reused key`);
+      const ex = await send(r, { method: 'POST', path: '/operations', key: op, body, idempotencyKey: rec.key });
+      r.ctx.judged('IDEM-004');
+      if (ex.response?.status !== 409) {
+        if (is2xx(ex)) r.billed.push(ex);
+        fail('IDEM-004', "a catalog submission's Idempotency-Key reused with another change was not answered 409", '409 CONFLICT', answer(ex), ex);
+      }
+      // The receipts read back at once (free): nothing submitted (IDEM-004).
+      return receipts(r, m, op, undefined);
+    }
+    case 'receipts':
+      return receipts(r, m, op, c.limit);
+  }
+}
+
+/** A keyed submission repeated with its key and input (free): the stored answer, whole (IDEM-002). */
+async function resubmit(r: Runner, op: KeyHandle, rec: ModelOpKey, when: string): Promise<void> {
+  const ex = await send(r, { method: 'POST', path: '/operations', key: op, body: rec.body, idempotencyKey: rec.key });
+  r.replays++;
+  r.ctx.judged('IDEM-002');
+  const res = ex.response;
+  if (res && res.status === rec.answer.status && sameJson(res.json, rec.answer.json, res.text, rec.answer.text)) return;
+  if (is2xx(ex)) r.billed.push(ex);
+  fail(
+    'IDEM-002',
+    `a catalog submission repeated with its Idempotency-Key and input (${when}) did not return the stored answer`,
+    `${rec.answer.status} ${rec.answer.text.slice(0, 400)}`,
+    answer(ex),
+    ex,
+  );
+}
+
+/** A poll of one receipt (free): 2xx within the bound, naming that receipt where it names one (OPS-001). */
+async function poll(r: Runner, op: KeyHandle, id: string): Promise<void> {
+  const path = `/operations/${encodeURIComponent(id)}`;
+  const polled = await pollUntil(r.ctx, op, path, is2xx, RECEIPT_BOUND_MS);
+  r.log.push(...polled.polls);
+  r.ctx.judged('OPS-001');
+  r.looked.add('OPS-001');
+  if (!polled.satisfied) fail('OPS-001', `the receipt ${id} did not answer 2xx at GET ${path}`, '2xx with the receipt', answer(polled.last), polled.last);
+  const named = idOf(polled.last.response?.json);
+  if (named !== undefined && lower(named) !== lower(id)) fail('OPS-001', `GET ${path} answered another receipt (${named})`, `the receipt ${id}`, answer(polled.last), polled.last);
+}
+
+/**
+ * A walk of GET /operations (free): every receipt the sequence was given is listed (OPS-014,
+ * allowing an index the suite's bound to catch up), none twice along the cursors (PAGE-006), a
+ * page's uuids ascending (PAGE-005).
+ */
+async function receipts(r: Runner, m: Model, op: KeyHandle, limit: number | undefined): Promise<void> {
+  const deadline = Date.now() + waitBound(r.ctx.run, RECEIPT_BOUND_MS);
+  for (;;) {
+    const startedAt = Date.now();
+    const listed: string[] = [];
+    let cursor: string | undefined;
+    let last: Exchange | undefined;
+    let cut = false;
+    let uuids = true;
+    for (let page = 0; ; page++) {
+      if (page === RECEIPT_PAGES) {
+        cut = true;
+        break;
+      }
+      const query: Record<string, string | number> = {};
+      if (limit !== undefined) query.limit = limit;
+      if (cursor !== undefined) query.cursor = cursor;
+      const ex = await send(r, { method: 'GET', path: '/operations', key: op, query });
+      last = ex;
+      if (!is2xx(ex)) fail('OPS-014', 'GET /operations did not answer 2xx', '2xx with the receipts', answer(ex), ex);
+      const ids = listedReceiptIds(ex);
+      const body = ex.response?.json;
+      if (isObject(body) && Array.isArray(body.items) && ids.every(isUuid)) {
+        r.ctx.judged('PAGE-005');
+        const back = ids.findIndex((id, i) => i > 0 && compareIds(ids[i - 1]!, id) >= 0);
+        if (back > 0) fail('PAGE-005', `a page of GET /operations lists ${ids[back]} after ${ids[back - 1]}`, 'ids strictly ascending', brief(ids), ex);
+      } else uuids = false;
+      listed.push(...ids.map(lower));
+      if (page > 0) r.ctx.judged('PAGE-006');
+      const next = isObject(body) && typeof body.nextCursor === 'string' ? body.nextCursor : undefined;
+      if (next === undefined || next === cursor) break;
+      cursor = next;
+    }
+    const ex = last!;
+    // A walk cut at its page bound is judged up to its last id, where the ids are uuids in order.
+    if (cut && !uuids) return;
+    const reach = cut ? listed.at(-1) : undefined;
+    const inReach = (id: string): boolean => reach === undefined || compareIds(lower(id), reach) <= 0;
+    if (new Set(listed).size !== listed.length) {
+      fail('PAGE-006', 'a walk of GET /operations listed a receipt more than once', 'each receipt once', brief(listed), ex);
+    }
+    const missing = m.receipts.filter((id) => inReach(id) && !listed.includes(lower(id)));
+    if (missing.length > 0 && startedAt < deadline) {
+      await new Promise((res) => setTimeout(res, Math.max(0, Math.min(250, deadline - Date.now()))));
+      continue;
+    }
+    if (m.receipts.length > 0) {
+      r.ctx.judged('OPS-014');
+      r.looked.add('OPS-014');
+    }
+    if (missing.length > 0)
+      fail('OPS-014', `GET /operations does not list ${missing.length} receipt(s) the sequence was given`, `receipts ${brief(missing)}`, `${listed.length}: ${brief(listed)}`, ex);
+    return;
   }
 }
 

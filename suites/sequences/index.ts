@@ -2,7 +2,10 @@
  * The sequences suite: random sequences of calls checked against a model of what the document
  * promises (model.ts), step by step, and a failure shrunk to the shortest sequence that still
  * fails. A sequence creates, PATCHes, archives and merges definitions, lists them a page or a
- * walk at a time, replays keyed creates and reuses their keys with other input (commands.ts);
+ * walk at a time, replays keyed creates and reuses their keys with other input, submits catalog
+ * operations, polls and lists their receipts, replays them and reuses their keys, and (with the
+ * test-control protocol) takes a scope, the definitions capability or another key away between
+ * two calls (commands.ts);
  * after every step the answer is what the model says wherever the document fixes it, and at the
  * end of a sequence, with the usage ledger, the sequence was charged one credit per successful
  * billed call and nothing for its replays. Scripted checks find the sequences someone thought
@@ -10,19 +13,23 @@
  * a key forgotten after other calls).
  */
 import { randomUUID } from 'node:crypto';
+import type fc from 'fast-check';
 import type { CheckContext, CheckDef, KeyHandle, SuiteDef } from '../../src/engine/check.ts';
 import { Finding } from '../../src/engine/finding.ts';
 import { judged } from '../../src/engine/judged.ts';
 import type { LedgerEntry, Measured } from '../../src/engine/ledger.ts';
 import { checkProperty } from '../../src/engine/property.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
-import { apply, describe, MAX_COMMANDS, resolve, sequenceArb, VALUES_LOST, WALK_PAGES, type Cmd, type Runner } from './commands.ts';
+import { apply, describe, MAX_COMMANDS, MAX_OPS_COMMANDS, opsSequenceArb, resolve, sequenceArb, VALUES_LOST, WALK_PAGES, type Cmd, type Runner } from './commands.ts';
 import { emptyModel, liveDefs, type Model } from './model.ts';
 import { drawnSequences, sequenceCredits } from './plan.ts';
 import { interleavings } from './interleavings.ts';
 import { walkDuringWritesCheck } from './walk-during-writes.ts';
+import { scopeDuringSubmission } from './scope-during-submission.ts';
 
 const ADMIN = 'admin';
+/** The cast member that submits catalog operations (graph:write), shared with the interleavings. */
+const OPERATOR = 'interleaver';
 /** Sequences per run, each up to MAX_COMMANDS steps (the run's --runs bounds it too; few, in a workspace others may share). */
 const SEQUENCES = 12;
 const sequencesFor = (numRuns: number): number => Math.max(1, Math.min(numRuns, SEQUENCES));
@@ -37,23 +44,27 @@ const MAX_CONTEXT = 60;
 /** Predicate calls while shrinking a failure (each a sequence). */
 const MAX_SHRINK_CALLS = 25;
 
-/** Judged by a step that takes a scope away (commands.ts grant): the list's, the create's and the PATCH's, and the refusal changing nothing. */
-const GRANT_CLAUSES = ['SCOPE-001', 'SCOPE-002', 'SCOPE-003', 'SCOPE-012'];
+/**
+ * Judged by a step that takes a scope away (commands.ts grant): the list's, the create's and the
+ * PATCH's refusal, the refusal changing nothing, the grant read on the request, and taking it
+ * away undoing nothing.
+ */
+const GRANT_CLAUSES = ['SCOPE-001', 'SCOPE-002', 'SCOPE-003', 'SCOPE-012', 'GRANT-002', 'GRANT-003'];
 
-/** The clause each kind of step judges, to say which were judged at all in a run. */
-const JUDGED_BY: Readonly<Record<string, Cmd['kind']>> = {
-  'DEF-017': 'patch',
-  'DEF-018': 'patch',
-  'DEF-019': 'patch',
-  'DEF-028': 'patch',
-  'DEF-013': 'archive',
-  'DEF-022': 'merge',
-  'DEF-015': 'list',
-  'PAGE-006': 'walk',
-  'IDEM-002': 'replay',
-  'IDEM-003': 'replay',
-  'BILL-010': 'replay',
-  'IDEM-004': 'conflict',
+/** The kinds of step that judge each clause, to say which were judged at all in a run. */
+const JUDGED_BY: Readonly<Record<string, readonly Cmd['kind'][]>> = {
+  'DEF-017': ['patch'],
+  'DEF-018': ['patch'],
+  'DEF-019': ['patch'],
+  'DEF-028': ['patch'],
+  'DEF-013': ['archive'],
+  'DEF-022': ['merge'],
+  'DEF-015': ['list'],
+  'PAGE-006': ['walk'],
+  'IDEM-002': ['replay'],
+  'IDEM-003': ['replay'],
+  'BILL-010': ['replay'],
+  'IDEM-004': ['conflict'],
 };
 
 let sequenceCounter = 0;
@@ -74,10 +85,29 @@ interface PendingCharge {
 }
 
 /** Runs one sequence from an empty model; a finding names its step and the whole sequence. */
-async function runSequence(ctx: CheckContext, key: KeyHandle, cmds: readonly Cmd[], ran: Set<Cmd['kind']>, charges: PendingCharge[], looked: Set<string>): Promise<void> {
+/** What every sequence of one check shares: its keys and the clauses looked at. */
+interface Shared {
+  key: KeyHandle;
+  operator: KeyHandle | undefined;
+  looked: Set<string>;
+}
+
+async function runSequence(ctx: CheckContext, sh: Shared, cmds: readonly Cmd[], ran: Set<Cmd['kind']>, charges: PendingCharge[]): Promise<void> {
   const n = ++sequenceCounter;
   const m = emptyModel();
-  const r: Runner = { ctx, key, prefix: `${ctx.run.prefix}sq${n}-`, newKey: () => `${ctx.run.prefix}sq${n}-${randomUUID()}`, billed: [], replays: 0, log: [], step: 0, looked };
+  const { key, looked } = sh;
+  const r: Runner = {
+    ctx,
+    key,
+    prefix: `${ctx.run.prefix}sq${n}-`,
+    newKey: () => `${ctx.run.prefix}sq${n}-${randomUUID()}`,
+    billed: [],
+    replays: 0,
+    log: [],
+    step: 0,
+    looked,
+    ...(sh.operator ? { operator: sh.operator } : {}),
+  };
   const steps = cmds.map((c, i) => `${i + 1}. ${describe(c)}`).join('\n');
   const play = async (): Promise<void> => {
     for (const [i, c] of cmds.entries()) {
@@ -119,11 +149,26 @@ async function runSequence(ctx: CheckContext, key: KeyHandle, cmds: readonly Cmd
 function judgeLedger(r: Runner, charged: number, entries: readonly LedgerEntry[], steps: string, waited: string | undefined): void {
   judged('BILL-001');
   if (r.replays > 0) judged('BILL-010');
-  if (charged === r.billed.length) return;
+  // Refusals other than 401 and 429 (their clauses are the auth and errors suites') cost nothing.
+  const refusal = (status: number): boolean => status >= 400 && status < 500 && status !== 401 && status !== 429;
+  if (r.log.some((ex) => refusal(ex.response?.status ?? 0))) judged('BILL-006');
   const last: Exchange | undefined = r.log.at(-1);
-  // More than owed: a replay charged (BILL-010) only where the surplus can be its (creates and
-  // replays share POST /definitions); any other surplus, or too little, is BILL-001's.
-  const isCreate = (method: string, path: string): boolean => method.toUpperCase() === 'POST' && /\/definitions$/.test(path.split('?')[0]!);
+  const refusedCharged = entries.filter((e) => refusal(e.status) && e.credits > 0);
+  if (refusedCharged.length > 0)
+    throw new Finding({
+      clause: 'BILL-006',
+      message: `the sequence's refused calls were charged: ${refusedCharged.map((e) => `${e.method} ${e.path} ${e.status} (${e.credits})`).join(', ')}`,
+      expected: 'refusals free',
+      received: `${charged} credits for ${r.billed.length} successful billed calls`,
+      scenario: steps,
+      ...(last ? { exchange: last, context: r.log.slice(-MAX_CONTEXT - 1, -1) } : {}),
+      ...(r.log[0] ? { from: r.log[0].id } : {}),
+    });
+  if (charged === r.billed.length) return;
+  // More than owed: a replay charged (BILL-010) only where the surplus can be its (a replay
+  // shares POST /definitions or POST /operations with what it repeats); any other surplus, or
+  // too little, is BILL-001's.
+  const isCreate = (method: string, path: string): boolean => method.toUpperCase() === 'POST' && /\/(definitions|operations)$/.test(path.split('?')[0]!);
   const owedElsewhere = r.billed.filter((ex) => !isCreate(ex.request.method, new URL(ex.request.url).pathname)).length;
   const chargedElsewhere = entries.filter((e) => !isCreate(e.method, e.path)).reduce((t, e) => t + e.credits, 0);
   const surplusElsewhere = chargedElsewhere > owedElsewhere;
@@ -149,6 +194,74 @@ const PARTS = 3;
 /** The indexes of the drawn sequences part `part` plays. */
 const playedBy = (part: number) => (_: unknown, i: number) => i % PARTS === part;
 
+/** How one model check draws and plays its sequences. */
+interface Play {
+  arbitrary: fc.Arbitrary<Cmd[]>;
+  /** Sequences drawn in all (the check plays those `played` picks). */
+  sequences: number;
+  played: (cmds: Cmd[], index: number) => boolean;
+  /** The clause each kind of step judges. */
+  judgedBy: Readonly<Record<string, readonly Cmd['kind'][]>>;
+  /** Clauses judged only with the test-control protocol, by a step that sets them up (their `looked`). */
+  controlled: readonly string[];
+  /** The part, in words ("this part", "this check"). */
+  who: string;
+}
+
+/** Plays a check's sequences as a property, then judges their charges and says what was not observable. */
+async function playModel(ctx: CheckContext, p: Play): Promise<void> {
+  const ran = new Set<Cmd['kind']>();
+  const charges: PendingCharge[] = [];
+  const looked = new Set<string>();
+  const sh: Shared = { key: ctx.key(ADMIN), operator: ctx.run.hasControl ? ctx.key(OPERATOR) : undefined, looked };
+  let drawn = 0;
+  let shrinking = false;
+  await checkProperty(ctx, {
+    clause: 'DEF-029',
+    // A PATCH that added values and lost others breaks DEF-028 as well as DEF-018 (commands.ts VALUES_LOST).
+    onFinding: (e) => {
+      if (e.clause === 'DEF-018' && e.message.includes(VALUES_LOST)) ctx.softFail({ ...e, clause: 'DEF-028' });
+    },
+    arbitrary: p.arbitrary,
+    numRuns: ctx.run.sharedWorkspace ? Math.min(SHARED_SEQUENCES, p.sequences) : p.sequences,
+    maxShrinkCalls: MAX_SHRINK_CALLS,
+    // A sequence another part plays holds here without a request; once one of this check's
+    // fails, every call is a shrinking step of it and is played.
+    predicate: async (cmds) => {
+      if (!shrinking && !p.played(cmds, drawn++)) return;
+      try {
+        await runSequence(ctx, sh, cmds, ran, charges);
+      } catch (e) {
+        shrinking = true;
+        throw e;
+      }
+    },
+  });
+  for (const c of charges) {
+    const m = await c.measured.final();
+    judgeLedger(c.r, m.delta, m.entries, c.steps, m.waited);
+  }
+  // Nothing judged is no pass: a clause whose kind of step never ran is not observable here.
+  for (const [clause, kinds] of Object.entries(p.judgedBy))
+    if (!kinds.some((k) => ran.has(k))) ctx.unobserved(clause, `no ${kinds.join(' or ')} step ran in the sequences ${p.who} drew from this seed`);
+  // Clauses judged only when a step happens to do what they are about.
+  if (p.judgedBy['DEF-018'] && ran.has('patch')) {
+    if (!looked.has('DEF-017')) ctx.unobserved('DEF-017', `no PATCH in the sequences ${p.who} drew named a field`);
+    if (!looked.has('DEF-018')) ctx.unobserved('DEF-018', `no PATCH in the sequences ${p.who} drew added enum values`);
+    if (!looked.has('DEF-019')) ctx.unobserved('DEF-019', `no PATCH in the sequences ${p.who} drew archived an enum value`);
+  }
+  if (p.judgedBy['DEF-015'] && !looked.has('DEF-015')) ctx.unobserved('DEF-015', `no listing in the sequences ${p.who} drew had an archived definition in its range`);
+  if (p.judgedBy['IDEM-003'] && !looked.has('IDEM-003')) ctx.unobserved('IDEM-003', `no listing in the sequences ${p.who} drew came after a replay`);
+  for (const clause of p.controlled) {
+    if (!ctx.run.hasControl) ctx.unobserved(clause, 'taking a scope, a capability or a key away between calls, and making the account a submission edits, need the test-control protocol');
+    else if (!looked.has(clause)) ctx.unobserved(clause, `no step in the sequences ${p.who} drew set up what this clause is about`);
+  }
+  if (!ctx.run.hasControl) {
+    ctx.unobserved('BILL-001', 'the usage ledger needs the test-control protocol');
+    ctx.unobserved('BILL-010', 'the usage ledger needs the test-control protocol');
+  }
+}
+
 function modelPart(part: number): CheckDef {
   return {
     id: part === 0 ? 'sequences/definitions-model' : `sequences/definitions-model-${part + 1}`,
@@ -170,6 +283,7 @@ function modelPart(part: number): CheckDef {
       'IDEM-003',
       'IDEM-004',
       'BILL-001',
+      'BILL-006',
       'BILL-010',
       ...GRANT_CLAUSES,
     ],
@@ -186,61 +300,73 @@ function modelPart(part: number): CheckDef {
     // Every step billed, every walk at its page bound, every definition archived at the end; and
     // the shrinking of a failure.
     maxCredits: (numRuns) => (Math.ceil(sequencesFor(numRuns) / PARTS) + MAX_SHRINK_CALLS) * MAX_COMMANDS * (WALK_PAGES + 1),
-    async run(ctx) {
-      const key = ctx.key(ADMIN);
-      const ran = new Set<Cmd['kind']>();
-      const charges: PendingCharge[] = [];
-      const looked = new Set<string>();
-      let drawn = 0;
-      let shrinking = false;
-      await checkProperty(ctx, {
-        clause: 'DEF-029',
-        // A PATCH that added values and lost others breaks DEF-028 as well as DEF-018 (commands.ts VALUES_LOST).
-        onFinding: (e) => {
-          if (e.clause === 'DEF-018' && e.message.includes(VALUES_LOST)) ctx.softFail({ ...e, clause: 'DEF-028' });
-        },
-        arbitrary: sequenceArb,
-        numRuns: ctx.run.sharedWorkspace ? Math.min(SHARED_SEQUENCES, sequencesFor(ctx.run.numRuns)) : sequencesFor(ctx.run.numRuns),
-        maxShrinkCalls: MAX_SHRINK_CALLS,
-        // Another part's sequence holds here without a request; once one of this part's fails,
-        // every call is a shrinking step of it and is played.
-        predicate: async (cmds) => {
-          if (!shrinking && !playedBy(part)(cmds, drawn++)) return;
-          try {
-            await runSequence(ctx, key, cmds, ran, charges, looked);
-          } catch (e) {
-            shrinking = true;
-            throw e;
-          }
-        },
-      });
-      for (const p of charges) {
-        const m = await p.measured.final();
-        judgeLedger(p.r, m.delta, m.entries, p.steps, m.waited);
-      }
-      // Nothing judged is no pass: a clause whose kind of step never ran is not observable here.
-      for (const [clause, kind] of Object.entries(JUDGED_BY)) if (!ran.has(kind)) ctx.unobserved(clause, `no ${kind} step ran in the sequences this part drew from this seed`);
-      // Clauses judged only when a step happens to do what they are about.
-      if (ran.has('patch')) {
-        if (!looked.has('DEF-017')) ctx.unobserved('DEF-017', 'no PATCH in the sequences this part drew named a field');
-        if (!looked.has('DEF-018')) ctx.unobserved('DEF-018', 'no PATCH in the sequences this part drew added enum values');
-        if (!looked.has('DEF-019')) ctx.unobserved('DEF-019', 'no PATCH in the sequences this part drew archived an enum value');
-      }
-      if (!looked.has('DEF-015')) ctx.unobserved('DEF-015', 'no listing in the sequences this part drew had an archived definition in its range');
-      if (!looked.has('IDEM-003')) ctx.unobserved('IDEM-003', 'no listing in the sequences this part drew came after a replay');
-      for (const clause of GRANT_CLAUSES) {
-        if (!ctx.run.hasControl) ctx.unobserved(clause, 'taking a scope from the key between calls needs the test-control protocol');
-        else if (!looked.has(clause)) ctx.unobserved(clause, 'no step in the sequences this part drew took away the scope of a call this clause is about');
-      }
-      if (!ctx.run.hasControl) {
-        ctx.unobserved('BILL-001', 'the usage ledger needs the test-control protocol');
-        ctx.unobserved('BILL-010', 'the usage ledger needs the test-control protocol');
-      }
-    },
+    run: (ctx) => playModel(ctx, { arbitrary: sequenceArb, sequences: sequencesFor(ctx.run.numRuns), played: playedBy(part), judgedBy: JUDGED_BY, controlled: GRANT_CLAUSES, who: 'this part' }),
   };
 }
 
 export const modelParts: readonly CheckDef[] = Array.from({ length: PARTS }, (_, i) => modelPart(i));
+
+/** Operations sequences per run (each up to MAX_OPS_COMMANDS steps; the run's --runs bounds it too). */
+const OPS_SEQUENCES = 8;
+const opsSequencesFor = (numRuns: number): number => Math.max(1, Math.min(numRuns, OPS_SEQUENCES));
+
+/** The kinds of step of an operations sequence that judge each clause. */
+const OPS_JUDGED_BY: Readonly<Record<string, readonly Cmd['kind'][]>> = {
+  'DEF-017': ['patch'],
+  'DEF-018': ['patch'],
+  'DEF-019': ['patch'],
+  'DEF-028': ['patch'],
+  'PAGE-006': ['walk'],
+  'IDEM-002': ['resubmit', 'submit'],
+  'IDEM-003': ['resubmit', 'submit'],
+  'BILL-010': ['resubmit', 'submit'],
+  'IDEM-004': ['reuse'],
+  'DEF-006': ['invalid', 'edge'],
+  'DEF-011': ['invalid'],
+};
+/** Judged by the steps of an operations sequence that need the test-control protocol. */
+const OPS_CONTROLLED = [...GRANT_CLAUSES, 'SCOPE-011', 'ERR-009', 'AUTH-007', 'OPS-001', 'OPS-006', 'OPS-014'];
+
+export const operationsModel: CheckDef = {
+  id: 'sequences/operations-model',
+  title:
+    'Random sequences of catalog submissions, polls and walks of their receipts, their replays and reused keys, among definition writes and creates refused as invalid, with a scope, the definitions capability or another key taken away between calls, leave what a model of the document says (shrunk to the shortest failing sequence)',
+  clauses: [
+    'OPS-001',
+    'OPS-006',
+    'OPS-014',
+    'SCOPE-011',
+    'IDEM-002',
+    'IDEM-003',
+    'IDEM-004',
+    'ERR-009',
+    'AUTH-007',
+    'DEF-003',
+    'DEF-012',
+    'DEF-017',
+    'DEF-018',
+    'DEF-019',
+    'DEF-028',
+    'DEF-029',
+    'PAGE-005',
+    'PAGE-006',
+    'DEF-006',
+    'DEF-011',
+    'BILL-001',
+    'BILL-006',
+    'BILL-010',
+    ...GRANT_CLAUSES,
+  ],
+  endpoints: { 'OPS-014': ['submitOperation', 'getOperation', 'listOperations'] },
+  needs: { mutation: true },
+  credits: (numRuns, seed) =>
+    drawnSequences(seed, opsSequencesFor(numRuns), opsSequenceArb)
+      .map(sequenceCredits)
+      .reduce((a, b) => a + b, 0),
+  // Every step billed twice over (a revoked key's reads, a walk at its page bound), and the shrinking of a failure.
+  maxCredits: (numRuns) => (opsSequencesFor(numRuns) + MAX_SHRINK_CALLS) * MAX_OPS_COMMANDS * (WALK_PAGES + 2),
+  run: (ctx) => playModel(ctx, { arbitrary: opsSequenceArb, sequences: opsSequencesFor(ctx.run.numRuns), played: () => true, judgedBy: OPS_JUDGED_BY, controlled: OPS_CONTROLLED, who: 'this check' }),
+};
 
 export const sequencesSuite: SuiteDef = {
   name: 'sequences',
@@ -250,7 +376,9 @@ export const sequencesSuite: SuiteDef = {
     // The interleavings also submit a catalog operation (graph.apply_update needs graph:write).
     interleaver: { role: 'owner', scopes: ['admin', 'graph:read', 'graph:write'] },
   },
-  checks: [...modelParts, interleavings, walkDuringWritesCheck],
-  // Each part in a workspace of its own, side by side; the interleavings too.
-  lanes: [...modelParts.slice(1).map((c) => [c]), [interleavings, walkDuringWritesCheck]],
+  checks: [...modelParts, operationsModel, interleavings, walkDuringWritesCheck, scopeDuringSubmission],
+  // Each part in a workspace of its own, side by side; the operations sequences, the
+  // interleavings and the scope race too (the race measures its charges: no other check's
+  // submissions may land in its ledger late).
+  lanes: [...modelParts.slice(1).map((c) => [c]), [operationsModel], [interleavings, walkDuringWritesCheck], [scopeDuringSubmission]],
 };

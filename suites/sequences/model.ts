@@ -1,10 +1,11 @@
 /**
  * A model of what the API document fixes about a workspace's definitions, as a plain value:
  * the definitions a sequence made (their 2.1 fields that a write sets, archived or not, their
- * enum values by slug), the Idempotency-Keys it used and the answers they stored, and the
- * readings the server showed where the document leaves a choice. Commands (commands.ts) change
- * the model as the document says their calls change the service, and compare what the server
- * answers with it; a reading is accepted on first sight and held from then on.
+ * enum values by slug), the receipts of its catalog submissions, the Idempotency-Keys it used
+ * and the answers they stored, and the readings the server showed where the document leaves a
+ * choice. Commands (commands.ts) change the model as the document says their calls change the
+ * service, and compare what the server answers with it; a reading is accepted on first sight
+ * and held from then on.
  */
 import { isObject } from '../_shared/json.ts';
 
@@ -54,14 +55,27 @@ export interface ModelPatchKey {
   id: string;
 }
 
+/** A keyed catalog submission (POST /operations) and what it answered first. */
+export interface ModelOpKey {
+  key: string;
+  body: Record<string, unknown>;
+  /** The receipt id it answered. */
+  receipt: string;
+  /** The first answer, compared whole (in what the document defines) with a replay's. */
+  answer: { status: number; json: unknown; text: string };
+}
+
 export interface Model {
   defs: ModelDef[];
   keys: ModelKey[];
   patchKeys: ModelPatchKey[];
+  /** Receipt ids of the sequence's accepted submissions, in order. */
+  receipts: string[];
+  opKeys: ModelOpKey[];
   readings: Readings;
 }
 
-export const emptyModel = (): Model => ({ defs: [], keys: [], patchKeys: [], readings: {} });
+export const emptyModel = (): Model => ({ defs: [], keys: [], patchKeys: [], receipts: [], opKeys: [], readings: {} });
 
 /** The definitions not archived, in creation order (the targets of writes). */
 export const liveDefs = (m: Model): ModelDef[] => m.defs.filter((d) => !d.archived);

@@ -3,8 +3,13 @@
  * generate are drawn exactly as the property draws them (the same arbitrary, seed and run count,
  * through fast-check's own runner) and played on the model alone, each command priced as the
  * reference charges it: a create, PATCH or listing page one credit, an archive or a merge-value
- * two (each is read back with a walk), a scope taken away two (a walk before and after the refused call), a replay and a refused reuse nothing, and every definition still live at the end one more (its
- * archive at clean-up). A walk is one page on the reference, which ends a walk on its last
+ * two (each is read back with a walk), the definitions capability switched off or the
+ * graph:read scope taken away two (a walk before and after the refused call), admin taken away
+ * three (a walk right after it, too), a create refused as invalid one (the walk after it), a
+ * create at every upper bound one, graph:write taken away nothing (a refused submission), another key revoked two (its one read
+ * before, a walk after), a catalog submission one, a replay, a refused reuse, a poll and a walk
+ * of the receipts nothing, and every definition still live at the end one more (its archive at
+ * clean-up). A walk is one page on the reference, which ends a walk on its last
  * full page.
  */
 import fc from 'fast-check';
@@ -12,7 +17,27 @@ import { resolve, sequenceArb, type Cmd } from './commands.ts';
 import { emptyModel, liveDefs, liveValues, type Model } from './model.ts';
 
 /** Credits of one command that runs (see the module comment). */
-const PRICE: Readonly<Record<Cmd['kind'], number>> = { create: 1, patch: 1, archive: 2, merge: 2, list: 1, walk: 1, replay: 0, conflict: 0, grant: 2 };
+const PRICE: Readonly<Record<Cmd['kind'], number>> = {
+  create: 1,
+  patch: 1,
+  archive: 2,
+  merge: 2,
+  list: 1,
+  walk: 1,
+  replay: 0,
+  conflict: 0,
+  grant: 2,
+  switch: 2,
+  revoke: 2,
+  submit: 1,
+  poll: 0,
+  receipts: 0,
+  resubmit: 0,
+  reuse: 0,
+  invalid: 1,
+  edge: 1,
+  withhold: 0,
+};
 
 /** Plays `c` on the model with stand-in slugs: what a later command's target depends on. */
 function simulate(m: Model, c: Cmd, step: number): number {
@@ -50,6 +75,21 @@ function simulate(m: Model, c: Cmd, step: number): number {
       live[c.from % live.length]!.mergedAway = true;
       break;
     }
+    case 'edge':
+      m.defs.push({
+        id: `sim-${step}`,
+        fields: {},
+        entityKinds: [],
+        reasons: { creation: '', latest: '' },
+        archived: false,
+        values: Array.from({ length: 200 }, (_, i) => ({ label: `V${i + 1}`, slug: `V${i + 1}`, archived: false })),
+        written: new Set(),
+      });
+      break;
+    case 'submit':
+      m.receipts.push(`r${step}`);
+      m.opKeys.push({ key: `o${step}`, body: {}, receipt: `r${step}`, answer: { status: 201, json: null, text: '' } });
+      break;
     case 'walk':
       // Pages of `limit` over the live definitions, the last one full or not (the reference ends a walk on its last item).
       if (c.limit !== undefined) return Math.max(1, Math.ceil(liveDefs(m).length / c.limit));
@@ -57,6 +97,8 @@ function simulate(m: Model, c: Cmd, step: number): number {
     default:
       break;
   }
+  // Without admin the walk still works: a third walk, right after the scope is taken away.
+  if (c.kind === 'grant' && c.call !== 'list') return PRICE.grant + 1;
   return PRICE[c.kind];
 }
 
@@ -68,10 +110,10 @@ export function sequenceCredits(cmds: readonly Cmd[]): number {
 }
 
 /** The sequences the property draws for `seed` and `runs` (fast-check's runner, every value passing). */
-export function drawnSequences(seed: number, runs: number): Cmd[][] {
+export function drawnSequences(seed: number, runs: number, arbitrary: fc.Arbitrary<Cmd[]> = sequenceArb): Cmd[][] {
   const drawn: Cmd[][] = [];
   fc.check(
-    fc.property(sequenceArb, (cmds) => {
+    fc.property(arbitrary, (cmds) => {
       drawn.push(cmds);
       return true;
     }),
