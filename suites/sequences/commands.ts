@@ -14,13 +14,13 @@ import { judged } from '../../src/engine/judged.ts';
 import { waitBound } from '../../src/engine/waits.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 import { documentedBody } from '../_shared/documented.ts';
-import { brief, canonical, compareIds, isObject } from '../_shared/json.ts';
-import { is2xx, MODULE_KEYS } from '../_shared/definitions.ts';
-import { applyUpdateBody, makeAccount, type AccountFixture } from '../_shared/ops-fixtures.ts';
+import { brief, canonical, compareIds, findObjects, isObject } from '../_shared/json.ts';
+import { comparableRenderings, is2xx, MODULE_KEYS } from '../_shared/definitions.ts';
+import { agentPreviewBody, applyUpdateBody, makeAccount, type AccountFixture } from '../_shared/ops-fixtures.ts';
 import { findResourceId, idOf, isUuid, listedReceiptIds, pollUntil, receiptListPages } from '../_shared/receipts.ts';
 import { provisionKey } from '../auth/support.ts';
 import { sameJson } from '../idempotency/support.ts';
-import { differences, liveDefs, liveValues, valuesFromAnswer, visibleDefs, type Model, type ModelDef, type ModelOpKey } from './model.ts';
+import { differences, liveDefs, liveValues, valuesFromAnswer, visibleDefs, type Model, type ModelDef, type ModelOpKey, type ModelValue } from './model.ts';
 
 const LABELS = ['Alpha', 'Beta', 'Gamma', 'Delta'] as const;
 const MORE_LABELS = ['Epsilon', 'Zeta', 'Eta', 'Theta'] as const;
@@ -66,7 +66,11 @@ export type Cmd =
   | { kind: 'reuse'; which: number }
   | { kind: 'invalid' }
   | { kind: 'edge' }
-  | { kind: 'withhold' };
+  | { kind: 'withhold' }
+  | { kind: 'read'; what: 'me' | 'capabilities' | 'account' }
+  | { kind: 'throttle' }
+  | { kind: 'role' }
+  | { kind: 'again'; what: 'patch' | 'archive' | 'merge'; target: number };
 
 /** The single bound an invalid create breaks (4.4): each refused as invalid, storing nothing. */
 const BREAKS = ['name-empty', 'name-long', 'description-long', 'instruction-long', 'values-201', 'kinds-empty', 'reason-long'] as const;
@@ -182,6 +186,17 @@ export const opsCommandArb: fc.Arbitrary<Cmd> = fc.oneof(
   // With the test-control protocol: graph:write taken from the submitting key, one submission
   // (403, submitting nothing), the scope given back.
   { arbitrary: fc.constant({ kind: 'withhold' as const }), weight: 2 },
+  // Reads the document names (GET /me, GET /capabilities, a stored account): each answers 2xx and
+  // changes nothing (a walk after it shows what the model holds).
+  { arbitrary: fc.record({ kind: fc.constant('read' as const), what: fc.constantFrom('me' as const, 'capabilities' as const, 'account' as const) }), weight: 2 },
+  // With the test-control protocol: a rate limit of one call a minute between calls (two calls, at
+  // least one 429), lifted again; the submitting key's holder moved to the member role (an agent
+  // preview refused with 403), moved back.
+  { arbitrary: fc.constant({ kind: 'throttle' as const }), weight: 1 },
+  { arbitrary: fc.constant({ kind: 'role' as const }), weight: 1 },
+  // A keyed PATCH, archive or merge-value, repeated (the stored answer), its key reused with another
+  // input (409), read back (done once).
+  { arbitrary: fc.record({ kind: fc.constant('again' as const), what: fc.constantFrom('patch' as const, 'archive' as const, 'merge' as const), target: fc.nat({ max: 7 }) }), weight: 2 },
 );
 
 /** The most commands an operations sequence has: one create, then up to fourteen of any kind. */
@@ -221,6 +236,11 @@ export function resolve(m: Model, c: Cmd): { skip: true } | { skip: false; def?:
       return m.keys.length === 0 ? { skip: true } : { skip: false };
     case 'poll':
       return m.receipts.length === 0 ? { skip: true } : { skip: false };
+    case 'again': {
+      const def = pick(liveDefs(m), c.target);
+      if (!def || (c.what === 'merge' && liveValues(def).length < 2)) return { skip: true };
+      return { skip: false, def };
+    }
     case 'resubmit':
     case 'reuse':
       return m.opKeys.length === 0 ? { skip: true } : { skip: false };
@@ -463,6 +483,14 @@ export async function apply(r: Runner, m: Model, c: Cmd): Promise<void> {
       return switched(r, m, c);
     case 'withhold':
       return withhold(r);
+    case 'read':
+      return read(r, m, c.what);
+    case 'throttle':
+      return throttle(r);
+    case 'role':
+      return role(r);
+    case 'again':
+      return again(r, m, c, res.def!);
     case 'edge': {
       const labels = Array.from({ length: 200 }, (_, i) => `V${i + 1}`);
       const cc: Extract<Cmd, { kind: 'create' }> = { kind: 'create', module: MODULE_KEYS[0]!, kinds: [...KINDS], cardinality: 'multi', labels, keyed: false };
@@ -577,6 +605,8 @@ interface Withdrawal {
   readableWithout?: string;
   /** A clause the refusal also answers to (a grant read on the request, not cached). */
   also?: string;
+  /** GET /capabilities is sent too while the standing is away: it answers any valid key (VER-003). */
+  capabilities?: true;
   /** What was withdrawn, in words. */
   what: string;
 }
@@ -622,8 +652,16 @@ async function refusedBetween(r: Runner, m: Model, calls: readonly ('list' | 'cr
               }),
       );
     }
+    if (w.capabilities) answers.push(await send(r, { method: 'GET', path: '/capabilities', key: r.key }));
   } finally {
     await w.give();
+  }
+  if (w.capabilities) {
+    const ex = answers.pop()!;
+    r.ctx.judged('VER-003');
+    r.looked.add('VER-003');
+    if (!is2xx(ex) || ex.response?.isJson !== true)
+      fail('VER-003', `with ${w.what} taken away, GET /capabilities did not answer the still valid key with 2xx and a JSON body`, '2xx with a JSON body', answer(ex), ex);
   }
   let first: { clause: string; ex: Exchange } | undefined;
   for (const [i, call] of sent.entries()) {
@@ -685,8 +723,9 @@ async function grant(r: Runner, m: Model, c: Extract<Cmd, { kind: 'grant' }>): P
     unchanged: 'SCOPE-012',
     // Grants are read on each request: a removed scope is refused on the next call (GRANT-002).
     also: 'GRANT-002',
-    // Without admin the walk still works: read before the call, a change is the removal's doing (GRANT-003).
-    ...(drop === 'admin' ? { readableWithout: 'GRANT-003' } : {}),
+    // Without admin the walk still works: read before the call, a change is the removal's doing
+    // (GRANT-003). Without graph:read the key is still valid: GET /capabilities answers it.
+    ...(drop === 'admin' ? { readableWithout: 'GRANT-003' } : { capabilities: true as const }),
     what: `the ${drop} scope`,
   });
 }
@@ -730,6 +769,179 @@ async function revoke(r: Runner, m: Model): Promise<void> {
   if (after.response?.status !== 401) {
     if (is2xx(after)) r.billed.push(after);
     fail('AUTH-007', 'a key revoked between two calls was not refused on its next call', '401 UNAUTHORIZED', answer(after), after);
+  }
+  return listing(r, m, { kind: 'walk', includeArchived: true });
+}
+
+/**
+ * A read the document names (free or billed, part 8): it answers 2xx, and the walk after it shows
+ * what the model holds (a read changes nothing: SVC-005).
+ */
+async function read(r: Runner, m: Model, what: 'me' | 'capabilities' | 'account'): Promise<void> {
+  let path: string;
+  let clause: string;
+  if (what === 'account') {
+    if (!r.ctx.run.hasControl) return;
+    r.account ??= await makeAccount(r.ctx, `sq-${r.prefix}`);
+    path = `/data/accounts/${encodeURIComponent(r.account.accountId)}`;
+    clause = 'DATA-001';
+  } else [path, clause] = what === 'me' ? ['/me', 'ME-001'] : ['/capabilities', 'VER-003'];
+  const before = await ownListed(r, m, { kind: 'walk', includeArchived: true });
+  const ex = await send(r, { method: 'GET', path, key: r.key });
+  r.ctx.judged(clause);
+  r.looked.add(clause);
+  const body = ex.response?.json;
+  // What each clause fixes of the answer: GET /me's fields (2.4), a JSON body, a stored account (an object).
+  const shaped =
+    what === 'me'
+      ? isObject(body) &&
+        typeof body.workspaceId === 'string' &&
+        typeof body.userId === 'string' &&
+        typeof body.role === 'string' &&
+        Array.isArray(body.scopes) &&
+        body.scopes.every((x) => typeof x === 'string') &&
+        typeof body.beta === 'boolean' &&
+        isObject(body.capabilities)
+      : what === 'capabilities'
+        ? ex.response?.isJson === true
+        : isObject(body) && findObjects(body, (o) => 'relatedData' in o, { maxDepth: 2 }).length > 0;
+  if (is2xx(ex) && what === 'account') r.billed.push(ex);
+  if (!is2xx(ex) || !shaped)
+    fail(clause, `GET ${path} did not answer 2xx with ${what === 'me' ? 'the key introspection object' : what === 'capabilities' ? 'a JSON body' : 'the stored account'}`, '2xx', answer(ex), ex);
+  r.looked.add('SVC-005');
+  let after: Record<string, unknown>[];
+  try {
+    after = await ownListed(r, m, { kind: 'walk', includeArchived: true });
+  } catch (e) {
+    if (!(e instanceof Finding)) throw e;
+    throw new Finding({ ...e.evidence, clause: 'SVC-005', message: `after a read (GET ${path}), ${e.evidence.message}` });
+  }
+  // Listed alike before and after, but for what the service may change on its own (state, estimates).
+  r.ctx.judged('SVC-005');
+  for (const b of before) {
+    const a = after.find((x) => x.id === b.id);
+    if (!a) continue;
+    const [x, y] = comparableRenderings(b, a);
+    const was = canonical(x) ?? '';
+    const is = canonical(y) ?? '';
+    if (was !== is) fail('SVC-005', `definition ${String(b.id)} is listed otherwise after a read (GET ${path}) than before it`, was.slice(0, 600), is.slice(0, 600), r.log.at(-1)!);
+  }
+}
+
+/**
+ * A rate limit of one call a minute set between calls (control protocol): of two free calls
+ * (GET /me, not retried), at least one is answered 429 (ERR-008); the limit is lifted again.
+ */
+async function throttle(r: Runner): Promise<void> {
+  if (!r.ctx.run.hasControl) return;
+  const ws = r.ctx.workspaceId;
+  await r.ctx.control.setRateLimit(ws, 1);
+  const answers: Exchange[] = [];
+  try {
+    for (let i = 0; i < 2; i++) answers.push(await send(r, { method: 'GET', path: '/me', key: r.key, retry429: false }));
+  } finally {
+    await r.ctx.control.setRateLimit(ws, null);
+  }
+  r.ctx.judged('ERR-008');
+  r.looked.add('ERR-008');
+  if (!answers.some((ex) => ex.response?.status === 429))
+    fail('ERR-008', 'with a rate limit of one call a minute, neither of two calls was answered 429', 'at least one 429 TOO_MANY_REQUESTS', answers.map(answer).join(' / '), answers.at(-1)!);
+}
+
+/**
+ * The submitting key's holder moved to the member role between calls (control protocol): an agent
+ * preview is refused with 403 on the next call (ROLE-004, ROLE-005: a role change takes effect at
+ * once); the holder is moved back.
+ */
+async function role(r: Runner): Promise<void> {
+  const op = r.operator;
+  if (!op?.userId) return;
+  r.account ??= await makeAccount(r.ctx, `sq-${r.prefix}`);
+  const account = r.account;
+  await r.ctx.control.setMemberRole(r.ctx.workspaceId, op.userId, 'member');
+  let ex: Exchange;
+  try {
+    ex = await send(r, { method: 'POST', path: '/operations', key: op, body: agentPreviewBody([account.accountId]), idempotencyKey: r.newKey() });
+  } finally {
+    await r.ctx.control.setMemberRole(r.ctx.workspaceId, op.userId, op.role);
+  }
+  for (const clause of ['ROLE-004', 'ROLE-005']) {
+    r.ctx.judged(clause);
+    r.looked.add(clause);
+  }
+  if (ex.response?.status !== 403) {
+    if (is2xx(ex)) r.billed.push(ex);
+    r.ctx.softFail({
+      clause: 'ROLE-005',
+      message: 'the holder moved to the member role just before, an agent preview was not refused on the next call',
+      expected: '403',
+      received: answer(ex),
+      exchange: ex,
+    });
+    fail('ROLE-004', 'an agent preview by a key whose holder now has the member role was not refused with 403', '403 FORBIDDEN', answer(ex), ex);
+  }
+}
+
+/**
+ * A keyed PATCH, archive or merge-value, then the same request again (the stored answer, IDEM-002),
+ * its key with another input (409, IDEM-004), and a walk (performed once: IDEM-003, and what the
+ * write did: DEF-029).
+ */
+async function again(r: Runner, m: Model, c: Extract<Cmd, { kind: 'again' }>, def: ModelDef): Promise<void> {
+  const reason = `${REASON} ${r.step}`;
+  const idem = r.newKey();
+  let path: string;
+  let body: Record<string, unknown>;
+  let other: Record<string, unknown>;
+  let from: ModelValue | undefined;
+  if (c.what === 'patch') {
+    path = `/definitions/${def.id}`;
+    body = { reason, description: `written once at step ${r.step}` };
+    other = { reason, description: `written again at step ${r.step}` };
+  } else if (c.what === 'archive') {
+    path = `/definitions/${def.id}/archive`;
+    body = { reason };
+    other = { reason: `${reason} (another input)` };
+  } else {
+    const live = liveValues(def);
+    from = live[0]!;
+    path = `/definitions/${def.id}/merge-value`;
+    body = { fromSlug: from.slug, intoSlug: live[1]!.slug, reason };
+    other = { ...body, reason: `${reason} (another input)` };
+  }
+  const method = c.what === 'patch' ? 'PATCH' : 'POST';
+  const first = await send(r, { method, path, key: r.key, body, idempotencyKey: idem });
+  const clause = c.what === 'patch' ? 'DEF-017' : c.what === 'archive' ? 'DEF-013' : 'DEF-022';
+  r.ctx.judged(clause);
+  if (!is2xx(first)) fail(clause, `a keyed ${method} ${path.replace(def.id, '{id}')} was not accepted`, '2xx', answer(first), first);
+  r.billed.push(first);
+  // The model after the write.
+  if (c.what === 'patch') {
+    def.fields.description = body.description;
+    def.written.add('description');
+  } else if (c.what === 'archive') def.archived = true;
+  else from!.mergedAway = true;
+  def.reasons.latest = reason;
+  const replay = await send(r, { method, path, key: r.key, body, idempotencyKey: idem });
+  r.replays++;
+  r.ctx.judged('IDEM-002');
+  const a = first.response!;
+  const b = replay.response;
+  if (!b || b.status !== a.status || !sameJson(b.json, a.json, b.text, a.text)) {
+    if (is2xx(replay)) r.billed.push(replay);
+    fail(
+      'IDEM-002',
+      `a keyed ${method} ${path.replace(def.id, '{id}')} repeated with its key and input did not return the stored answer`,
+      `${a.status} ${a.text.slice(0, 400)}`,
+      answer(replay),
+      replay,
+    );
+  }
+  const reused = await send(r, { method, path, key: r.key, body: other, idempotencyKey: idem });
+  r.ctx.judged('IDEM-004');
+  if (reused.response?.status !== 409) {
+    if (is2xx(reused)) r.billed.push(reused);
+    fail('IDEM-004', `the key of a ${method} ${path.replace(def.id, '{id}')} reused with another input was not answered 409`, '409 CONFLICT', answer(reused), reused);
   }
   return listing(r, m, { kind: 'walk', includeArchived: true });
 }
@@ -933,6 +1145,11 @@ async function receipts(r: Runner, m: Model, op: KeyHandle, limit: number | unde
 
 /** One page (list) or a whole walk (walk): this sequence's items must be what the model shows. */
 async function listing(r: Runner, m: Model, c: Extract<Cmd, { kind: 'list' | 'walk' }>): Promise<void> {
+  await ownListed(r, m, c);
+}
+
+/** {@link listing}, returning the sequence's own items as listed. */
+async function ownListed(r: Runner, m: Model, c: Extract<Cmd, { kind: 'list' | 'walk' }>): Promise<Record<string, unknown>[]> {
   const want = visibleDefs(m, c.includeArchived);
   const own: Record<string, unknown>[] = [];
   let reach: string | undefined;
@@ -1012,4 +1229,5 @@ async function listing(r: Runner, m: Model, c: Extract<Cmd, { kind: 'list' | 'wa
     const fromCreate = (diff: readonly string[]): boolean => diff.length > 0 && diff.every((d) => unwritten.some((f) => d.startsWith(`${f} is`)));
     expectModel(r, m, (diff) => (fromCreate(diff) ? 'DEF-003' : 'DEF-029'), 'a listed definition', def, item, ex);
   }
+  return own;
 }

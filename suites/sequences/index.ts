@@ -46,10 +46,10 @@ const MAX_SHRINK_CALLS = 25;
 
 /**
  * Judged by a step that takes a scope away (commands.ts grant): the list's, the create's and the
- * PATCH's refusal, the refusal changing nothing, the grant read on the request, and taking it
- * away undoing nothing.
+ * PATCH's refusal, the refusal changing nothing, the grant read on the request, taking it away
+ * undoing nothing, and GET /capabilities still answering the key without graph:read.
  */
-const GRANT_CLAUSES = ['SCOPE-001', 'SCOPE-002', 'SCOPE-003', 'SCOPE-012', 'GRANT-002', 'GRANT-003'];
+const GRANT_CLAUSES = ['SCOPE-001', 'SCOPE-002', 'SCOPE-003', 'SCOPE-012', 'GRANT-002', 'GRANT-003', 'VER-003'];
 
 /** The kinds of step that judge each clause, to say which were judged at all in a run. */
 const JUDGED_BY: Readonly<Record<string, readonly Cmd['kind'][]>> = {
@@ -317,15 +317,16 @@ const OPS_JUDGED_BY: Readonly<Record<string, readonly Cmd['kind'][]>> = {
   'DEF-019': ['patch'],
   'DEF-028': ['patch'],
   'PAGE-006': ['walk'],
-  'IDEM-002': ['resubmit', 'submit'],
-  'IDEM-003': ['resubmit', 'submit'],
-  'BILL-010': ['resubmit', 'submit'],
-  'IDEM-004': ['reuse'],
+  'IDEM-002': ['resubmit', 'submit', 'again'],
+  'IDEM-003': ['resubmit', 'submit', 'again'],
+  'BILL-010': ['resubmit', 'submit', 'again'],
+  'IDEM-004': ['reuse', 'again'],
+  'SVC-005': ['read'],
   'DEF-006': ['invalid', 'edge'],
   'DEF-011': ['invalid'],
 };
 /** Judged by the steps of an operations sequence that need the test-control protocol. */
-const OPS_CONTROLLED = [...GRANT_CLAUSES, 'SCOPE-011', 'ERR-009', 'AUTH-007', 'OPS-001', 'OPS-006', 'OPS-014'];
+const OPS_CONTROLLED = [...GRANT_CLAUSES, 'SCOPE-011', 'ERR-009', 'ERR-008', 'AUTH-007', 'ROLE-004', 'ROLE-005', 'OPS-001', 'OPS-006', 'OPS-014', 'DATA-001'];
 
 export const operationsModel: CheckDef = {
   id: 'sequences/operations-model',
@@ -336,6 +337,14 @@ export const operationsModel: CheckDef = {
     'OPS-006',
     'OPS-014',
     'SCOPE-011',
+    'ERR-008',
+    'ROLE-004',
+    'ROLE-005',
+    'DATA-001',
+    'ME-001',
+    'SVC-005',
+    'DEF-013',
+    'DEF-022',
     'IDEM-002',
     'IDEM-003',
     'IDEM-004',
@@ -373,10 +382,13 @@ export const sequencesSuite: SuiteDef = {
   title: 'Sequences: random series of calls against a model of the document, shrunk when they fail',
   cast: {
     admin: { role: 'owner', scopes: ['admin', 'graph:read'] },
-    // The interleavings also submit a catalog operation (graph.apply_update needs graph:write).
-    interleaver: { role: 'owner', scopes: ['admin', 'graph:read', 'graph:write'] },
+    // The interleavings and the operations sequences submit catalog operations (graph.apply_update
+    // needs graph:write; the agent preview a role change is shown with, research:run too).
+    interleaver: { role: 'owner', scopes: ['admin', 'graph:read', 'graph:write', 'research:run'] },
   },
-  checks: [...modelParts, operationsModel, interleavings, walkDuringWritesCheck, scopeDuringSubmission],
+  // The scope race before the interleavings: where the checks share one workspace (no lanes), the
+  // interleavings' submissions, whose charges nobody waits for, would land in its measurement.
+  checks: [...modelParts, operationsModel, scopeDuringSubmission, interleavings, walkDuringWritesCheck],
   // Each part in a workspace of its own, side by side; the operations sequences, the
   // interleavings and the scope race too (the race measures its charges: no other check's
   // submissions may land in its ledger late).

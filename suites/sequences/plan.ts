@@ -6,7 +6,10 @@
  * two (each is read back with a walk), the definitions capability switched off or the
  * graph:read scope taken away two (a walk before and after the refused call), admin taken away
  * three (a walk right after it, too), a create refused as invalid one (the walk after it), a
- * create at every upper bound one, graph:write taken away nothing (a refused submission), another key revoked two (its one read
+ * create at every upper bound one, graph:write taken away nothing (a refused submission), a
+ * read two (the walks before and after it) or three (a stored account's), a rate limit or a role change
+ * between calls nothing (refused calls), a keyed write repeated and reused two (the write and
+ * the walk after it), another key revoked two (its one read
  * before, a walk after), a catalog submission one, a replay, a refused reuse, a poll and a walk
  * of the receipts nothing, and every definition still live at the end one more (its archive at
  * clean-up). A walk is one page on the reference, which ends a walk on its last
@@ -37,6 +40,10 @@ const PRICE: Readonly<Record<Cmd['kind'], number>> = {
   invalid: 1,
   edge: 1,
   withhold: 0,
+  read: 1,
+  throttle: 0,
+  role: 0,
+  again: 2,
 };
 
 /** Plays `c` on the model with stand-in slugs: what a later command's target depends on. */
@@ -75,6 +82,13 @@ function simulate(m: Model, c: Cmd, step: number): number {
       live[c.from % live.length]!.mergedAway = true;
       break;
     }
+    case 'again':
+      if (c.what === 'archive') res.def!.archived = true;
+      if (c.what === 'merge') liveValues(res.def!)[0]!.mergedAway = true;
+      break;
+    case 'read':
+      // A walk before and after; a stored account's read is billed, GET /me and GET /capabilities are free.
+      return c.what === 'account' ? 3 : 2;
     case 'edge':
       m.defs.push({
         id: `sim-${step}`,

@@ -49,6 +49,8 @@ async function race(ctx: CheckContext, key: KeyHandle, fx: AccountFixture, s: fc
   const release = (label: string): Promise<void> => s.schedule(Promise.resolve(label)).then(() => void order.push(label));
   const sent: Exchange[] = [];
   const charged: Exchange[] = [];
+  // Late charges of earlier work in the workspace land before this measurement starts.
+  await ctx.ledger.quiet();
   const measured = await ctx.ledger.measure(
     async () => {
       let raced: Exchange | undefined;
@@ -143,7 +145,8 @@ async function race(ctx: CheckContext, key: KeyHandle, fx: AccountFixture, s: fc
   }
   // One credit per accepted submission, nothing for the refusal (BILL-001, BILL-006).
   const m = await measured.final();
-  const blame = m.delta > charged.length && !is2xx(raced) ? 'BILL-006' : 'BILL-001';
+  // A refusal's own entry charged: BILL-006; any other difference: BILL-001.
+  const blame = m.entries.some((e) => e.status >= 400 && e.credits > 0) ? 'BILL-006' : 'BILL-001';
   ctx.judged('BILL-001');
   if (!is2xx(raced)) ctx.judged('BILL-006');
   if (m.delta !== charged.length)
@@ -151,7 +154,7 @@ async function race(ctx: CheckContext, key: KeyHandle, fx: AccountFixture, s: fc
       clause: blame,
       message: `the submissions were charged ${m.delta} credits for ${charged.length} accepted`,
       expected: `${charged.length} credits`,
-      received: `${m.delta} credits${m.waited ? ` (${m.waited})` : ''}`,
+      received: `${m.delta} credits${m.waited ? ` (${m.waited})` : ''}: ${m.entries.map((e) => `${e.method} ${e.path} ${e.status} (${e.credits})`).join(', ') || `no entries (${m.basis})`}`,
       exchange: sent.at(-1)!,
       context: sent.slice(0, -1),
       scenario,
