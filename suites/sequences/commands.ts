@@ -17,6 +17,7 @@ import { documentedBody } from '../_shared/documented.ts';
 import { brief, canonical, compareIds, findObjects, isObject } from '../_shared/json.ts';
 import { comparableRenderings, is2xx, MODULE_KEYS } from '../_shared/definitions.ts';
 import { agentPreviewBody, applyUpdateBody, makeAccount, type AccountFixture } from '../_shared/ops-fixtures.ts';
+import { traceQueries } from '../_shared/ops-shapes.ts';
 import { findResourceId, idOf, isUuid, listedReceiptIds, pollUntil, receiptListPages } from '../_shared/receipts.ts';
 import { provisionKey } from '../auth/support.ts';
 import { sameJson } from '../idempotency/support.ts';
@@ -67,10 +68,14 @@ export type Cmd =
   | { kind: 'invalid' }
   | { kind: 'edge' }
   | { kind: 'withhold' }
-  | { kind: 'read'; what: 'me' | 'capabilities' | 'account' }
+  | { kind: 'read'; what: ReadKind }
   | { kind: 'throttle' }
   | { kind: 'role' }
   | { kind: 'again'; what: 'patch' | 'archive' | 'merge'; target: number };
+
+/** The reads a sequence makes between two walks (4.2, 4.9, 2.7). */
+const READS = ['me', 'capabilities', 'account', 'person', 'relationships', 'trace'] as const;
+type ReadKind = (typeof READS)[number];
 
 /** The single bound an invalid create breaks (4.4): each refused as invalid, storing nothing. */
 const BREAKS = ['name-empty', 'name-long', 'description-long', 'instruction-long', 'values-201', 'kinds-empty', 'reason-long'] as const;
@@ -188,7 +193,7 @@ export const opsCommandArb: fc.Arbitrary<Cmd> = fc.oneof(
   { arbitrary: fc.constant({ kind: 'withhold' as const }), weight: 2 },
   // Reads the document names (GET /me, GET /capabilities, a stored account): each answers 2xx and
   // changes nothing (a walk after it shows what the model holds).
-  { arbitrary: fc.record({ kind: fc.constant('read' as const), what: fc.constantFrom('me' as const, 'capabilities' as const, 'account' as const) }), weight: 2 },
+  { arbitrary: fc.record({ kind: fc.constant('read' as const), what: fc.constantFrom(...READS) }), weight: 3 },
   // With the test-control protocol: a rate limit of one call a minute between calls (two calls, at
   // least one 429), lifted again; the submitting key's holder moved to the member role (an agent
   // preview refused with 403), moved back.
@@ -199,12 +204,12 @@ export const opsCommandArb: fc.Arbitrary<Cmd> = fc.oneof(
   { arbitrary: fc.record({ kind: fc.constant('again' as const), what: fc.constantFrom('patch' as const, 'archive' as const, 'merge' as const), target: fc.nat({ max: 7 }) }), weight: 2 },
 );
 
-/** The most commands an operations sequence has: one create, then up to fourteen of any kind. */
-export const MAX_OPS_COMMANDS = 15;
+/** The most commands an operations sequence has: one create, then up to sixteen of any kind. */
+export const MAX_OPS_COMMANDS = 17;
 
-/** An operations sequence: one create (a definition for the walks to show), then five to fourteen commands of any kind. */
+/** An operations sequence: one create (a definition for the walks to show), then seven to sixteen commands of any kind. */
 export const opsSequenceArb: fc.Arbitrary<Cmd[]> = fc
-  .tuple(fc.array(create, { minLength: 1, maxLength: 1 }), fc.array(opsCommandArb, { minLength: 5, maxLength: MAX_OPS_COMMANDS - 1, size: 'max' }))
+  .tuple(fc.array(create, { minLength: 1, maxLength: 1 }), fc.array(opsCommandArb, { minLength: 7, maxLength: MAX_OPS_COMMANDS - 1, size: 'max' }))
   .map(([first, rest]) => [...first, ...rest]);
 
 /** One step as a person reads it. */
@@ -777,21 +782,39 @@ async function revoke(r: Runner, m: Model): Promise<void> {
  * A read the document names (free or billed, part 8): it answers 2xx, and the walk after it shows
  * what the model holds (a read changes nothing: SVC-005).
  */
-async function read(r: Runner, m: Model, what: 'me' | 'capabilities' | 'account'): Promise<void> {
-  let path: string;
-  let clause: string;
-  if (what === 'account') {
-    if (!r.ctx.run.hasControl) return;
-    r.account ??= await makeAccount(r.ctx, `sq-${r.prefix}`);
-    path = `/data/accounts/${encodeURIComponent(r.account.accountId)}`;
-    clause = 'DATA-001';
-  } else [path, clause] = what === 'me' ? ['/me', 'ME-001'] : ['/capabilities', 'VER-003'];
+async function read(r: Runner, m: Model, what: ReadKind): Promise<void> {
+  const needsAccount = what === 'account' || what === 'person';
+  if (needsAccount && !r.ctx.run.hasControl) return;
+  if (needsAccount) r.account ??= await makeAccount(r.ctx, `sq-${r.prefix}`);
   const before = await ownListed(r, m, { kind: 'walk', includeArchived: true });
-  const ex = await send(r, { method: 'GET', path, key: r.key });
-  r.ctx.judged(clause);
-  r.looked.add(clause);
+  // The forms a read may take where the document does not fix one (a person's id, a trace's
+  // query): tried in turn until one is not refused as unknown or invalid.
+  const forms: { path: string; query?: Record<string, string> }[] =
+    what === 'me'
+      ? [{ path: '/me' }]
+      : what === 'capabilities'
+        ? [{ path: '/capabilities' }]
+        : what === 'account'
+          ? [{ path: `/data/accounts/${encodeURIComponent(r.account!.accountId)}` }]
+          : what === 'person'
+            ? [r.account!.accountPersonId, r.account!.personId].map((id) => ({ path: `/data/people/${encodeURIComponent(id)}` }))
+            : what === 'relationships'
+              ? [{ path: '/data/relationships' }]
+              : traceQueries('definition', m.defs[0]?.id ?? '').map((query) => ({ path: '/graph/traces', query }));
+  if (what === 'trace' && m.defs.length === 0) return;
+  let ex: Exchange | undefined;
+  for (const f of forms) {
+    ex = await send(r, { method: 'GET', path: f.path, key: r.key, ...(f.query ? { query: f.query } : {}) });
+    const status = ex.response?.status ?? 0;
+    if (!(status >= 400 && status < 500 && ![401, 403, 429].includes(status))) break;
+  }
+  ex = ex!;
+  const path = forms[0]!.path;
+  const clause = CLAUSE_OF_READ[what];
   const body = ex.response?.json;
-  // What each clause fixes of the answer: GET /me's fields (2.4), a JSON body, a stored account (an object).
+  // What each clause fixes of the answer: GET /me's fields (2.4), a JSON body, a stored record
+  // with relatedData, the collection envelope; of a trace read, only that it changes nothing.
+  const related = (): boolean => isObject(body) && findObjects(body, (o) => 'relatedData' in o, { maxDepth: 2 }).length > 0;
   const shaped =
     what === 'me'
       ? isObject(body) &&
@@ -804,29 +827,54 @@ async function read(r: Runner, m: Model, what: 'me' | 'capabilities' | 'account'
         isObject(body.capabilities)
       : what === 'capabilities'
         ? ex.response?.isJson === true
-        : isObject(body) && findObjects(body, (o) => 'relatedData' in o, { maxDepth: 2 }).length > 0;
-  if (is2xx(ex) && what === 'account') r.billed.push(ex);
+        : what === 'account' || what === 'person'
+          ? related()
+          : true;
+  const billed = what !== 'me' && what !== 'capabilities';
+  if (is2xx(ex) && billed) r.billed.push(ex);
+  // No trace form accepted: no trace read was observed (nothing to judge).
+  if (what === 'trace' && !is2xx(ex)) return;
+  r.ctx.judged(clause);
+  r.looked.add(clause);
   if (!is2xx(ex) || !shaped)
-    fail(clause, `GET ${path} did not answer 2xx with ${what === 'me' ? 'the key introspection object' : what === 'capabilities' ? 'a JSON body' : 'the stored account'}`, '2xx', answer(ex), ex);
-  r.looked.add('SVC-005');
+    fail(
+      clause,
+      `GET ${path} did not answer 2xx${what === 'me' ? ' with the key introspection object' : what === 'capabilities' ? ' with a JSON body' : what === 'relationships' ? '' : ' with the stored record and its relatedData'}`,
+      '2xx',
+      answer(ex),
+      ex,
+    );
+  // A trace read changes nothing (TRACE-017); any other read too (SVC-005).
+  const unchanged = what === 'trace' ? 'TRACE-017' : 'SVC-005';
+  r.looked.add(unchanged);
   let after: Record<string, unknown>[];
   try {
     after = await ownListed(r, m, { kind: 'walk', includeArchived: true });
   } catch (e) {
     if (!(e instanceof Finding)) throw e;
-    throw new Finding({ ...e.evidence, clause: 'SVC-005', message: `after a read (GET ${path}), ${e.evidence.message}` });
+    throw new Finding({ ...e.evidence, clause: unchanged, message: `after a read (GET ${path}), ${e.evidence.message}` });
   }
   // Listed alike before and after, but for what the service may change on its own (state, estimates).
-  r.ctx.judged('SVC-005');
+  r.ctx.judged(unchanged);
   for (const b of before) {
     const a = after.find((x) => x.id === b.id);
     if (!a) continue;
     const [x, y] = comparableRenderings(b, a);
     const was = canonical(x) ?? '';
     const is = canonical(y) ?? '';
-    if (was !== is) fail('SVC-005', `definition ${String(b.id)} is listed otherwise after a read (GET ${path}) than before it`, was.slice(0, 600), is.slice(0, 600), r.log.at(-1)!);
+    if (was !== is) fail(unchanged, `definition ${String(b.id)} is listed otherwise after a read (GET ${path}) than before it`, was.slice(0, 600), is.slice(0, 600), r.log.at(-1)!);
   }
 }
+
+/** The clause a read is judged by (besides SVC-005 for what the walks around it show). */
+const CLAUSE_OF_READ: Readonly<Record<ReadKind, string>> = {
+  me: 'ME-001',
+  capabilities: 'VER-003',
+  account: 'DATA-001',
+  person: 'DATA-002',
+  relationships: 'DATA-003',
+  trace: 'TRACE-017',
+};
 
 /**
  * A rate limit of one call a minute set between calls (control protocol): of two free calls
@@ -913,6 +961,7 @@ async function again(r: Runner, m: Model, c: Extract<Cmd, { kind: 'again' }>, de
   const first = await send(r, { method, path, key: r.key, body, idempotencyKey: idem });
   const clause = c.what === 'patch' ? 'DEF-017' : c.what === 'archive' ? 'DEF-013' : 'DEF-022';
   r.ctx.judged(clause);
+  r.looked.add(clause);
   if (!is2xx(first)) fail(clause, `a keyed ${method} ${path.replace(def.id, '{id}')} was not accepted`, '2xx', answer(first), first);
   r.billed.push(first);
   // The model after the write.

@@ -204,6 +204,8 @@ interface Play {
   judgedBy: Readonly<Record<string, readonly Cmd['kind'][]>>;
   /** Clauses judged only with the test-control protocol, by a step that sets them up (their `looked`). */
   controlled: readonly string[];
+  /** Clauses judged only by a step of one variety (a read of one kind, a keyed archive): their `looked`. */
+  situational?: readonly string[];
   /** The part, in words ("this part", "this check"). */
   who: string;
 }
@@ -253,9 +255,11 @@ async function playModel(ctx: CheckContext, p: Play): Promise<void> {
   if (p.judgedBy['DEF-015'] && !looked.has('DEF-015')) ctx.unobserved('DEF-015', `no listing in the sequences ${p.who} drew had an archived definition in its range`);
   if (p.judgedBy['IDEM-003'] && !looked.has('IDEM-003')) ctx.unobserved('IDEM-003', `no listing in the sequences ${p.who} drew came after a replay`);
   for (const clause of p.controlled) {
+    if (looked.has(clause)) continue;
     if (!ctx.run.hasControl) ctx.unobserved(clause, 'taking a scope, a capability or a key away between calls, and making the account a submission edits, need the test-control protocol');
     else if (!looked.has(clause)) ctx.unobserved(clause, `no step in the sequences ${p.who} drew set up what this clause is about`);
   }
+  for (const clause of p.situational ?? []) if (!looked.has(clause)) ctx.unobserved(clause, `no step in the sequences ${p.who} drew was of the kind this clause is about`);
   if (!ctx.run.hasControl) {
     ctx.unobserved('BILL-001', 'the usage ledger needs the test-control protocol');
     ctx.unobserved('BILL-010', 'the usage ledger needs the test-control protocol');
@@ -307,7 +311,7 @@ function modelPart(part: number): CheckDef {
 export const modelParts: readonly CheckDef[] = Array.from({ length: PARTS }, (_, i) => modelPart(i));
 
 /** Operations sequences per run (each up to MAX_OPS_COMMANDS steps; the run's --runs bounds it too). */
-const OPS_SEQUENCES = 8;
+const OPS_SEQUENCES = 10;
 const opsSequencesFor = (numRuns: number): number => Math.max(1, Math.min(numRuns, OPS_SEQUENCES));
 
 /** The kinds of step of an operations sequence that judge each clause. */
@@ -326,7 +330,7 @@ const OPS_JUDGED_BY: Readonly<Record<string, readonly Cmd['kind'][]>> = {
   'DEF-011': ['invalid'],
 };
 /** Judged by the steps of an operations sequence that need the test-control protocol. */
-const OPS_CONTROLLED = [...GRANT_CLAUSES, 'SCOPE-011', 'ERR-009', 'ERR-008', 'AUTH-007', 'ROLE-004', 'ROLE-005', 'OPS-001', 'OPS-006', 'OPS-014', 'DATA-001'];
+const OPS_CONTROLLED = [...GRANT_CLAUSES, 'SCOPE-011', 'ERR-009', 'ERR-008', 'AUTH-007', 'ROLE-004', 'ROLE-005', 'OPS-001', 'OPS-006', 'OPS-014', 'DATA-001', 'DATA-002'];
 
 export const operationsModel: CheckDef = {
   id: 'sequences/operations-model',
@@ -341,6 +345,9 @@ export const operationsModel: CheckDef = {
     'ROLE-004',
     'ROLE-005',
     'DATA-001',
+    'DATA-002',
+    'DATA-003',
+    'TRACE-017',
     'ME-001',
     'SVC-005',
     'DEF-013',
@@ -374,7 +381,16 @@ export const operationsModel: CheckDef = {
       .reduce((a, b) => a + b, 0),
   // Every step billed twice over (a revoked key's reads, a walk at its page bound), and the shrinking of a failure.
   maxCredits: (numRuns) => (opsSequencesFor(numRuns) + MAX_SHRINK_CALLS) * MAX_OPS_COMMANDS * (WALK_PAGES + 2),
-  run: (ctx) => playModel(ctx, { arbitrary: opsSequenceArb, sequences: opsSequencesFor(ctx.run.numRuns), played: () => true, judgedBy: OPS_JUDGED_BY, controlled: OPS_CONTROLLED, who: 'this check' }),
+  run: (ctx) =>
+    playModel(ctx, {
+      arbitrary: opsSequenceArb,
+      sequences: opsSequencesFor(ctx.run.numRuns),
+      played: () => true,
+      judgedBy: OPS_JUDGED_BY,
+      controlled: OPS_CONTROLLED,
+      situational: ['ME-001', 'VER-003', 'DATA-003', 'TRACE-017', 'DEF-013', 'DEF-022'],
+      who: 'this check',
+    }),
 };
 
 export const sequencesSuite: SuiteDef = {

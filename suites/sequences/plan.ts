@@ -7,7 +7,8 @@
  * graph:read scope taken away two (a walk before and after the refused call), admin taken away
  * three (a walk right after it, too), a create refused as invalid one (the walk after it), a
  * create at every upper bound one, graph:write taken away nothing (a refused submission), a
- * read two (the walks before and after it) or three (a stored account's), a rate limit or a role change
+ * read two (the walks before and after it) or three (a billed one: a stored record, the
+ * relationships, a trace), a rate limit or a role change
  * between calls nothing (refused calls), a keyed write repeated and reused two (the write and
  * the walk after it), another key revoked two (its one read
  * before, a walk after), a catalog submission one, a replay, a refused reuse, a poll and a walk
@@ -87,8 +88,8 @@ function simulate(m: Model, c: Cmd, step: number): number {
       if (c.what === 'merge') liveValues(res.def!)[0]!.mergedAway = true;
       break;
     case 'read':
-      // A walk before and after; a stored account's read is billed, GET /me and GET /capabilities are free.
-      return c.what === 'account' ? 3 : 2;
+      // A walk before and after; GET /me and GET /capabilities are free, the other reads billed.
+      return c.what === 'me' || c.what === 'capabilities' ? 2 : 3;
     case 'edge':
       m.defs.push({
         id: `sim-${step}`,
