@@ -207,6 +207,9 @@ export async function pollUntil(
   }
 }
 
+/** How long a submitted operation's receipt may take to answer 2xx or to be listed (the suite's bound; --patience multiplies it). */
+export const RECEIPT_BOUND_MS = 3_000;
+
 /** Receipt ids a page of GET /operations lists (its shape is not shown: an items array, or a bare array). */
 export function listedReceiptIds(list: Exchange): string[] {
   const body = list.response?.json;
@@ -232,4 +235,15 @@ export async function receiptListPages(ctx: CheckContext, key: KeyHandle, maxPag
     cursor = next;
   }
   return { pages, ended: false };
+}
+
+/**
+ * Every receipt id GET /operations lists (lower-case), walked through its cursors (free), with the
+ * pages read; undefined when the listing cannot be walked to its end within `maxPages`.
+ */
+export async function allReceiptIds(ctx: CheckContext, key: KeyHandle, maxPages: number): Promise<{ ids: Set<string>; pages: Exchange[] } | undefined> {
+  const { pages, ended } = await receiptListPages(ctx, key, maxPages);
+  const last = pages.at(-1)!.response;
+  if (!ended || last === undefined || last.status < 200 || last.status >= 300) return undefined;
+  return { ids: new Set(pages.flatMap(listedReceiptIds).map((id) => id.toLowerCase())), pages };
 }

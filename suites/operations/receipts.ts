@@ -14,7 +14,7 @@ import { isObject } from '../_shared/json.ts';
 import { applyUpdateBody, makeAccount, pollReceipt, receiptPath, submitOperation, type AccountFixture } from '../_shared/ops-fixtures.ts';
 import { applyUpdateKinds } from '../_shared/change-kinds.ts';
 import { pageOf } from '../_shared/paging.ts';
-import { findResourceId, isUuid, listedReceiptIds, receiptListPages, unknownIdLike } from '../_shared/receipts.ts';
+import { findResourceId, isUuid, listedReceiptIds, RECEIPT_BOUND_MS, receiptListPages, unknownIdLike } from '../_shared/receipts.ts';
 import { usableResponses } from '../_shared/ops-usable.ts';
 
 const received = (ex: Exchange): string => (ex.response ? describeResponse(ex.response) : `no response (${ex.error?.kind}: ${ex.error?.message})`);
@@ -90,9 +90,6 @@ export const applyUpdateAccepted: CheckDef = {
     }
   },
 };
-
-/** How long a submitted operation's receipt may take to answer 2xx (the suite's bound; --patience multiplies it). */
-const RECEIPT_BOUND_MS = 3_000;
 
 export const receiptPollable: CheckDef = {
   id: 'operations/receipt-pollable',

@@ -18,9 +18,9 @@ import { brief, canonical, compareIds, findObjects, isObject } from '../_shared/
 import { comparableRenderings, is2xx, MODULE_KEYS } from '../_shared/definitions.ts';
 import { agentPreviewBody, applyUpdateBody, makeAccount, type AccountFixture } from '../_shared/ops-fixtures.ts';
 import { traceQueries } from '../_shared/ops-shapes.ts';
-import { findResourceId, idOf, isUuid, listedReceiptIds, pollUntil, receiptListPages } from '../_shared/receipts.ts';
+import { allReceiptIds, findResourceId, idOf, isUuid, listedReceiptIds, pollUntil, RECEIPT_BOUND_MS } from '../_shared/receipts.ts';
 import { provisionKey } from '../auth/support.ts';
-import { sameJson } from '../idempotency/support.ts';
+import { answerOf, sameAnswer, sameJson } from '../idempotency/support.ts';
 import { differences, liveDefs, liveValues, valuesFromAnswer, visibleDefs, type Model, type ModelDef, type ModelOpKey, type ModelValue } from './model.ts';
 
 const LABELS = ['Alpha', 'Beta', 'Gamma', 'Delta'] as const;
@@ -72,6 +72,9 @@ export type Cmd =
   | { kind: 'throttle' }
   | { kind: 'role' }
   | { kind: 'again'; what: 'patch' | 'archive' | 'merge'; target: number };
+
+/** The labels of a create at the upper bound of enumValues (4.4: at most 200). */
+export const EDGE_LABELS: readonly string[] = Array.from({ length: 200 }, (_, i) => `V${i + 1}`);
 
 /** The reads a sequence makes between two walks (4.2, 4.9, 2.7). */
 const READS = ['me', 'capabilities', 'account', 'person', 'relationships', 'trace'] as const;
@@ -329,6 +332,10 @@ function createBody(r: Runner, c: Extract<Cmd, { kind: 'create' }>): Record<stri
   return body;
 }
 
+/** The body of a plain create (one kind, one value): the base of the writes sent to be refused. */
+const plainCreateBody = (r: Runner): Record<string, unknown> =>
+  createBody(r, { kind: 'create', module: MODULE_KEYS[0]!, kinds: ['account'], cardinality: 'exclusive', labels: ['Alpha'], keyed: false });
+
 function modelOfCreate(id: string, body: Record<string, unknown>, c: Extract<Cmd, { kind: 'create' }>, shown: Record<string, unknown>, ex: Exchange): ModelDef {
   const values = valuesFromAnswer(c.labels, shown);
   judged('DEF-003');
@@ -501,8 +508,7 @@ export async function apply(r: Runner, m: Model, c: Cmd): Promise<void> {
     case 'again':
       return again(r, m, c, res.def!);
     case 'edge': {
-      const labels = Array.from({ length: 200 }, (_, i) => `V${i + 1}`);
-      const cc: Extract<Cmd, { kind: 'create' }> = { kind: 'create', module: MODULE_KEYS[0]!, kinds: [...KINDS], cardinality: 'multi', labels, keyed: false };
+      const cc: Extract<Cmd, { kind: 'create' }> = { kind: 'create', module: MODULE_KEYS[0]!, kinds: [...KINDS], cardinality: 'multi', labels: [...EDGE_LABELS], keyed: false };
       const body = createBody(r, cc);
       body.name = String(body.name).padEnd(80, 'e');
       body.description = 'd'.repeat(1000);
@@ -520,12 +526,12 @@ export async function apply(r: Runner, m: Model, c: Cmd): Promise<void> {
     case 'invalid': {
       // Names keep the sequence's prefix where they can: a listing would show a definition, were one stored.
       for (const breaks of BREAKS) {
-        const body = createBody(r, { kind: 'create', module: MODULE_KEYS[0]!, kinds: ['account'], cardinality: 'exclusive', labels: ['Alpha'], keyed: false });
+        const body = plainCreateBody(r);
         if (breaks === 'name-empty') body.name = '';
         if (breaks === 'name-long') body.name = String(body.name).padEnd(81, 'x');
         if (breaks === 'description-long') body.description = 'd'.repeat(1001);
         if (breaks === 'instruction-long') body.instruction = 'i'.repeat(2001);
-        if (breaks === 'values-201') body.enumValues = Array.from({ length: 201 }, (_, i) => ({ label: `V${i + 1}` }));
+        if (breaks === 'values-201') body.enumValues = [...EDGE_LABELS, 'V201'].map((label) => ({ label }));
         if (breaks === 'kinds-empty') body.entityKinds = [];
         if (breaks === 'reason-long') body.reason = 'r'.repeat(501);
         const ex = await send(r, { method: 'POST', path: '/definitions', key: k, body });
@@ -657,7 +663,7 @@ async function refusedBetween(r: Runner, m: Model, calls: readonly ('list' | 'cr
                 method: 'POST',
                 path: '/definitions',
                 key: r.key,
-                body: { ...createBody(r, { kind: 'create', module: MODULE_KEYS[0]!, kinds: ['account'], cardinality: 'exclusive', labels: ['Alpha'], keyed: false }), reason },
+                body: { ...plainCreateBody(r), reason },
               }),
       );
     }
@@ -978,17 +984,9 @@ async function again(r: Runner, m: Model, c: Extract<Cmd, { kind: 'again' }>, de
   const replay = await send(r, { method, path, key: r.key, body, idempotencyKey: idem });
   r.replays++;
   r.ctx.judged('IDEM-002');
-  const a = first.response!;
-  const b = replay.response;
-  if (!b || b.status !== a.status || !sameJson(b.json, a.json, b.text, a.text)) {
+  if (!sameAnswer(first, replay)) {
     if (is2xx(replay)) r.billed.push(replay);
-    fail(
-      'IDEM-002',
-      `a keyed ${method} ${path.replace(def.id, '{id}')} repeated with its key and input did not return the stored answer`,
-      `${a.status} ${a.text.slice(0, 400)}`,
-      answer(replay),
-      replay,
-    );
+    fail('IDEM-002', `a keyed ${method} ${path.replace(def.id, '{id}')} repeated with its key and input did not return the stored answer`, answerOf(first), answer(replay), replay);
   }
   const reused = await send(r, { method, path, key: r.key, body: other, idempotencyKey: idem });
   r.ctx.judged('IDEM-004');
@@ -999,11 +997,12 @@ async function again(r: Runner, m: Model, c: Extract<Cmd, { kind: 'again' }>, de
   return listing(r, m, { kind: 'walk', includeArchived: true });
 }
 
-/** Every receipt id GET /operations lists (lower-case), or undefined when it cannot be walked to its end (free). */
+/** Every receipt id GET /operations lists (lower-case), or undefined when it cannot be walked to its end (free); its pages logged. */
 async function receiptIdSet(r: Runner, op: KeyHandle): Promise<Set<string> | undefined> {
-  const { pages, ended } = await receiptListPages(r.ctx, op, RECEIPT_PAGES);
-  r.log.push(...pages);
-  return ended && is2xx(pages.at(-1)!) ? new Set(pages.flatMap(listedReceiptIds).map(lower)) : undefined;
+  const all = await allReceiptIds(r.ctx, op, RECEIPT_PAGES);
+  if (!all) return undefined;
+  r.log.push(...all.pages);
+  return all.ids;
 }
 
 /**
@@ -1051,8 +1050,6 @@ async function withhold(r: Runner): Promise<void> {
   if (fresh.length > 0) fail('SCOPE-012', `a submission refused for a missing graph:write left ${fresh.length} receipt(s) behind`, 'no new receipt', brief(fresh), r.log.at(-1)!);
 }
 
-/** How long a receipt may take to answer or to be listed (the operations suite's bound; --patience multiplies it). */
-const RECEIPT_BOUND_MS = 3_000;
 /** Pages of GET /operations one walk reads at most (free). */
 const RECEIPT_PAGES = 6;
 

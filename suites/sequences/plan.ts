@@ -17,8 +17,8 @@
  * full page.
  */
 import fc from 'fast-check';
-import { resolve, sequenceArb, type Cmd } from './commands.ts';
-import { emptyModel, liveDefs, liveValues, type Model } from './model.ts';
+import { EDGE_LABELS, resolve, sequenceArb, type Cmd } from './commands.ts';
+import { emptyModel, liveDefs, liveValues, type Model, type ModelDef } from './model.ts';
 
 /** Credits of one command that runs (see the module comment). */
 const PRICE: Readonly<Record<Cmd['kind'], number>> = {
@@ -47,21 +47,24 @@ const PRICE: Readonly<Record<Cmd['kind'], number>> = {
   again: 2,
 };
 
+/** A created definition as the plan plays it: its labels as stand-in slugs. */
+const simulated = (step: number, labels: readonly string[]): ModelDef => ({
+  id: `sim-${step}`,
+  fields: {},
+  entityKinds: [],
+  reasons: { creation: '', latest: '' },
+  archived: false,
+  values: labels.map((label) => ({ label, slug: label, archived: false })),
+  written: new Set(),
+});
+
 /** Plays `c` on the model with stand-in slugs: what a later command's target depends on. */
 function simulate(m: Model, c: Cmd, step: number): number {
   const res = resolve(m, c);
   if (res.skip) return 0;
   switch (c.kind) {
     case 'create':
-      m.defs.push({
-        id: `sim-${step}`,
-        fields: {},
-        entityKinds: [],
-        reasons: { creation: '', latest: '' },
-        archived: false,
-        values: c.labels.map((label) => ({ label, slug: label, archived: false })),
-        written: new Set(),
-      });
+      m.defs.push(simulated(step, c.labels));
       if (c.keyed) m.keys.push({ key: `k${step}`, body: {}, status: 201, id: `sim-${step}`, answer: '' });
       break;
     case 'patch': {
@@ -91,15 +94,7 @@ function simulate(m: Model, c: Cmd, step: number): number {
       // A walk before and after; GET /me and GET /capabilities are free, the other reads billed.
       return c.what === 'me' || c.what === 'capabilities' ? 2 : 3;
     case 'edge':
-      m.defs.push({
-        id: `sim-${step}`,
-        fields: {},
-        entityKinds: [],
-        reasons: { creation: '', latest: '' },
-        archived: false,
-        values: Array.from({ length: 200 }, (_, i) => ({ label: `V${i + 1}`, slug: `V${i + 1}`, archived: false })),
-        written: new Set(),
-      });
+      m.defs.push(simulated(step, EDGE_LABELS));
       break;
     case 'submit':
       m.receipts.push(`r${step}`);

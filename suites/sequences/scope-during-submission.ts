@@ -22,23 +22,19 @@ import type { Exchange } from '../../src/http/exchange.ts';
 import { is2xx } from '../_shared/definitions.ts';
 import { brief } from '../_shared/json.ts';
 import { applyUpdateBody, idempotencyKey, makeAccount, type AccountFixture } from '../_shared/ops-fixtures.ts';
-import { findResourceId, listedReceiptIds, receiptListPages } from '../_shared/receipts.ts';
+import { allReceiptIds, findResourceId, RECEIPT_BOUND_MS } from '../_shared/receipts.ts';
 
 const KEY = 'interleaver';
 const RUNS = 3;
 /** Pages of GET /operations read to know the workspace's receipts (free). */
 const PAGES = 10;
-/** How long an accepted receipt may take to be listed (the operations suite's bound; --patience multiplies it). */
-const LISTED_BOUND_MS = 3_000;
 
 const answer = (ex: Exchange): string => (ex.response ? describeResponse(ex.response) : `no response (${ex.error?.kind})`);
 
-/** Every receipt id GET /operations lists (lower-case), or undefined when the listing cannot be walked to its end. */
+/** Every receipt id GET /operations lists (lower-case) and its last page, or undefined when it cannot be walked to its end. */
 async function receiptIds(ctx: CheckContext, key: KeyHandle): Promise<{ ids: Set<string>; last: Exchange } | undefined> {
-  const { pages, ended } = await receiptListPages(ctx, key, PAGES);
-  const last = pages.at(-1)!;
-  if (!ended || !is2xx(last)) return undefined;
-  return { ids: new Set(pages.flatMap(listedReceiptIds).map((id) => id.toLowerCase())), last };
+  const all = await allReceiptIds(ctx, key, PAGES);
+  return all && { ids: all.ids, last: all.pages.at(-1)! };
 }
 
 async function race(ctx: CheckContext, key: KeyHandle, fx: AccountFixture, s: fc.Scheduler): Promise<void> {
@@ -107,7 +103,7 @@ async function race(ctx: CheckContext, key: KeyHandle, fx: AccountFixture, s: fc
   }
   // What is listed now: the accepted receipt (still, after the grant went: GRANT-003), no receipt of the refusal (SCOPE-012).
   const accepted = charged.map(findResourceId).filter((id): id is string => id !== undefined);
-  const deadline = Date.now() + waitBound(ctx.run, LISTED_BOUND_MS);
+  const deadline = Date.now() + waitBound(ctx.run, RECEIPT_BOUND_MS);
   let after = await receiptIds(ctx, key);
   while (after && accepted.some((id) => !after!.ids.has(id.toLowerCase())) && Date.now() < deadline) {
     await new Promise((r) => setTimeout(r, 250));
