@@ -17,10 +17,11 @@ import { documentedBody } from '../_shared/documented.ts';
 import { brief, canonical, compareIds, findObjects, isObject } from '../_shared/json.ts';
 import { comparableRenderings, is2xx, MODULE_KEYS } from '../_shared/definitions.ts';
 import { agentPreviewBody, applyUpdateBody, makeAccount, type AccountFixture } from '../_shared/ops-fixtures.ts';
-import { traceQueries } from '../_shared/ops-shapes.ts';
+import { traceQueries, type Shape } from '../_shared/ops-shapes.ts';
 import { allReceiptIds, findResourceId, idOf, isUuid, listedReceiptIds, pollUntil, RECEIPT_BOUND_MS } from '../_shared/receipts.ts';
 import { provisionKey } from '../auth/support.ts';
 import { answerOf, sameAnswer, sameJson } from '../idempotency/support.ts';
+import { computePoll, computeRun, crmRead } from './live-reads.ts';
 import { differences, liveDefs, liveValues, valuesFromAnswer, visibleDefs, type Model, type ModelDef, type ModelOpKey, type ModelValue } from './model.ts';
 
 const LABELS = ['Alpha', 'Beta', 'Gamma', 'Delta'] as const;
@@ -68,10 +69,13 @@ export type Cmd =
   | { kind: 'invalid' }
   | { kind: 'edge' }
   | { kind: 'withhold' }
-  | { kind: 'read'; what: ReadKind }
+  | { kind: 'read' }
   | { kind: 'throttle' }
   | { kind: 'role' }
-  | { kind: 'again'; what: 'patch' | 'archive' | 'merge'; target: number };
+  | { kind: 'again'; what: 'patch' | 'archive' | 'merge'; target: number }
+  | { kind: 'query'; op: number; withheld: boolean }
+  | { kind: 'compute'; ladder: boolean }
+  | { kind: 'cpoll'; which: number };
 
 /** The labels of a create at the upper bound of enumValues (4.4: at most 200). */
 export const EDGE_LABELS: readonly string[] = Array.from({ length: 200 }, (_, i) => `V${i + 1}`);
@@ -194,9 +198,10 @@ export const opsCommandArb: fc.Arbitrary<Cmd> = fc.oneof(
   // With the test-control protocol: graph:write taken from the submitting key, one submission
   // (403, submitting nothing), the scope given back.
   { arbitrary: fc.constant({ kind: 'withhold' as const }), weight: 2 },
-  // Reads the document names (GET /me, GET /capabilities, a stored account): each answers 2xx and
-  // changes nothing (a walk after it shows what the model holds).
-  { arbitrary: fc.record({ kind: fc.constant('read' as const), what: fc.constantFrom(...READS) }), weight: 3 },
+  // Every kind of read the document names (GET /me, GET /capabilities, a stored account and
+  // person, the relationships, a trace), one after the other: each answers 2xx and changes
+  // nothing (walks before, between and after show what the model holds).
+  { arbitrary: fc.constant({ kind: 'read' as const }), weight: 2 },
   // With the test-control protocol: a rate limit of one call a minute between calls (two calls, at
   // least one 429), lifted again; the submitting key's holder moved to the member role (an agent
   // preview refused with 403), moved back.
@@ -205,6 +210,13 @@ export const opsCommandArb: fc.Arbitrary<Cmd> = fc.oneof(
   // A keyed PATCH, archive or merge-value, repeated (the stored answer), its key reused with another
   // input (409), read back (done once).
   { arbitrary: fc.record({ kind: fc.constant('again' as const), what: fc.constantFrom('patch' as const, 'archive' as const, 'merge' as const), target: fc.nat({ max: 7 }) }), weight: 2 },
+  // With the test-control protocol (live-reads.ts): a live CRM read (POST /query), crm:read taken
+  // away for one read in between or not, then a walk; a compute run, the admin scope or the owner
+  // role taken away for one call each and the holder made a workspace admin for one run, or not;
+  // each run polled; a later poll of a run.
+  { arbitrary: fc.record({ kind: fc.constant('query' as const), op: fc.nat({ max: 2 }), withheld: fc.boolean() }), weight: 2 },
+  { arbitrary: fc.record({ kind: fc.constant('compute' as const), ladder: fc.boolean() }), weight: 2 },
+  { arbitrary: fc.record({ kind: fc.constant('cpoll' as const), which: fc.nat({ max: 3 }) }), weight: 1 },
 );
 
 /** The most commands an operations sequence has: one create, then up to sixteen of any kind. */
@@ -246,16 +258,11 @@ export function resolve(m: Model, c: Cmd): { skip: true } | { skip: false; def?:
     }
     case 'replay':
       return m.keys.length === 0 ? { skip: true } : { skip: false };
-    case 'poll':
-      return m.receipts.length === 0 ? { skip: true } : { skip: false };
     case 'again': {
       const def = pick(liveDefs(m), c.target);
       if (!def || (c.what === 'merge' && liveValues(def).length < 2)) return { skip: true };
       return { skip: false, def };
     }
-    case 'resubmit':
-    case 'reuse':
-      return m.opKeys.length === 0 ? { skip: true } : { skip: false };
     case 'conflict':
       if (c.change === 'path') return m.patchKeys.length > 0 && liveDefs(m).length > 1 ? { skip: false } : { skip: true };
       return m.keys.length === 0 ? { skip: true } : { skip: false };
@@ -285,6 +292,10 @@ export interface Runner {
   operator?: KeyHandle;
   /** The account and account person the sequence's submissions edit (made at its first submission). */
   account?: AccountFixture;
+  /** Accepted calls whose charge is at least one credit and may be more (live-reads.ts). */
+  metered: Exchange[];
+  /** The request shape each row not shown by the document was first accepted in (null: none was). */
+  shapes: Map<string, Shape | null>;
 }
 
 const REASON = 'conformance sequence';
@@ -295,13 +306,13 @@ const REASON = 'conformance sequence';
  */
 export const VALUES_LOST = 'the PATCH that added enum values lost values it did not name';
 
-function fail(clause: string, message: string, expected: string, received: string, ex: Exchange): never {
+export function fail(clause: string, message: string, expected: string, received: string, ex: Exchange): never {
   throw new Finding({ clause, message, expected, received, exchange: ex });
 }
 
-const answer = (ex: Exchange): string => (ex.response ? describeResponse(ex.response) : `no response (${ex.error?.kind})`);
+export const answer = (ex: Exchange): string => (ex.response ? describeResponse(ex.response) : `no response (${ex.error?.kind})`);
 
-async function send(r: Runner, req: Parameters<CheckContext['api']['send']>[0]): Promise<Exchange> {
+export async function send(r: Runner, req: Parameters<CheckContext['api']['send']>[0]): Promise<Exchange> {
   const ex = await r.ctx.api.send(req);
   r.log.push(ex);
   return ex;
@@ -500,7 +511,7 @@ export async function apply(r: Runner, m: Model, c: Cmd): Promise<void> {
     case 'withhold':
       return withhold(r);
     case 'read':
-      return read(r, m, c.what);
+      return reads(r, m);
     case 'throttle':
       return throttle(r);
     case 'role':
@@ -555,6 +566,14 @@ export async function apply(r: Runner, m: Model, c: Cmd): Promise<void> {
     }
     case 'revoke':
       return revoke(r, m);
+    case 'query':
+      return crmRead(r, m, c);
+    case 'compute':
+      return computeRun(r, m, c);
+    case 'cpoll':
+      // With no run to poll yet, the sequence starts one (polled at once) instead.
+      if (m.computeRuns.length === 0) return computeRun(r, m, { kind: 'compute', ladder: false });
+      return computePoll(r, pick(m.computeRuns, c.which)!);
     case 'submit':
     case 'poll':
     case 'receipts':
@@ -789,14 +808,48 @@ async function revoke(r: Runner, m: Model): Promise<void> {
 }
 
 /**
- * A read the document names (free or billed, part 8): it answers 2xx, and the walk after it shows
- * what the model holds (a read changes nothing: SVC-005).
+ * Every kind of read the document names, in turn (free or billed, part 8): each answers 2xx as
+ * its clause says, and a walk after them shows what the model holds (a read changes nothing:
+ * SVC-005); the trace read last, with a walk of its own after it (TRACE-017).
  */
-async function read(r: Runner, m: Model, what: ReadKind): Promise<void> {
+async function reads(r: Runner, m: Model): Promise<void> {
+  let before = await ownListed(r, m, { kind: 'walk', includeArchived: true });
+  for (const what of ['me', 'capabilities', 'account', 'person', 'relationships'] as const) await read(r, m, what);
+  before = await unchangedSince(r, m, before, 'SVC-005', 'GET /me, /capabilities, /data/accounts/{id}, /data/people/{id} and /data/relationships');
+  if (m.defs.length === 0) return;
+  if (await read(r, m, 'trace')) await unchangedSince(r, m, before, 'TRACE-017', 'GET /graph/traces');
+}
+
+/**
+ * A walk after reads: the definitions as the model holds them, and listed alike with `before`
+ * but for what the service may change on its own (state, estimates); a difference is `clause`'s.
+ */
+async function unchangedSince(r: Runner, m: Model, before: readonly Record<string, unknown>[], clause: string, what: string): Promise<Record<string, unknown>[]> {
+  r.looked.add(clause);
+  let after: Record<string, unknown>[];
+  try {
+    after = await ownListed(r, m, { kind: 'walk', includeArchived: true });
+  } catch (e) {
+    if (!(e instanceof Finding)) throw e;
+    throw new Finding({ ...e.evidence, clause, message: `after reads (${what}), ${e.evidence.message}` });
+  }
+  r.ctx.judged(clause);
+  for (const b of before) {
+    const a = after.find((x) => x.id === b.id);
+    if (!a) continue;
+    const [x, y] = comparableRenderings(b, a);
+    const was = canonical(x) ?? '';
+    const is = canonical(y) ?? '';
+    if (was !== is) fail(clause, `definition ${String(b.id)} is listed otherwise after reads (${what}) than before them`, was.slice(0, 600), is.slice(0, 600), r.log.at(-1)!);
+  }
+  return after;
+}
+
+/** One read the document names: 2xx with what its clause fixes (false: no trace form was accepted, nothing judged). */
+async function read(r: Runner, m: Model, what: ReadKind): Promise<boolean> {
   const needsAccount = what === 'account' || what === 'person';
-  if (needsAccount && !r.ctx.run.hasControl) return;
+  if (needsAccount && !r.ctx.run.hasControl) return false;
   if (needsAccount) r.account ??= await makeAccount(r.ctx, `sq-${r.prefix}`);
-  const before = await ownListed(r, m, { kind: 'walk', includeArchived: true });
   // The forms a read may take where the document does not fix one (a person's id, a trace's
   // query): tried in turn until one is not refused as unknown or invalid.
   const forms: { path: string; query?: Record<string, string> }[] =
@@ -811,7 +864,6 @@ async function read(r: Runner, m: Model, what: ReadKind): Promise<void> {
             : what === 'relationships'
               ? [{ path: '/data/relationships' }]
               : traceQueries('definition', m.defs[0]?.id ?? '').map((query) => ({ path: '/graph/traces', query }));
-  if (what === 'trace' && m.defs.length === 0) return;
   let ex: Exchange | undefined;
   for (const f of forms) {
     ex = await send(r, { method: 'GET', path: f.path, key: r.key, ...(f.query ? { query: f.query } : {}) });
@@ -843,7 +895,7 @@ async function read(r: Runner, m: Model, what: ReadKind): Promise<void> {
   const billed = what !== 'me' && what !== 'capabilities';
   if (is2xx(ex) && billed) r.billed.push(ex);
   // No trace form accepted: no trace read was observed (nothing to judge).
-  if (what === 'trace' && !is2xx(ex)) return;
+  if (what === 'trace' && !is2xx(ex)) return false;
   r.ctx.judged(clause);
   r.looked.add(clause);
   if (!is2xx(ex) || !shaped)
@@ -854,26 +906,7 @@ async function read(r: Runner, m: Model, what: ReadKind): Promise<void> {
       answer(ex),
       ex,
     );
-  // A trace read changes nothing (TRACE-017); any other read too (SVC-005).
-  const unchanged = what === 'trace' ? 'TRACE-017' : 'SVC-005';
-  r.looked.add(unchanged);
-  let after: Record<string, unknown>[];
-  try {
-    after = await ownListed(r, m, { kind: 'walk', includeArchived: true });
-  } catch (e) {
-    if (!(e instanceof Finding)) throw e;
-    throw new Finding({ ...e.evidence, clause: unchanged, message: `after a read (GET ${path}), ${e.evidence.message}` });
-  }
-  // Listed alike before and after, but for what the service may change on its own (state, estimates).
-  r.ctx.judged(unchanged);
-  for (const b of before) {
-    const a = after.find((x) => x.id === b.id);
-    if (!a) continue;
-    const [x, y] = comparableRenderings(b, a);
-    const was = canonical(x) ?? '';
-    const is = canonical(y) ?? '';
-    if (was !== is) fail(unchanged, `definition ${String(b.id)} is listed otherwise after a read (GET ${path}) than before it`, was.slice(0, 600), is.slice(0, 600), r.log.at(-1)!);
-  }
+  return true;
 }
 
 /** The clause a read is judged by (besides SVC-005 for what the walks around it show). */
@@ -1060,6 +1093,12 @@ const lower = (id: string): string => id.toLowerCase();
 async function operation(r: Runner, m: Model, c: Extract<Cmd, { kind: 'submit' | 'poll' | 'receipts' | 'resubmit' | 'reuse' }>): Promise<void> {
   const op = r.operator;
   if (!op) return;
+  // A poll, a replay or a reused key with no submission to work on: the sequence submits one
+  // first (itself polled and replayed at once), so that no such step is drawn in vain.
+  if (c.kind !== 'submit' && c.kind !== 'receipts' && m.opKeys.length === 0) {
+    await operation(r, m, { kind: 'submit', after: 0 });
+    if (m.opKeys.length === 0) return;
+  }
   switch (c.kind) {
     case 'submit': {
       r.account ??= await makeAccount(r.ctx, `sq-${r.prefix}`);
@@ -1199,7 +1238,7 @@ async function listing(r: Runner, m: Model, c: Extract<Cmd, { kind: 'list' | 'wa
 }
 
 /** {@link listing}, returning the sequence's own items as listed. */
-async function ownListed(r: Runner, m: Model, c: Extract<Cmd, { kind: 'list' | 'walk' }>): Promise<Record<string, unknown>[]> {
+export async function ownListed(r: Runner, m: Model, c: Extract<Cmd, { kind: 'list' | 'walk' }>): Promise<Record<string, unknown>[]> {
   const want = visibleDefs(m, c.includeArchived);
   const own: Record<string, unknown>[] = [];
   let reach: string | undefined;

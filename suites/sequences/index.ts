@@ -25,6 +25,8 @@ import { emptyModel, liveDefs, type Model } from './model.ts';
 import { drawnSequences, sequenceCredits } from './plan.ts';
 import { interleavings } from './interleavings.ts';
 import { walkDuringWritesCheck } from './walk-during-writes.ts';
+import { isComputePoll, isMeteredCall } from './live-reads.ts';
+import { is2xx } from '../_shared/definitions.ts';
 import { scopeDuringSubmission } from './scope-during-submission.ts';
 
 const ADMIN = 'admin';
@@ -102,6 +104,8 @@ async function runSequence(ctx: CheckContext, sh: Shared, cmds: readonly Cmd[], 
     prefix: `${ctx.run.prefix}sq${n}-`,
     newKey: () => `${ctx.run.prefix}sq${n}-${randomUUID()}`,
     billed: [],
+    metered: [],
+    shapes: new Map(),
     replays: 0,
     log: [],
     step: 0,
@@ -134,7 +138,12 @@ async function runSequence(ctx: CheckContext, sh: Shared, cmds: readonly Cmd[], 
     if (!ctx.run.hasControl) return await play();
     // What the sequence's own calls were charged, its entries attributed to them (ledger.ts),
     // judged after the property: a lagging ledger is then waited for once, not per sequence.
-    const measured = await ctx.ledger.measure(play, { priced: () => r.log, atLeast: () => r.billed.length, owes: (ex) => (r.billed.includes(ex) ? 1 : 0), defer: true });
+    const measured = await ctx.ledger.measure(play, {
+      priced: () => r.log,
+      atLeast: () => r.billed.length + r.metered.length,
+      owes: (ex) => (r.billed.includes(ex) || r.metered.includes(ex) ? 1 : 0),
+      defer: true,
+    });
     done = true;
     charges.push({ measured, r, steps });
   } finally {
@@ -164,17 +173,47 @@ function judgeLedger(r: Runner, charged: number, entries: readonly LedgerEntry[]
       ...(last ? { exchange: last, context: r.log.slice(-MAX_CONTEXT - 1, -1) } : {}),
       ...(r.log[0] ? { from: r.log[0].id } : {}),
     });
+  // A poll of a compute run is free (BILL-005).
+  if (r.log.some((ex) => isComputePoll(ex.request.method, new URL(ex.request.url).pathname) && is2xx(ex))) {
+    judged('BILL-005');
+    r.looked.add('BILL-005');
+    const polls = entries.filter((e) => isComputePoll(e.method, e.path) && e.credits > 0);
+    if (polls.length > 0)
+      throw new Finding({
+        clause: 'BILL-005',
+        message: `polls of the sequence's compute runs were charged: ${polls.map((e) => `${e.method} ${e.path} (${e.credits})`).join(', ')}`,
+        expected: 'GET /compute/runs/{id} free',
+        received: `${polls.reduce((t, e) => t + e.credits, 0)} credits`,
+        scenario: steps,
+        ...(last ? { exchange: last, context: r.log.slice(-MAX_CONTEXT - 1, -1) } : {}),
+        ...(r.log[0] ? { from: r.log[0].id } : {}),
+      });
+  }
+  // Live CRM reads and compute runs owe at least their credit; what their work may add on top is
+  // not shown (part 8 rule 3): their entries are left out of the exact count, and must cover them.
+  const meteredCharged = entries.filter((e) => isMeteredCall(e.method, e.path) && !refusal(e.status)).reduce((t, e) => t + e.credits, 0);
+  if (r.metered.length > 0 && meteredCharged < r.metered.length)
+    throw new Finding({
+      clause: 'BILL-001',
+      message: `the sequence's ${r.metered.length} accepted live CRM reads and compute runs were charged ${meteredCharged} credits`,
+      expected: `at least ${r.metered.length} credits`,
+      received: `${meteredCharged} credits${waited ? ` (${waited})` : ''}`,
+      scenario: steps,
+      ...(last ? { exchange: last, context: r.log.slice(-MAX_CONTEXT - 1, -1) } : {}),
+      ...(r.log[0] ? { from: r.log[0].id } : {}),
+    });
+  charged -= meteredCharged;
   if (charged === r.billed.length) return;
   // More than owed: a replay charged (BILL-010) only where the surplus can be its (a replay
   // shares POST /definitions or POST /operations with what it repeats); any other surplus, or
   // too little, is BILL-001's.
   const isCreate = (method: string, path: string): boolean => method.toUpperCase() === 'POST' && /\/(definitions|operations)$/.test(path.split('?')[0]!);
   const owedElsewhere = r.billed.filter((ex) => !isCreate(ex.request.method, new URL(ex.request.url).pathname)).length;
-  const chargedElsewhere = entries.filter((e) => !isCreate(e.method, e.path)).reduce((t, e) => t + e.credits, 0);
+  const chargedElsewhere = entries.filter((e) => !isCreate(e.method, e.path) && !isMeteredCall(e.method, e.path)).reduce((t, e) => t + e.credits, 0);
   const surplusElsewhere = chargedElsewhere > owedElsewhere;
   throw new Finding({
     clause: charged > r.billed.length && r.replays > 0 && !surplusElsewhere ? 'BILL-010' : 'BILL-001',
-    message: `the sequence was charged ${charged} credits for ${r.billed.length} successful billed calls${r.replays > 0 ? ` and ${r.replays} replays` : ''}`,
+    message: `the sequence was charged ${charged} credits for ${r.billed.length} successful billed calls${r.replays > 0 ? ` and ${r.replays} replays` : ''}${r.metered.length > 0 ? ' (besides its live CRM reads and compute runs)' : ''}`,
     expected: `${r.billed.length} credits`,
     received: `${charged} credits${waited ? ` (${waited})` : ''}`,
     scenario: steps,
@@ -330,12 +369,32 @@ const OPS_JUDGED_BY: Readonly<Record<string, readonly Cmd['kind'][]>> = {
   'DEF-011': ['invalid'],
 };
 /** Judged by the steps of an operations sequence that need the test-control protocol. */
-const OPS_CONTROLLED = [...GRANT_CLAUSES, 'SCOPE-011', 'ERR-009', 'ERR-008', 'AUTH-007', 'ROLE-004', 'ROLE-005', 'OPS-001', 'OPS-006', 'OPS-014', 'DATA-001', 'DATA-002'];
+const OPS_CONTROLLED = [
+  ...GRANT_CLAUSES,
+  'SCOPE-011',
+  'ERR-009',
+  'ERR-008',
+  'AUTH-007',
+  'ROLE-004',
+  'ROLE-005',
+  'OPS-001',
+  'OPS-006',
+  'OPS-014',
+  'DATA-001',
+  'DATA-002',
+  // Live CRM reads and compute runs (live-reads.ts), the submitting key's.
+  'SCOPE-006',
+  'SCOPE-009',
+  'ROLE-001',
+  'ROLE-002',
+  'OPS-012',
+  'BILL-005',
+];
 
 export const operationsModel: CheckDef = {
   id: 'sequences/operations-model',
   title:
-    'Random sequences of catalog submissions, polls and walks of their receipts, their replays and reused keys, among definition writes and creates refused as invalid, with a scope, the definitions capability or another key taken away between calls, leave what a model of the document says (shrunk to the shortest failing sequence)',
+    'Random sequences of catalog submissions, polls and walks of their receipts, their replays and reused keys, live CRM reads, compute runs and their polls, and every kind of read, among definition writes and creates refused as invalid, with a scope, a role, the definitions capability or another key taken away between calls, leave what a model of the document says (shrunk to the shortest failing sequence)',
   clauses: [
     'OPS-001',
     'OPS-006',
@@ -364,6 +423,7 @@ export const operationsModel: CheckDef = {
     'DEF-019',
     'DEF-028',
     'DEF-029',
+    'DEF-015',
     'PAGE-005',
     'PAGE-006',
     'DEF-006',
@@ -371,6 +431,12 @@ export const operationsModel: CheckDef = {
     'BILL-001',
     'BILL-006',
     'BILL-010',
+    'SCOPE-006',
+    'SCOPE-009',
+    'ROLE-001',
+    'ROLE-002',
+    'OPS-012',
+    'BILL-005',
     ...GRANT_CLAUSES,
   ],
   endpoints: { 'OPS-014': ['submitOperation', 'getOperation', 'listOperations'] },
@@ -388,7 +454,7 @@ export const operationsModel: CheckDef = {
       played: () => true,
       judgedBy: OPS_JUDGED_BY,
       controlled: OPS_CONTROLLED,
-      situational: ['ME-001', 'VER-003', 'DATA-003', 'TRACE-017', 'DEF-013', 'DEF-022'],
+      situational: ['ME-001', 'VER-003', 'DATA-003', 'TRACE-017', 'DEF-013', 'DEF-022', 'DEF-015'],
       who: 'this check',
     }),
 };
@@ -400,7 +466,7 @@ export const sequencesSuite: SuiteDef = {
     admin: { role: 'owner', scopes: ['admin', 'graph:read'] },
     // The interleavings and the operations sequences submit catalog operations (graph.apply_update
     // needs graph:write; the agent preview a role change is shown with, research:run too).
-    interleaver: { role: 'owner', scopes: ['admin', 'graph:read', 'graph:write', 'research:run'] },
+    interleaver: { role: 'owner', scopes: ['admin', 'graph:read', 'graph:write', 'research:run', 'crm:read'] },
   },
   // The scope race before the interleavings: where the checks share one workspace (no lanes), the
   // interleavings' submissions, whose charges nobody waits for, would land in its measurement.

@@ -72,10 +72,12 @@ export interface Model {
   /** Receipt ids of the sequence's accepted submissions, in order. */
   receipts: string[];
   opKeys: ModelOpKey[];
+  /** Ids of the compute runs the sequence started, in order. */
+  computeRuns: string[];
   readings: Readings;
 }
 
-export const emptyModel = (): Model => ({ defs: [], keys: [], patchKeys: [], receipts: [], opKeys: [], readings: {} });
+export const emptyModel = (): Model => ({ defs: [], keys: [], patchKeys: [], receipts: [], opKeys: [], computeRuns: [], readings: {} });
 
 /** The definitions not archived, in creation order (the targets of writes). */
 export const liveDefs = (m: Model): ModelDef[] => m.defs.filter((d) => !d.archived);

@@ -6,13 +6,19 @@
  * two (each is read back with a walk), the definitions capability switched off or the
  * graph:read scope taken away two (a walk before and after the refused call), admin taken away
  * three (a walk right after it, too), a create refused as invalid one (the walk after it), a
- * create at every upper bound one, graph:write taken away nothing (a refused submission), a
- * read two (the walks before and after it) or three (a billed one: a stored record, the
- * relationships, a trace), a rate limit or a role change
+ * create at every upper bound one, graph:write taken away nothing (a refused submission), the
+ * reads five (the walks before and after them, a stored account and person, the relationships:
+ * GET /me and GET /capabilities are free) or seven (a trace read and a walk after it, where there
+ * is a definition), a rate limit or a role change
  * between calls nothing (refused calls), a keyed write repeated and reused two (the write and
  * the walk after it), another key revoked two (its one read
  * before, a walk after), a catalog submission one, a replay, a refused reuse, a poll and a walk
- * of the receipts nothing, and every definition still live at the end one more (its archive at
+ * of the receipts nothing, a live CRM read two (the read, a walk after it) or three (crm:read
+ * taken away for one read: a read again once it is back), a compute run one or three (the admin
+ * scope, then the owner role, taken away for one call each: a run after the scope came back, one
+ * under the admin role), a poll of a
+ * compute run nothing (a poll, replay or reused key with no submission or run yet submits or
+ * starts one first: one), and every definition still live at the end one more (its archive at
  * clean-up). A walk is one page on the reference, which ends a walk on its last
  * full page.
  */
@@ -45,6 +51,9 @@ const PRICE: Readonly<Record<Cmd['kind'], number>> = {
   throttle: 0,
   role: 0,
   again: 2,
+  query: 2,
+  compute: 1,
+  cpoll: 0,
 };
 
 /** A created definition as the plan plays it: its labels as stand-in slugs. */
@@ -91,11 +100,33 @@ function simulate(m: Model, c: Cmd, step: number): number {
       if (c.what === 'merge') liveValues(res.def!)[0]!.mergedAway = true;
       break;
     case 'read':
-      // A walk before and after; GET /me and GET /capabilities are free, the other reads billed.
-      return c.what === 'me' || c.what === 'capabilities' ? 2 : 3;
+      // A walk before and after the reads: GET /me and GET /capabilities free, a stored account, a
+      // stored person and the relationships billed; a trace read and a walk after it, billed, where
+      // the sequence has a definition.
+      return 5 + (m.defs.length > 0 ? 2 : 0);
     case 'edge':
       m.defs.push(simulated(step, EDGE_LABELS));
       break;
+    case 'query':
+      // The read and the walk after it; with crm:read taken away, one more read after it came back.
+      return c.withheld ? 3 : 2;
+    case 'compute':
+      m.computeRuns.push(`c${step}`);
+      // The ladder: two more runs (the admin scope given back; under the admin role).
+      return c.ladder ? 3 : 1;
+    case 'poll':
+    case 'resubmit':
+    case 'reuse':
+      // With no submission yet, one is made first (commands.ts operation).
+      if (m.opKeys.length > 0) break;
+      m.receipts.push(`r${step}`);
+      m.opKeys.push({ key: `o${step}`, body: {}, receipt: `r${step}`, answer: { status: 201, json: null, text: '' } });
+      return PRICE.submit;
+    case 'cpoll':
+      // With no run yet, one is started instead.
+      if (m.computeRuns.length > 0) break;
+      m.computeRuns.push(`c${step}`);
+      return PRICE.compute;
     case 'submit':
       m.receipts.push(`r${step}`);
       m.opKeys.push({ key: `o${step}`, body: {}, receipt: `r${step}`, answer: { status: 201, json: null, text: '' } });

@@ -66,6 +66,28 @@ describe('the sequences credit plan', () => {
     expect(sequenceCredits([create, create, { kind: 'walk', includeArchived: false, limit: 1 }])).toBe(2 + 2 + 2);
     // A PATCH with no live definition is skipped; the create's definition is archived at the end.
     expect(sequenceCredits([{ kind: 'patch', target: 0, add: [], archive: [] }, create])).toBe(2);
+    // A live CRM read and the walk after it 2, crm:read withheld in between 3 (a read once it is
+    // back); a compute run 1, 3 with the ladder (a run after the scope came back, one under the
+    // admin role); its poll free. Every read in turn: 5, 7 with a definition to trace.
+    expect(sequenceCredits([{ kind: 'query', op: 0, withheld: false }])).toBe(2);
+    expect(sequenceCredits([{ kind: 'query', op: 1, withheld: true }])).toBe(3);
+    expect(
+      sequenceCredits([
+        { kind: 'compute', ladder: false },
+        { kind: 'cpoll', which: 3 },
+      ]),
+    ).toBe(1);
+    expect(sequenceCredits([{ kind: 'compute', ladder: true }])).toBe(3);
+    expect(sequenceCredits([{ kind: 'read' }])).toBe(5);
+    // No compute run or submission yet: a poll starts or submits one first, a replay too (then free).
+    expect(sequenceCredits([{ kind: 'cpoll', which: 0 }])).toBe(1);
+    expect(
+      sequenceCredits([
+        { kind: 'poll', which: 2 },
+        { kind: 'resubmit', which: 0 },
+        { kind: 'reuse', which: 1 },
+      ]),
+    ).toBe(1);
   });
 });
 
