@@ -37,6 +37,7 @@ function accountRead(ctx: Ctx) {
 function personRead(ctx: Ctx) {
   const out: Partial<ReturnType<typeof personOut>> = personOut(ctx.ws, person(ctx));
   if (ctx.faults.has('person-without-related-data')) delete out.relatedData;
+  if (ctx.faults.has('person-related-data-unlinked')) (out as Record<string, unknown>).relatedData = {};
   return { status: 200, body: ctx.store.choices.layout.recordRead('person', out) };
 }
 

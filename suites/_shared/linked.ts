@@ -52,3 +52,12 @@ export function linkedPaths(read: Exchange, readPath: string, most: number): str
   }
   return out;
 }
+
+/**
+ * Whether a stored record's read carries relatedData links (4.9): a relatedData member holding
+ * at least one path or URL of the target's own origin under the API prefix (whatever the
+ * layout around it).
+ */
+export function carriesLinks(read: Exchange, readPath: string): boolean {
+  return linkedPaths(read, readPath, 1).length > 0;
+}

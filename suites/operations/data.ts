@@ -2,7 +2,8 @@
  * Stored graph data under /data (seed 4.9): accounts and people carry relatedData, the
  * relationships listing exists (and should be a collection envelope), and ids that name no
  * record answer 404. Records are made through the control protocol; their fields are not
- * shown, so only the relatedData member is required, at the top or inside one wrapper object.
+ * shown, so only the relatedData member is required, at the top or inside one wrapper object,
+ * holding at least one link (its layout is not shown either).
  */
 import { randomUUID } from 'node:crypto';
 import type { CheckDef } from '../../src/engine/check.ts';
@@ -15,14 +16,18 @@ import { brief, findObjects, isObject } from '../_shared/json.ts';
 import { makeAccount, type AccountFixture } from '../_shared/ops-fixtures.ts';
 import { isUuid, unknownIdLike } from '../_shared/receipts.ts';
 import { usableResponses } from '../_shared/ops-usable.ts';
+import { carriesLinks } from '../_shared/linked.ts';
 
 const received = (ex: Exchange): string => (ex.response ? describeResponse(ex.response) : `no response (${ex.error?.kind}: ${ex.error?.message})`);
 
 /** Statuses that say the read itself was not permitted or not configured here, not that the record is missing. */
 const NOT_SERVED = [401, 403, 429, 503];
 
-/** The record read: 2xx with an object carrying relatedData, else a finding on `clause`. */
-function expectRelatedData(clause: string, ex: Exchange, what: string, context: Exchange[] = []): void {
+/**
+ * The record read: 2xx with an object carrying relatedData that holds at least one link (a path
+ * or URL under the API prefix, suites/_shared/linked.ts), else a finding on `clause`.
+ */
+function expectRelatedData(clause: string, ex: Exchange, what: string, readPath: string, context: Exchange[] = []): void {
   const status = ex.response?.status;
   if (status !== undefined && NOT_SERVED.includes(status)) throw new NotObservable(`${what} answered ${status} to a key with every scope`);
   if (!is2xx(ex)) throw new Finding({ clause, message: `${what} of a stored record did not succeed`, expected: '2xx with the record', received: received(ex), exchange: ex, context });
@@ -31,6 +36,19 @@ function expectRelatedData(clause: string, ex: Exchange, what: string, context: 
   judged(clause);
   if (holders.length === 0) {
     throw new Finding({ clause, message: `${what} returned no relatedData`, expected: 'an object with a relatedData member', received: brief(body ?? ex.response?.text, 500), exchange: ex, context });
+  }
+  if (!carriesLinks(ex, readPath)) {
+    throw new Finding({
+      clause,
+      message: `${what} returned relatedData without a link (a path or URL under the API prefix) to the record's evidence, deals or contacts`,
+      expected: 'relatedData links',
+      received: brief(
+        holders.map((h) => h.relatedData),
+        500,
+      ),
+      exchange: ex,
+      context,
+    });
   }
 }
 
@@ -43,7 +61,8 @@ export const accountRead: CheckDef = {
   async run(ctx) {
     ctx = usableResponses(ctx, 'DATA-001');
     const fx = await makeAccount(ctx, 'data-account');
-    expectRelatedData('DATA-001', await ctx.api.send({ method: 'GET', path: `/data/accounts/${fx.accountId}`, key: ctx.key('owner') }), 'GET /data/accounts/{id}');
+    const path = `/data/accounts/${fx.accountId}`;
+    expectRelatedData('DATA-001', await ctx.api.send({ method: 'GET', path, key: ctx.key('owner') }), 'GET /data/accounts/{id}', path);
   },
 };
 
@@ -61,11 +80,13 @@ export const personRead: CheckDef = {
     // canonical person's. Any refusal of the first id (404, or 400/422 from a server that takes
     // only canonical ids and reads the other kind as malformed, or 409...) leads to the second;
     // refusals of the caller (401, 403) and throttling (429) are judged on the first.
-    const first = await ctx.api.send({ method: 'GET', path: `/data/people/${fx.accountPersonId}`, key: owner });
+    const firstPath = `/data/people/${fx.accountPersonId}`;
+    const first = await ctx.api.send({ method: 'GET', path: firstPath, key: owner });
     const status = first.response?.status;
-    if (status === undefined || status < 400 || status >= 500 || [401, 403, 429].includes(status)) return expectRelatedData('DATA-002', first, 'GET /data/people/{accountPersonId}');
-    const second = await ctx.api.send({ method: 'GET', path: `/data/people/${fx.personId}`, key: owner });
-    expectRelatedData('DATA-002', second, 'GET /data/people/{id} (by account-membership id and by person id)', [first]);
+    if (status === undefined || status < 400 || status >= 500 || [401, 403, 429].includes(status)) return expectRelatedData('DATA-002', first, 'GET /data/people/{accountPersonId}', firstPath);
+    const secondPath = `/data/people/${fx.personId}`;
+    const second = await ctx.api.send({ method: 'GET', path: secondPath, key: owner });
+    expectRelatedData('DATA-002', second, 'GET /data/people/{id} (by account-membership id and by person id)', secondPath, [first]);
   },
 };
 

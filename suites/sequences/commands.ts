@@ -7,8 +7,8 @@
  * state (an archive with no live definition) is skipped, on the target and in the plan alike.
  */
 import fc from 'fast-check';
-import type { CheckContext, KeyHandle } from '../../src/engine/check.ts';
-import { describeResponse, INVALID_STATUSES } from '../../src/engine/expect.ts';
+import type { KeyHandle } from '../../src/engine/check.ts';
+import { INVALID_STATUSES } from '../../src/engine/expect.ts';
 import { Finding } from '../../src/engine/finding.ts';
 import { judged } from '../../src/engine/judged.ts';
 import { waitBound } from '../../src/engine/waits.ts';
@@ -16,12 +16,14 @@ import type { Exchange } from '../../src/http/exchange.ts';
 import { documentedBody } from '../_shared/documented.ts';
 import { brief, canonical, compareIds, findObjects, isObject } from '../_shared/json.ts';
 import { comparableRenderings, is2xx, MODULE_KEYS } from '../_shared/definitions.ts';
-import { agentPreviewBody, applyUpdateBody, makeAccount, type AccountFixture } from '../_shared/ops-fixtures.ts';
-import { traceQueries, type Shape } from '../_shared/ops-shapes.ts';
+import { agentPreviewBody, applyUpdateBody, makeAccount } from '../_shared/ops-fixtures.ts';
+import { traceQueries } from '../_shared/ops-shapes.ts';
 import { allReceiptIds, findResourceId, idOf, isUuid, listedReceiptIds, pollUntil, RECEIPT_BOUND_MS } from '../_shared/receipts.ts';
 import { provisionKey } from '../auth/support.ts';
 import { answerOf, sameAnswer, sameJson } from '../idempotency/support.ts';
 import { computePoll, computeRun, crmRead } from './live-reads.ts';
+import { carriesLinks } from '../_shared/linked.ts';
+import { answer, fail, send, type Runner } from './runner.ts';
 import { differences, liveDefs, liveValues, valuesFromAnswer, visibleDefs, type Model, type ModelDef, type ModelOpKey, type ModelValue } from './model.ts';
 
 const LABELS = ['Alpha', 'Beta', 'Gamma', 'Delta'] as const;
@@ -35,6 +37,8 @@ const THRESHOLDS: readonly (readonly [number, number])[] = [
   [0.5, 0.5],
   [0.9, 0.1],
 ];
+
+export type { Runner } from './runner.ts';
 
 export type Cmd =
   | { kind: 'create'; module: string; kinds: string[]; cardinality: 'exclusive' | 'multi'; labels: string[]; policy?: string; thresholds?: number; keyed: boolean; colored?: true }
@@ -271,33 +275,6 @@ export function resolve(m: Model, c: Cmd): { skip: true } | { skip: false; def?:
   }
 }
 
-/** Everything a command needs to run against the target. */
-export interface Runner {
-  ctx: CheckContext;
-  key: KeyHandle;
-  /** Names of this sequence's definitions start with it: how its own items are told apart in a listing. */
-  prefix: string;
-  /** A fresh Idempotency-Key. */
-  newKey(): string;
-  /** Billed calls answered 2xx that are not replays: what the ledger must have charged. */
-  billed: Exchange[];
-  /** Replays answered: none may be charged. */
-  replays: number;
-  /** Every exchange of the sequence, in order (evidence). */
-  log: Exchange[];
-  step: number;
-  /** Clauses judged only when a sequence happens to set them up (shared by the check's sequences). */
-  looked: Set<string>;
-  /** The key that submits catalog operations (graph:write); none without the test-control protocol. */
-  operator?: KeyHandle;
-  /** The account and account person the sequence's submissions edit (made at its first submission). */
-  account?: AccountFixture;
-  /** Accepted calls whose charge is at least one credit and may be more (live-reads.ts). */
-  metered: Exchange[];
-  /** The request shape each row not shown by the document was first accepted in (null: none was). */
-  shapes: Map<string, Shape | null>;
-}
-
 const REASON = 'conformance sequence';
 
 /**
@@ -305,18 +282,6 @@ const REASON = 'conformance sequence';
  * adds), which the check also reports as DEF-028's (a PATCH leaves what it does not name).
  */
 export const VALUES_LOST = 'the PATCH that added enum values lost values it did not name';
-
-export function fail(clause: string, message: string, expected: string, received: string, ex: Exchange): never {
-  throw new Finding({ clause, message, expected, received, exchange: ex });
-}
-
-export const answer = (ex: Exchange): string => (ex.response ? describeResponse(ex.response) : `no response (${ex.error?.kind})`);
-
-export async function send(r: Runner, req: Parameters<CheckContext['api']['send']>[0]): Promise<Exchange> {
-  const ex = await r.ctx.api.send(req);
-  r.log.push(ex);
-  return ex;
-}
 
 /** A 2xx with a Definition object, else a finding on `clause`. */
 function definitionOf(clause: string, what: string, ex: Exchange): Record<string, unknown> {
@@ -567,12 +532,12 @@ export async function apply(r: Runner, m: Model, c: Cmd): Promise<void> {
     case 'revoke':
       return revoke(r, m);
     case 'query':
-      return crmRead(r, m, c);
+      return crmRead(r, c, () => ownListed(r, m, { kind: 'walk', includeArchived: true }));
     case 'compute':
       return computeRun(r, m, c);
     case 'cpoll':
       // With no run to poll yet, the sequence starts one (polled at once) instead.
-      if (m.computeRuns.length === 0) return computeRun(r, m, { kind: 'compute', ladder: false });
+      if (m.computeRuns.length === 0) return computeRun(r, m, { ladder: false });
       return computePoll(r, pick(m.computeRuns, c.which)!);
     case 'submit':
     case 'poll':
@@ -865,7 +830,9 @@ async function read(r: Runner, m: Model, what: ReadKind): Promise<boolean> {
               ? [{ path: '/data/relationships' }]
               : traceQueries('definition', m.defs[0]?.id ?? '').map((query) => ({ path: '/graph/traces', query }));
   let ex: Exchange | undefined;
+  let used = forms[0]!;
   for (const f of forms) {
+    used = f;
     ex = await send(r, { method: 'GET', path: f.path, key: r.key, ...(f.query ? { query: f.query } : {}) });
     const status = ex.response?.status ?? 0;
     if (!(status >= 400 && status < 500 && ![401, 403, 429].includes(status))) break;
@@ -876,7 +843,7 @@ async function read(r: Runner, m: Model, what: ReadKind): Promise<boolean> {
   const body = ex.response?.json;
   // What each clause fixes of the answer: GET /me's fields (2.4), a JSON body, a stored record
   // with relatedData, the collection envelope; of a trace read, only that it changes nothing.
-  const related = (): boolean => isObject(body) && findObjects(body, (o) => 'relatedData' in o, { maxDepth: 2 }).length > 0;
+  const related = (): boolean => isObject(body) && findObjects(body, (o) => 'relatedData' in o, { maxDepth: 2 }).length > 0 && carriesLinks(ex, used.path);
   const shaped =
     what === 'me'
       ? isObject(body) &&
@@ -1238,7 +1205,7 @@ async function listing(r: Runner, m: Model, c: Extract<Cmd, { kind: 'list' | 'wa
 }
 
 /** {@link listing}, returning the sequence's own items as listed. */
-export async function ownListed(r: Runner, m: Model, c: Extract<Cmd, { kind: 'list' | 'walk' }>): Promise<Record<string, unknown>[]> {
+async function ownListed(r: Runner, m: Model, c: Extract<Cmd, { kind: 'list' | 'walk' }>): Promise<Record<string, unknown>[]> {
   const want = visibleDefs(m, c.includeArchived);
   const own: Record<string, unknown>[] = [];
   let reach: string | undefined;

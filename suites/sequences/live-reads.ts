@@ -17,8 +17,8 @@ import { fieldsIn, QUERY_OPERATIONS, queryShapesFor } from '../_shared/access-sh
 import { is2xx } from '../_shared/definitions.ts';
 import { computeRunShapes, type Shape } from '../_shared/ops-shapes.ts';
 import { findResourceId, pollUntil } from '../_shared/receipts.ts';
-import { answer, fail, ownListed, send, type Cmd, type Runner } from './commands.ts';
 import type { Model } from './model.ts';
+import { answer, fail, send, type Runner } from './runner.ts';
 
 /** How long a started compute run may take to answer 2xx (the operations suite's bound; --patience multiplies it). */
 const RUN_BOUND_MS = 3_000;
@@ -66,7 +66,7 @@ const judge = (r: Runner, ...clauses: string[]): void => {
  * the request, GRANT-002), the one after the scope came back is not (GRANT-002). Then a walk:
  * the definitions are as the model holds them (a read changes nothing, SVC-005).
  */
-export async function crmRead(r: Runner, m: Model, c: Extract<Cmd, { kind: 'query' }>): Promise<void> {
+export async function crmRead(r: Runner, c: { op: number; withheld: boolean }, walk: () => Promise<unknown>): Promise<void> {
   const op = r.operator;
   if (!op || op.keyId === undefined) return;
   const operation = QUERY_OPERATIONS[c.op % QUERY_OPERATIONS.length]!;
@@ -108,7 +108,7 @@ export async function crmRead(r: Runner, m: Model, c: Extract<Cmd, { kind: 'quer
     else if (back.response?.status === 403) fail('GRANT-002', `with crm:read given back, the next ${operation} read was still refused`, 'the read as before the scope went (2xx)', answer(back), back);
   }
   try {
-    await ownListed(r, m, { kind: 'walk', includeArchived: true });
+    await walk();
   } catch (e) {
     if (!(e instanceof Finding)) throw e;
     throw new Finding({ ...e.evidence, clause: 'SVC-005', message: `after a live CRM read (${operation}), ${e.evidence.message}` });
@@ -123,7 +123,7 @@ export async function crmRead(r: Runner, m: Model, c: Extract<Cmd, { kind: 'quer
  * GRANT-002); the holder moved to the analyst role for one call, refused with 403 (ROLE-001; at
  * once, ROLE-005); moved to the admin role for one run, accepted (ROLE-002); moved back.
  */
-export async function computeRun(r: Runner, m: Model, c: Extract<Cmd, { kind: 'compute' }>): Promise<void> {
+export async function computeRun(r: Runner, m: Model, c: { ladder: boolean }): Promise<void> {
   const op = r.operator;
   if (!op || op.keyId === undefined || !op.userId) return;
   const found = await shapeOf(r, 'compute', op, async () => computeRunShapes());

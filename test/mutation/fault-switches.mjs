@@ -4,11 +4,14 @@
  * inert then, so a mutant inside it is equivalent (the self-test, not the mutation score,
  * shows each fault is caught). Ignored, with this reason:
  *
- * - the switch itself: a call `<…>faults.has(…)` or `forgets(…)`, and a negation of one;
+ * - the switch itself: a call `<…>faults.has(…)` (`faults?.has(…)`, `… === true`),
+ *   `<…>faults.names.some(…)` or `forgets(…)`, and a negation of one; a `const` bound to an
+ *   expression that needs a fault counts as a switch where it is used (its initialiser is
+ *   still mutated: made `true`, it fires the fault);
  * - an operand of an `&&` one of whose other conjuncts is a positive switch (the conjunction is
  *   false whatever the operand is);
  * - code that only runs when a positive switch holds: the consequent of `if (switch …)` or of
- *   `switch ? … : …` whose test is such a conjunction.
+ *   `switch ? … : …` whose test is such a conjunction, or a disjunction of such tests.
  *
  * Also ignored: the text of an error message (its constructor's message argument, or the
  * `message` of a validation issue, which goes into the error's data), which the document leaves
@@ -44,14 +47,36 @@ function isMessage(path) {
   return false;
 }
 
-/** `…faults.has(…)` or `forgets(…)`. */
-function isSwitch(node) {
-  if (!node || node.type !== 'CallExpression') return false;
+/** `faults` or `….faults` (optional chaining included). */
+const isFaultSet = (o) =>
+  (o.type === 'Identifier' && o.name === 'faults') || ((o.type === 'MemberExpression' || o.type === 'OptionalMemberExpression') && o.property.type === 'Identifier' && o.property.name === 'faults');
+
+/**
+ * A fault switch: `…faults.has(…)` (or `faults?.has(…)`, or either compared `=== true`),
+ * `…faults.names.some(…)` (a fault among the named ones), `forgets(…)`, or a name bound once
+ * (`const x = …`) to an expression that needs a fault (see {@link needsFault}).
+ */
+function isSwitch(node, scope) {
+  if (!node) return false;
+  if (node.type === 'BinaryExpression' && node.operator === '===' && node.right.type === 'BooleanLiteral' && node.right.value === true) return isSwitch(node.left, scope);
+  if (node.type === 'Identifier' && scope) return boundToFault(node.name, scope);
+  if (node.type !== 'CallExpression' && node.type !== 'OptionalCallExpression') return false;
   const c = node.callee;
   if (c.type === 'Identifier') return c.name === 'forgets';
-  if (c.type !== 'MemberExpression' || c.property.type !== 'Identifier' || c.property.name !== 'has') return false;
+  if ((c.type !== 'MemberExpression' && c.type !== 'OptionalMemberExpression') || c.property.type !== 'Identifier') return false;
   const o = c.object;
-  return (o.type === 'Identifier' && o.name === 'faults') || (o.type === 'MemberExpression' && o.property.type === 'Identifier' && o.property.name === 'faults');
+  if (c.property.name === 'has') return isFaultSet(o);
+  if (c.property.name === 'some')
+    return (o.type === 'MemberExpression' || o.type === 'OptionalMemberExpression') && o.property.type === 'Identifier' && o.property.name === 'names' && isFaultSet(o.object);
+  return false;
+}
+
+/** Whether `name`, as seen from `scope`, is a `const` bound to an expression that needs a fault. */
+function boundToFault(name, scope) {
+  const binding = scope.getBinding?.(name);
+  if (!binding || binding.kind !== 'const' || !binding.path.isVariableDeclarator?.()) return false;
+  const init = binding.path.node.init;
+  return init !== null && init !== undefined && needsFault(init, binding.path.scope);
 }
 
 /** The conjuncts of a chain of `&&` (parentheses are not nodes in babel). */
@@ -60,18 +85,22 @@ function conjuncts(node) {
 }
 
 /** True when a statement before index `at` of `body` is `if (!switch) return …;` (no else): the rest of the block needs the fault. */
-function afterFaultGate(body, at) {
+function afterFaultGate(body, at, scope) {
   return body.slice(0, at).some((st) => {
     if (st.type !== 'IfStatement' || st.alternate) return false;
     const t = st.test;
-    const gated = t.type === 'UnaryExpression' && t.operator === '!' && isSwitch(t.argument);
+    const gated = t.type === 'UnaryExpression' && t.operator === '!' && isSwitch(t.argument, scope);
     const exits = st.consequent.type === 'ReturnStatement' || (st.consequent.type === 'BlockStatement' && st.consequent.body.at(-1)?.type === 'ReturnStatement');
     return gated && exits;
   });
 }
 
-/** A test that holds only when a fault is on: a positive switch is one of its conjuncts. */
-const needsFault = (test) => conjuncts(test).some(isSwitch);
+/**
+ * A test that holds only when a fault is on: a positive switch is one of its conjuncts, or it is
+ * a disjunction each of whose sides needs a fault.
+ */
+const needsFault = (test, scope) =>
+  (test.type === 'LogicalExpression' && test.operator === '||' && needsFault(test.left, scope) && needsFault(test.right, scope)) || conjuncts(test).some((c) => isSwitch(c, scope));
 
 /** `issues.push({ path, message })`: an issue's content goes only into the error's data (free: part 7); an empty object is still an issue. */
 function isIssueObject(path) {
@@ -98,6 +127,7 @@ export const faultSwitches = {
     if (isBoundLabel(path)) return BOUND_LABEL;
     for (let p = path; p; p = p.parentPath) {
       const node = p.node;
+      const scope = p.scope;
       if (isSwitch(node)) return REASON;
       if (node.type === 'UnaryExpression' && node.operator === '!' && isSwitch(node.argument)) return REASON;
       const parent = p.parentPath?.node;
@@ -106,13 +136,15 @@ export const faultSwitches = {
       if (parent.type === 'LogicalExpression' && parent.operator === '&&') {
         let top = p.parentPath;
         while (top.parentPath?.node.type === 'LogicalExpression' && top.parentPath.node.operator === '&&') top = top.parentPath;
-        if (conjuncts(top.node).some((c) => c !== node && isSwitch(c) && !containsNode(node, c))) return REASON;
+        if (conjuncts(top.node).some((c) => c !== node && isSwitch(c, scope) && !containsNode(node, c))) return REASON;
       }
       // Code guarded by a test that needs a fault.
       // (By the path's key, not node identity: Stryker's traversal may have replaced the node by then.)
-      if ((parent.type === 'IfStatement' || parent.type === 'ConditionalExpression') && p.key === 'consequent' && needsFault(parent.test)) return REASON;
-      // A statement after `if (!switch) return …;` in the same block runs only with the fault on.
-      if (parent.type === 'BlockStatement' && p.listKey === 'body' && typeof p.key === 'number' && afterFaultGate(parent.body, p.key)) return REASON;
+      if ((parent.type === 'IfStatement' || parent.type === 'ConditionalExpression') && p.key === 'consequent' && needsFault(parent.test, scope)) return REASON;
+      // The right of `switch || …` is reached only when the switch is off: not ignored; the right
+      // of `switch && …` is the && rule's. A statement after `if (!switch) return …;` in the same
+      // block runs only with the fault on.
+      if (parent.type === 'BlockStatement' && p.listKey === 'body' && typeof p.key === 'number' && afterFaultGate(parent.body, p.key, scope)) return REASON;
       if (p.isStatement?.() && parent.type !== 'IfStatement' && parent.type !== 'BlockStatement') break;
     }
     return undefined;

@@ -1,0 +1,55 @@
+/**
+ * The mutation run's fault-switch ignorer (test/mutation/fault-switches.mjs): which mutants it
+ * leaves out as inert with no fault on, and which it must still mutate.
+ */
+// @ts-expect-error: @babel/core ships no types (it comes with Stryker)
+import { parseSync, traverse } from '@babel/core';
+import { describe, expect, test } from 'vitest';
+// @ts-expect-error: a plain ES module without types (Stryker loads it as a plugin)
+import { faultSwitches } from './mutation/fault-switches.mjs';
+
+/** A babel path, as far as this test reads it. */
+interface NodePath {
+  node: { type: string; start: number; end: number };
+}
+
+/** The ignorer's verdict on the first node of `type` whose source is `text`. */
+function verdict(code: string, type: string, text: string): string | undefined {
+  const ast: unknown = parseSync(code, { filename: 'x.ts', presets: ['@babel/preset-typescript'], configFile: false, babelrc: false });
+  let found: NodePath | undefined;
+  traverse(ast, {
+    enter(p: NodePath) {
+      if (!found && p.node.type === type && code.slice(p.node.start, p.node.end) === text) found = p;
+    },
+  });
+  if (!found) throw new Error(`no ${type} ${text}`);
+  return (faultSwitches as { shouldIgnore(p: NodePath): string | undefined }).shouldIgnore(found);
+}
+
+describe('the fault-switch ignorer', () => {
+  test('a const bound to a fault-only expression is a switch where it is used, its initialiser still mutated', () => {
+    const code = `function f(faults, header) { const unchecked = faults.has('x') || forgets(faults, 'k', 's'); return unchecked && typeof header === 'string' ? header : 'y'; }`;
+    expect(verdict(code, 'BinaryExpression', `typeof header === 'string'`)).toMatch(/fault switch/);
+    expect(verdict(code, 'LogicalExpression', `faults.has('x') || forgets(faults, 'k', 's')`)).toBeUndefined();
+  });
+
+  test('faults.names.some and faults?.has(…) === true are switches', () => {
+    const some = `function f(faults, e) { const billed = faults.names.some((n) => n === e) && e > 1; return billed; }`;
+    expect(verdict(some, 'BinaryExpression', 'e > 1')).toMatch(/fault switch/);
+    const opt = `function f(faults, a, b) { return a === b || (faults?.has('w') === true && a > b); }`;
+    expect(verdict(opt, 'BinaryExpression', 'a > b')).toMatch(/fault switch/);
+    // The operand that does not need the fault is mutated.
+    expect(verdict(opt, 'BinaryExpression', 'a === b')).toBeUndefined();
+  });
+
+  test('the consequent of a test that needs a fault on each side of an || is inert', () => {
+    const code = `function f(faults, e) { if ((e === 1 && faults.has('a')) || faults.has('b')) { return { plain: true }; } return { plain: false }; }`;
+    expect(verdict(code, 'ObjectExpression', '{ plain: true }')).toMatch(/fault switch/);
+    expect(verdict(code, 'ObjectExpression', '{ plain: false }')).toBeUndefined();
+  });
+
+  test('a test with one side free of faults is not inert', () => {
+    const code = `function f(faults, e) { if (e === 1 || faults.has('b')) { return { plain: true }; } }`;
+    expect(verdict(code, 'ObjectExpression', '{ plain: true }')).toBeUndefined();
+  });
+});
