@@ -53,3 +53,10 @@ describe('the fault-switch ignorer', () => {
     expect(verdict(code, 'ObjectExpression', '{ plain: true }')).toBeUndefined();
   });
 });
+
+describe('the fault-switch ignorer on code Stryker has already instrumented', () => {
+  test('a test wrapped in stryMutAct_/stryCov_ still needs its fault', () => {
+    const code = `function f(p, op, faults) { if (stryMutAct_9fa48("12") ? false : (stryCov_9fa48("12"), op.name === 'x' && faults.has('y'))) requireScopes(p, ['admin']); }`;
+    expect(verdict(code, 'ArrayExpression', `['admin']`)).toMatch(/fault switch/);
+  });
+});

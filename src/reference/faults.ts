@@ -131,6 +131,7 @@ export const FAULTS: readonly FaultDef[] = [
   f('account-fields-overwritten', ['OPS-007'], 'graph.apply_update account_field changes overwrite firmographic fields that already have a value.'),
   f('account-without-related-data', ['DATA-001'], 'GET /data/accounts/{id} has no relatedData.'),
   f('person-without-related-data', ['DATA-002'], 'GET /data/people/{id} has no relatedData.'),
+  f('account-contacts-empty', ['DATA-001'], "GET /data/accounts/{id}/contacts, linked from the account's relatedData, lists none of its contacts."),
   f('person-related-data-unlinked', ['DATA-002'], "GET /data/people/{id} has relatedData {}: no link to the contact's evidence, deals or accounts."),
   f('relationships-missing', ['DATA-003', 'ENV-003'], 'GET /data/relationships answers 404.'),
   f('unknown-account-empty-200', ['DATA-004'], 'GET /data/accounts/{id} of an id that exists nowhere answers 200 with an empty object.'),

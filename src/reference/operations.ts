@@ -55,6 +55,7 @@ function receiptOf(ctx: Ctx): QueuedOperation {
   const q = ctx.ws.operations.get(id);
   if (q) return q;
   if (ctx.faults.has('unknown-receipt-403')) throw new ApiError(403);
+  // Stryker disable next-line all: 403 or 404 for another workspace's receipt are both AUTH-012's readings; only the status differs
   const foreign = store.choices.status.foreignId === 403 && [...store.workspaces.values()].some((w) => w.operations.has(id));
   throw foreign ? new ApiError(403, 'The operation belongs to another workspace') : notFound('No such operation in this workspace');
 }
@@ -65,6 +66,7 @@ function submit(ctx: Ctx) {
   checkPermission(ctx.p, op, args, ctx.faults);
   const now = ctx.store.now();
   const receipt: Receipt = { id: ctx.store.newId(), operation: op.name, status: 'queued', reason: body.reason, createdAt: now, updatedAt: now, completedAt: null, result: null, error: null };
+  // Stryker disable next-line all: when submitted work completes is not shown (4.8: it may complete asynchronously); a variant's slow operations only delay it
   const slow = ctx.store.choices.receipts.slowOperations[op.name];
   ctx.ws.operations.set(receipt.id, { receipt, keyId: ctx.p.key.keyId, args, polls: 0, dueAt: slow === undefined ? 0 : Date.now() + slow });
   ctx.scheduler.schedule(ctx.ws, receipt.id);
@@ -75,6 +77,7 @@ function submit(ctx: Ctx) {
   // A rule-cells fault may forget the price of this one operation.
   const free = (op.name === 'graph.agent_preview' && ctx.faults.has('preview-free')) || forgets(ctx.faults, 'price', `api:operations.${op.name}`);
   // The preview fee is this call's credit, or (a variant's choice) charged on top as its own entry.
+  // Stryker disable next-line all: with no fee charged on top (the default's choice), an empty list of extra charges is the same as none
   const fee = op.name === 'graph.agent_preview' && choices.previewFee.chargedOnTop ? [{ credits: choices.previewFee.apiPreviewCredits, surface: choices.previewFee.surface }] : [];
   return { status: choices.status.submit, body: answer, surface: `api:operations.${op.name}`, credits: free ? 0 : 1, ...(fee.length > 0 ? { extraCharges: fee } : {}) };
 }
@@ -83,8 +86,10 @@ function get(ctx: Ctx) {
   const q = receiptOf(ctx);
   // Polling a due receipt runs it now rather than waiting for the queue (after the variant's
   // number of polls, and not before a slow operation's time).
+  // Stryker disable all: when a receipt completes is not shown (4.8): completing it on a poll, a later poll or never on a poll (the queue runs it) answers the poll the same way
   q.polls++;
   if (q.receipt.status === 'queued' && q.polls >= ctx.store.choices.receipts.pollsToComplete && Date.now() >= q.dueAt) ctx.scheduler.runNow(ctx.ws, q.receipt.id);
+  // Stryker restore all
   return { status: 200, body: receiptOut(q.receipt, ctx.store.choices) };
 }
 

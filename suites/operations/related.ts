@@ -58,6 +58,8 @@ interface Linked {
   paths: string[];
   /** Per path: the ids of the unrelated account's records it must not list (DATA-005). */
   foreign: Map<string, string[]>;
+  /** The account's links, and the ids of its contacts (canonical and membership): one of its collections lists them (DATA-001). */
+  account: { read: string; paths: string[]; contacts: string[] };
 }
 
 /** The linked collections of a stored account and person (made through the control protocol). */
@@ -71,9 +73,9 @@ async function linkedCollections(ctx: CheckContext, key: KeyHandle): Promise<Lin
   const people = await inParallel(
     Array.from({ length: PEOPLE }, (_, i) => i),
     8,
-    async (i) => (await ctx.control.createPerson(ctx.workspaceId, accountId, { name: `${ctx.run.prefix}contact-${i}` })).personId,
+    async (i) => ctx.control.createPerson(ctx.workspaceId, accountId, { name: `${ctx.run.prefix}contact-${i}` }),
   );
-  const personId = people.at(-1)!;
+  const personId = people.at(-1)!.personId;
   const paths = new Set<string>();
   const foreign = new Map<string, string[]>();
   // The account's collections must list none of the other account's people; the person's, not the other account.
@@ -93,7 +95,9 @@ async function linkedCollections(ctx: CheckContext, key: KeyHandle): Promise<Lin
     }
   }
   if (paths.size === 0) throw new NotObservable('the stored account and person showed no relatedData link to a path of the API (their reads are DATA-001 and DATA-002)');
-  return { paths: [...paths], foreign };
+  const read = `/data/accounts/${accountId}`;
+  const contacts = people.flatMap((p) => [p.personId, p.accountPersonId]);
+  return { paths: [...paths], foreign, account: { read, paths: [...paths].filter((p) => foreign.get(p) === notTheirs[read]), contacts } };
 }
 
 /** The listings of 4.9 besides GET /definitions, paged like the linked collections (PAGE-013). */
@@ -120,7 +124,7 @@ async function walkOneByOne(ctx: CheckContext, key: KeyHandle, path: string, mos
 export const relatedCollections: CheckDef = {
   id: 'operations/related-collections',
   title: "The collections a stored record's relatedData links to answer the collection envelope and need a key; they, GET /data/relationships and GET /operations page by limit and cursor",
-  clauses: ['ENV-004', 'PAGE-013', 'AUTH-004', 'DATA-005'],
+  clauses: ['ENV-004', 'PAGE-013', 'AUTH-004', 'DATA-005', 'DATA-001'],
   // ENV-004, AUTH-004 and DATA-005 are judged on the linked collections, rows of their own (docs/coverage.md).
   endpoints: { 'PAGE-013': ['listRelationships', 'listOperations'] },
   needs: { control: true },
@@ -136,7 +140,11 @@ export const relatedCollections: CheckDef = {
   async run(ctx) {
     ctx = usableResponses(ctx, 'ENV-004');
     const key = ctx.key('owner');
-    const { paths: links, foreign } = await linkedCollections(ctx, key);
+    const { paths: links, foreign, account } = await linkedCollections(ctx, key);
+    // 4.9: an account's relatedData links to its contacts, among others: some collection it links
+    // to lists one of its 51 contacts on the first page (by either id; which link is which is not shown).
+    const ownContacts: Exchange[] = [];
+    let contactsListed = false;
     for (const path of [...links, ...LISTINGS]) {
       const linked = links.includes(path);
       const whole = await ctx.api.send({ method: 'GET', path, key });
@@ -153,6 +161,10 @@ export const relatedCollections: CheckDef = {
           exchange: whole,
         });
         continue;
+      }
+      if (account.paths.includes(path)) {
+        ownContacts.push(whole);
+        if (account.contacts.some((id) => containsString(whole.response?.json, id) || containsString(whole.response?.json, id.toLowerCase()))) contactsListed = true;
       }
       // A record's collections are its own: nothing of an unrelated account of the workspace.
       const alien = (foreign.get(path) ?? []).find((id) => containsString(whole.response?.json, id) || containsString(whole.response?.json, id.toLowerCase()));
@@ -241,6 +253,21 @@ export const relatedCollections: CheckDef = {
           exchange: widest,
         });
       }
+    }
+    if (ownContacts.length > 0) {
+      ctx.judged('DATA-001');
+      if (!contactsListed)
+        ctx.softFail({
+          clause: 'DATA-001',
+          message: `none of the ${ownContacts.length} collections a stored account's relatedData links to lists any of its ${PEOPLE} contacts`,
+          expected: "a linked collection of the account's contacts (4.9), listing them by their person or membership ids",
+          received: brief(
+            ownContacts.map((ex) => ex.response?.json),
+            600,
+          ),
+          exchange: ownContacts.at(-1)!,
+          context: ownContacts.slice(0, -1),
+        });
     }
   },
 };

@@ -47,6 +47,23 @@ function isMessage(path) {
   return false;
 }
 
+/** A call of Stryker's instrumentation helpers (stryMutAct_…, stryCov_…). */
+const isStrykerCall = (n, prefix) => n?.type === 'CallExpression' && n.callee.type === 'Identifier' && n.callee.name.startsWith(prefix);
+
+/**
+ * The original expression behind Stryker's instrumentation, which may already wrap a test when
+ * the ignorer sees code inside it: `stryMutAct_…("1") ? mutant : (stryCov_…("1"), original)`.
+ */
+function unwrap(node) {
+  let n = node;
+  for (;;) {
+    if (n?.type === 'ConditionalExpression' && isStrykerCall(n.test, 'stryMutAct_')) n = n.alternate;
+    else if (n?.type === 'SequenceExpression' && isStrykerCall(n.expressions[0], 'stryCov_')) n = n.expressions.at(-1);
+    else if (n?.type === 'ParenthesizedExpression') n = n.expression;
+    else return n;
+  }
+}
+
 /** `faults` or `….faults` (optional chaining included). */
 const isFaultSet = (o) =>
   (o.type === 'Identifier' && o.name === 'faults') || ((o.type === 'MemberExpression' || o.type === 'OptionalMemberExpression') && o.property.type === 'Identifier' && o.property.name === 'faults');
@@ -57,6 +74,7 @@ const isFaultSet = (o) =>
  * (`const x = …`) to an expression that needs a fault (see {@link needsFault}).
  */
 function isSwitch(node, scope) {
+  node = unwrap(node);
   if (!node) return false;
   if (node.type === 'BinaryExpression' && node.operator === '===' && node.right.type === 'BooleanLiteral' && node.right.value === true) return isSwitch(node.left, scope);
   if (node.type === 'Identifier' && scope) return boundToFault(node.name, scope);
@@ -81,6 +99,7 @@ function boundToFault(name, scope) {
 
 /** The conjuncts of a chain of `&&` (parentheses are not nodes in babel). */
 function conjuncts(node) {
+  node = unwrap(node);
   return node.type === 'LogicalExpression' && node.operator === '&&' ? [...conjuncts(node.left), ...conjuncts(node.right)] : [node];
 }
 
@@ -99,7 +118,8 @@ function afterFaultGate(body, at, scope) {
  * A test that holds only when a fault is on: a positive switch is one of its conjuncts, or it is
  * a disjunction each of whose sides needs a fault.
  */
-const needsFault = (test, scope) =>
+const needsFault = (t, scope) => needsFaultIn(unwrap(t), scope);
+const needsFaultIn = (test, scope) =>
   (test.type === 'LogicalExpression' && test.operator === '||' && needsFault(test.left, scope) && needsFault(test.right, scope)) || conjuncts(test).some((c) => isSwitch(c, scope));
 
 /** `issues.push({ path, message })`: an issue's content goes only into the error's data (free: part 7); an empty object is still an issue. */

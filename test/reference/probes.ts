@@ -346,7 +346,12 @@ export const PROBES: Record<string, Probe> = {
     expect((await ws.api('GET', `/compute/runs/${run.json.id}`)).status).toBe(200);
   },
   'OPS-013': async (_r, ws) => expectError(await ws.api('GET', `/operations/${NIL}`), 404),
-  'DATA-001': async (_r, ws) => expect((await ws.api('GET', `/data/accounts/${await ws.account()}`)).json.relatedData).toBeTruthy(),
+  'DATA-001': async (_r, ws) => {
+    const account = await ws.account();
+    const { accountPersonId } = await ws.person(account);
+    const links = (await ws.api('GET', `/data/accounts/${account}`)).json.relatedData as Record<string, string>;
+    expect(JSON.stringify((await ws.api('GET', links.contacts!.replace(/^\/api\/v1/, ''))).json.items)).toContain(accountPersonId);
+  },
   'DATA-002': async (_r, ws) =>
     expect(Object.values((await ws.api('GET', `/data/people/${(await ws.person(await ws.account())).personId}`)).json.relatedData ?? {})).toContainEqual(expect.stringMatching(/^\/api\/v1\//)),
   'DATA-003': async (_r, ws) => expect((await ws.api('GET', '/data/relationships')).status).toBe(200),
