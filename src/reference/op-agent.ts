@@ -205,6 +205,7 @@ export const AGENT_RUN = defineOp<Prepared<RunArgs>>({
   ],
   prepare: (ctx, raw) => prepareScope(ctx, parseBody(runArgs, raw, 'body.arguments', ctx.relax, ctx.store.reading) as RunArgs),
   permit(p, prep, faults) {
+    // Stryker disable next-line all: how a run selects live CRM queries is not shown (SCOPE-015 is not observable)
     if (prep.args.connectedReads.length > 0) requireScopes(p, ['crm:read'], faults, 'graph.agent_run with connectedReads');
   },
   // Stryker disable all: how the credit cap is spent across accounts and what the receipt reports are not shown (4.8: the receipt contents' exact shape is not shown; OPS-011 is not observable)

@@ -138,10 +138,12 @@ function applyChange(ctx: ExecCtx, args: EditArgs, c: Change): Record<string, un
     const a = ws.accounts.get(args.customer_id)!;
     const before = a.firmographics[c.field] ?? null;
     if (before !== null && !ctx.faults.has('account-fields-overwritten')) {
+      // Stryker disable next-line ObjectLiteral,BooleanLiteral,StringLiteral: what a change reports is a receipt's content (not shown); OPS-007 reads the account back
       return { kind: c.kind, field: c.field, applied: false, skipped_reason: 'gap_fill_only: the field already has a value', before };
     }
     a.firmographics[c.field] = c.after;
     a.updatedAt = now;
+    // Stryker disable next-line ObjectLiteral,BooleanLiteral: what a change reports is a receipt's content (not shown)
     return { kind: c.kind, field: c.field, applied: true, before, after: c.after };
   }
   // Stryker disable all: the label change kind is the reference's own (4.8 shows none); labels are read only through the control addition
@@ -174,6 +176,7 @@ export const APPLY_UPDATE = defineOp<EditArgs>({
     requireRole(p, faults.has('label-change-allows-analyst') ? ['owner', 'admin', 'analyst'] : ['owner', 'admin'], 'a label change', faults);
   },
   execute(ctx, args) {
+    // Stryker disable next-line ArrowFunction: an edit not applied when its receipt finishes leaves OPS-007 not observable (4.8 rule 3: applied only after an approval whose step is not shown)
     const changes = args.changes.map((c) => applyChange(ctx, args, c));
     // Stryker disable all: the account's trail, the read-back and what the receipt reports are not observable (OPS-009: receipt states and contents are not shown; trace reads are not shown: TRACE-016)
     const a = ctx.ws.accounts.get(args.customer_id)!;

