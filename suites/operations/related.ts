@@ -29,6 +29,8 @@ const LINKS = 6;
  * one-item pages.
  */
 const PEOPLE = 51;
+/** Pages after the first a linked collection is read to (its end, on the reference: the account's 51 contacts are two pages). */
+const REST_PAGES = 3;
 /** Part 8's default page size of every collection. */
 const DEFAULT_PAGE = 50;
 /** Pages of one limit=1 walk at most. */
@@ -133,10 +135,11 @@ export const relatedCollections: CheckDef = {
   // listing read whole and in LISTING_PAGES one-item pages; GET /operations is free.
   // And limit=200 on each collection shown to read limit (the account's contacts, the relationships).
   // The account's contacts (51) are walked to WALK_PAGES one-item pages.
-  credits: 2 + 6 + WALK_PAGES + 5 + 1 + LISTING_PAGES + 2,
+  // And the second page of the account's contacts, read to the end.
+  credits: 2 + 6 + WALK_PAGES + 5 + 1 + LISTING_PAGES + 2 + 1,
   // Up to WALK_PAGES pages per collection where a target lists more, or ends a walk on an empty page.
   // (And a page after a short default one, on a target that ends collections on an empty page.)
-  maxCredits: 2 + (LINKS + 1) * (3 + WALK_PAGES),
+  maxCredits: 2 + (LINKS + 1) * (3 + WALK_PAGES + REST_PAGES),
   async run(ctx) {
     ctx = usableResponses(ctx, 'ENV-004');
     const key = ctx.key('owner');
@@ -162,20 +165,32 @@ export const relatedCollections: CheckDef = {
         });
         continue;
       }
+      // A linked collection is read to its end (a few pages at most): an unrelated record may sort
+      // anywhere, and the account's contacts fill more than a default page.
+      const pages = [whole];
+      for (let cursor = linked ? env.nextCursor : null, i = 0; cursor !== null && i < REST_PAGES; i++) {
+        const ex = await ctx.api.send({ method: 'GET', path, key, query: { cursor } });
+        pages.push(ex);
+        const e = envelopeOf(ex);
+        cursor = is2xx(ex) && e ? e.nextCursor : null;
+      }
+      const lists = (id: string): boolean => pages.some((ex) => containsString(ex.response?.json, id) || containsString(ex.response?.json, id.toLowerCase()));
       if (account.paths.includes(path)) {
         ownContacts.push(whole);
-        if (account.contacts.some((id) => containsString(whole.response?.json, id) || containsString(whole.response?.json, id.toLowerCase()))) contactsListed = true;
+        if (account.contacts.some(lists)) contactsListed = true;
       }
       // A record's collections are its own: nothing of an unrelated account of the workspace.
-      const alien = (foreign.get(path) ?? []).find((id) => containsString(whole.response?.json, id) || containsString(whole.response?.json, id.toLowerCase()));
+      const alien = (foreign.get(path) ?? []).find(lists);
       if (linked) ctx.judged('DATA-005');
       if (alien !== undefined) {
+        const at = pages.find((ex) => containsString(ex.response?.json, alien) || containsString(ex.response?.json, alien.toLowerCase())) ?? whole;
         ctx.softFail({
           clause: 'DATA-005',
           message: `${path}, linked from a stored record's relatedData, lists ${alien}, a record of an unrelated account of the workspace`,
           expected: "only the linking record's own evidence, deals, contacts or accounts",
-          received: brief(whole.response?.json, 600),
-          exchange: whole,
+          received: brief(at.response?.json, 600),
+          exchange: at,
+          context: pages.filter((ex) => ex !== at),
         });
       }
       // Part 8's default page size: a read without limit never lists more than 50, nor fewer
