@@ -66,7 +66,7 @@ type RunSpec = Omit<WgcRun, 'baseUrl' | 'controlUrl' | 'timeoutMs' | 'killAfterM
  * endpoint answered too late: on a loaded machine (npm test beside a benchmark), never because of the
  * hostile API mode, whose control side is well-behaved.
  */
-function controlTooSlow(out: WgcRunOutcome): boolean {
+function controlTooSlow(out: WgcRunOutcome, meOk: boolean): boolean {
   // Every harness error a provisioning timeout (a suite's lanes provision workspaces of their
   // own: the checks of a lane provisioned in time still meet the hostile mode and are judged).
   const broken = (out.report?.checks ?? []).filter((c) => c.outcome === 'harnessError');
@@ -76,13 +76,15 @@ function controlTooSlow(out: WgcRunOutcome): boolean {
   const teardown = runErrors.length > 0 && runErrors.every((e) => /control DELETE \/workspaces\/[^ ]+ failed: timeout/.test(e));
   // Or the preflight's look at the control protocol (GET /), too late in the same way.
   const preflight = runErrors.length > 0 && runErrors.every((e) => /control GET \/ failed: timeout/.test(e));
-  return provisioning || teardown || preflight;
+  // Or, where the mode answers GET /me well, the preflight's GET /me too late: the machine, not the mode.
+  const me = meOk && runErrors.length > 0 && runErrors.every((e) => /^preflight: the API cannot be reached: GET \S+\/me got no answer \(timeout/.test(e));
+  return provisioning || teardown || preflight || me;
 }
 
 /** Starts a target, runs wgc against it within a slot, closes the target; once more when the machine was too busy to provision (controlTooSlow). */
 async function hostileRun(mode: HostileMode, opts: HostileOptions, run: RunSpec): Promise<{ out: WgcRunOutcome; target: HostileTarget }> {
   const first = await hostileRunOnce(mode, opts, run);
-  if (!controlTooSlow(first.out)) return first;
+  if (!controlTooSlow(first.out, opts.meOk !== false)) return first;
   console.log(`[hostile] ${mode}: the control endpoint answered provisioning too late (a loaded machine); running once more`);
   return hostileRunOnce(mode, opts, run);
 }
