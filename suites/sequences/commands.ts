@@ -21,7 +21,7 @@ import { traceQueries } from '../_shared/ops-shapes.ts';
 import { allReceiptIds, findResourceId, idOf, isUuid, listedReceiptIds, pollUntil, RECEIPT_BOUND_MS } from '../_shared/receipts.ts';
 import { provisionKey } from '../auth/support.ts';
 import { answerOf, sameAnswer, sameJson } from '../idempotency/support.ts';
-import { computePoll, computeRun, crmRead } from './live-reads.ts';
+import { computePoll, computeRun, crmRead, withoutScope } from './live-reads.ts';
 import { carriesLinks } from '../_shared/linked.ts';
 import { answer, fail, send, type Runner } from './runner.ts';
 import { differences, liveDefs, liveValues, valuesFromAnswer, visibleDefs, type Model, type ModelDef, type ModelOpKey, type ModelValue } from './model.ts';
@@ -1018,16 +1018,9 @@ async function withhold(r: Runner): Promise<void> {
   const keyId = op.keyId;
   const own = !r.ctx.run.sharedWorkspace;
   const before = own ? await receiptIdSet(r, op) : undefined;
-  await r.ctx.control.setKeyScopes(
-    keyId,
-    op.scopes.filter((x) => x !== 'graph:write'),
+  const ex = await withoutScope(r, { ...op, keyId }, 'graph:write', () =>
+    send(r, { method: 'POST', path: '/operations', key: op, body: applyUpdateBody(account, `title ${r.step} without graph:write`), idempotencyKey: r.newKey() }),
   );
-  let ex: Exchange;
-  try {
-    ex = await send(r, { method: 'POST', path: '/operations', key: op, body: applyUpdateBody(account, `title ${r.step} without graph:write`), idempotencyKey: r.newKey() });
-  } finally {
-    await r.ctx.control.setKeyScopes(keyId, op.scopes);
-  }
   for (const clause of ['SCOPE-011', 'GRANT-002']) {
     r.ctx.judged(clause);
     r.looked.add(clause);

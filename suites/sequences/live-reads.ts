@@ -53,6 +53,19 @@ async function without<T>(undo: () => Promise<void>, redo: () => Promise<void>, 
   }
 }
 
+/** `call` with `scope` taken from the key for it (control protocol), given back whatever happened. */
+export function withoutScope<T>(r: Runner, key: KeyHandle & { keyId: string }, scope: string, call: () => Promise<T>): Promise<T> {
+  return without(
+    () =>
+      r.ctx.control.setKeyScopes(
+        key.keyId,
+        key.scopes.filter((s) => s !== scope),
+      ),
+    () => r.ctx.control.setKeyScopes(key.keyId, key.scopes),
+    call,
+  );
+}
+
 const judge = (r: Runner, ...clauses: string[]): void => {
   for (const c of clauses) {
     r.ctx.judged(c);
@@ -81,16 +94,7 @@ export async function crmRead(r: Runner, c: { op: number; withheld: boolean }, w
     if (is2xx(ex)) r.metered.push(ex);
   }
   if (c.withheld) {
-    const keyId = op.keyId;
-    const refused = await without(
-      () =>
-        r.ctx.control.setKeyScopes(
-          keyId,
-          op.scopes.filter((s) => s !== 'crm:read'),
-        ),
-      () => r.ctx.control.setKeyScopes(keyId, op.scopes),
-      query,
-    );
+    const refused = await withoutScope(r, { ...op, keyId: op.keyId }, 'crm:read', query);
     judge(r, 'SCOPE-006', 'GRANT-002');
     if (refused.response?.status !== 403) {
       if (is2xx(refused)) r.metered.push(refused);
@@ -153,19 +157,7 @@ export async function computeRun(r: Runner, m: Model, c: { ladder: boolean }): P
   const ws = r.ctx.workspaceId;
   const setRole = (role: typeof op.role) => () => r.ctx.control.setMemberRole(ws, userId, role);
   const owner = setRole(op.role);
-  refused(
-    await without(
-      () =>
-        r.ctx.control.setKeyScopes(
-          keyId,
-          op.scopes.filter((s) => s !== 'admin'),
-        ),
-      () => r.ctx.control.setKeyScopes(keyId, op.scopes),
-      start,
-    ),
-    ['SCOPE-009', 'GRANT-002'],
-    'by a key without the admin scope',
-  );
+  refused(await withoutScope(r, { ...op, keyId }, 'admin', start), ['SCOPE-009', 'GRANT-002'], 'by a key without the admin scope');
   await accepted(await start(), "an owner's (the scope given back)");
   refused(await without(setRole('analyst'), owner, start), ['ROLE-001', 'ROLE-005'], 'by a key holding admin whose holder was just moved to the analyst role');
   await accepted(await without(setRole('admin'), owner, start), "a workspace admin's");
