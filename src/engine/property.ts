@@ -25,6 +25,12 @@ export interface PropertyOptions<T> {
    * stops with the smallest counterexample found so far. Default 30.
    */
   maxShrinkCalls?: number;
+  /**
+   * Time allowed for shrinking, from the first failure (ms): past it, shrinking stops like past
+   * maxShrinkCalls. For properties whose failing values are slow to replay (a sequence that
+   * waits out a bound at each try); the counterexample is then reported as not minimal.
+   */
+  maxShrinkMs?: number;
   /** Replays one counterexample (fast-check path from a report), with the run's seed. */
   path?: string;
   /** Sees the final (shrunk) finding's evidence before it is thrown: a check may report it under a second clause too. */
@@ -94,16 +100,25 @@ export async function checkProperty<T>(ctx: CheckContext, opts: PropertyOptions<
   let failures = 0;
   let shrinkCalls = 0;
   let firstFailing: T | undefined;
+  let shrinkUntil = Infinity;
+  // Set when the time budget, not the end of fast-check's shrink tree, ended the shrinking.
+  let timeCut = false;
+  const outOfTime = (): boolean => (timeCut ||= Date.now() >= shrinkUntil);
+  const failed = (value: T): void => {
+    if (failures++ > 0) return;
+    firstFailing = value;
+    if (opts.maxShrinkMs !== undefined) shrinkUntil = Date.now() + opts.maxShrinkMs;
+  };
 
-  const exhausted = (): boolean => aborted !== undefined || shrinkCalls >= maxShrinkCalls;
+  const exhausted = (): boolean => aborted !== undefined || shrinkCalls >= maxShrinkCalls || outOfTime();
   const property = fc.asyncProperty(new StoppableShrinks(opts.arbitrary, exhausted), async (value: T) => {
     // After an abort or past the shrink budget, report "holds" without sending anything:
     // fast-check then ends with the smallest failure it has already seen.
     if (aborted) return true;
-    if (failures > 0 && ++shrinkCalls > maxShrinkCalls) return true;
+    if (failures > 0 && (outOfTime() || ++shrinkCalls > maxShrinkCalls)) return true;
     try {
       const verdict = await opts.predicate(value);
-      if (verdict === false && failures++ === 0) firstFailing = value;
+      if (verdict === false) failed(value);
       return verdict !== false;
     } catch (e) {
       if (isFinding(e) && isTransportFailure(e)) {
@@ -112,7 +127,7 @@ export async function checkProperty<T>(ctx: CheckContext, opts: PropertyOptions<
         return true;
       }
       if (isFinding(e)) {
-        if (failures++ === 0) firstFailing = value;
+        failed(value);
         throw e;
       }
       aborted = { error: e };
@@ -143,7 +158,7 @@ export async function checkProperty<T>(ctx: CheckContext, opts: PropertyOptions<
   evidence.shrunk = {
     calls: Math.min(shrinkCalls, maxShrinkCalls),
     steps: details.numShrinks,
-    minimal: shrinkCalls < maxShrinkCalls,
+    minimal: shrinkCalls < maxShrinkCalls && !timeCut,
     original: original.length > 600 ? `${original.slice(0, 600)}…` : original,
   };
   const scenario = scenarioOf(value);

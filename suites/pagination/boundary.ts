@@ -12,7 +12,8 @@
  * handed out that cursor already listed it: then the boundary lies after it, and the next page
  * repeats it from before the boundary. Other repeats across pages are PAGE-006's finding.
  */
-import type { CheckDef } from '../../src/engine/check.ts';
+import type { CheckContext, CheckDef, KeyHandle } from '../../src/engine/check.ts';
+import type { Exchange } from '../../src/http/exchange.ts';
 import { Finding, NotObservable } from '../../src/engine/finding.ts';
 import { compareIds, isObject } from '../_shared/json.ts';
 import { INVALID_STATUSES } from '../../src/engine/expect.ts';
@@ -35,6 +36,18 @@ const VISIBLE = 8;
  */
 const INSERTS = 8;
 
+/** The smallest page puts the cursor low, so that most new ids sort after it; limit=2 if 1 is refused (PAGE-002's concern). */
+async function firstSmallPage(ctx: CheckContext, key: KeyHandle): Promise<Exchange> {
+  const first = await ctx.api.send({ method: 'GET', path: '/definitions', key, query: listQuery({ limit: 1 }) });
+  if (first.response !== undefined && INVALID_STATUSES.includes(first.response.status)) return ctx.api.send({ method: 'GET', path: '/definitions', key, query: listQuery({ limit: 2 }) });
+  return first;
+}
+
+function cursorOf(page: Exchange): string | undefined {
+  const body = page.response?.json;
+  return isObject(body) && typeof body.nextCursor === 'string' ? body.nextCursor : undefined;
+}
+
 /** The items of a page answer (objects only), or none. */
 function itemsOf(body: unknown): Record<string, unknown>[] {
   return isObject(body) && Array.isArray(body.items) ? body.items.filter(isObject) : [];
@@ -49,17 +62,22 @@ export const cursorIsBoundary: CheckDef = {
   // The count probe, the VISIBLE creates (the suite's earlier checks leave no live definition),
   // the first page, the inserts, one page for the rest of the walk, and the clean-up archives.
   credits: 1 + VISIBLE + 1 + INSERTS + 1 + VISIBLE + INSERTS,
-  // The rest of the walk over a workspace holding more (or ending on an empty page).
-  maxCredits: 1 + VISIBLE + 1 + INSERTS + WALK_MAX_PAGES + VISIBLE + INSERTS,
+  // The rest of the walk over a workspace holding more (or ending on an empty page); a second
+  // round of VISIBLE creates, a second first page and their archives when items counted at the
+  // start were archived meanwhile by others; a refused limit=1, twice.
+  maxCredits: 1 + 2 * VISIBLE + 2 + INSERTS + WALK_MAX_PAGES + 2 * VISIBLE + INSERTS + 2,
   async run(ctx) {
     const key = ctx.key(WRITER);
     const visible = await visibleUpTo(ctx, key, VISIBLE);
     if (visible < VISIBLE) await seed(ctx, key, VISIBLE - visible, ['customers'], 'boundary');
-    // The smallest page puts the cursor low, so that most new ids sort after it; limit=2 if 1 is refused (PAGE-002's concern).
-    let first = await ctx.api.send({ method: 'GET', path: '/definitions', key, query: listQuery({ limit: 1 }) });
-    if (first.response !== undefined && INVALID_STATUSES.includes(first.response.status)) first = await ctx.api.send({ method: 'GET', path: '/definitions', key, query: listQuery({ limit: 2 }) });
-    const body = first.response?.json;
-    const cursor = isObject(body) && typeof body.nextCursor === 'string' ? body.nextCursor : undefined;
+    let first = await firstSmallPage(ctx, key);
+    // Items counted but not made here may be archived by checks running beside this one (their
+    // clean-up): then the page can be the last one. With VISIBLE of its own, it cannot.
+    if (cursorOf(first) === undefined && visible > 0) {
+      await seed(ctx, key, VISIBLE, ['customers'], 'boundary');
+      first = await firstSmallPage(ctx, key);
+    }
+    const cursor = cursorOf(first);
     if (cursor === undefined) throw new NotObservable(`the first small page has no nextCursor although ${VISIBLE} items are visible (see PAGE-006 and ENV-001)`);
 
     const inserted = (await seed(ctx, key, INSERTS, ['customers'], 'inserted')).map((k) => k.id.toLowerCase());

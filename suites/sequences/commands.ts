@@ -561,9 +561,11 @@ export async function apply(r: Runner, m: Model, c: Cmd): Promise<void> {
     case 'conflict': {
       let ex: Exchange;
       let what: string;
+      let first: string;
       if (c.change === 'path') {
         // A keyed PATCH's very body, under its key, on another live definition: another input (4.1).
         const rec = m.patchKeys[c.which % m.patchKeys.length]!;
+        first = rec.id;
         const other = pick(
           liveDefs(m).filter((d) => d.id !== rec.id),
           c.which,
@@ -572,6 +574,7 @@ export async function apply(r: Runner, m: Model, c: Cmd): Promise<void> {
         ex = await send(r, { method: 'PATCH', path: `/definitions/${other.id}`, key: k, body: rec.body, idempotencyKey: rec.key });
       } else {
         const rec = m.keys[c.which % m.keys.length]!;
+        first = rec.id;
         // Another name, or other entity kinds (an array: the whole input counts).
         const kinds = (rec.body.entityKinds as string[]).length < KINDS.length ? [...KINDS] : [KINDS[0]];
         const body = c.change === 'kinds' ? { ...rec.body, entityKinds: kinds } : { ...rec.body, name: `${r.prefix}${r.step}c` };
@@ -580,7 +583,10 @@ export async function apply(r: Runner, m: Model, c: Cmd): Promise<void> {
       }
       r.ctx.judged('IDEM-004');
       if (ex.response?.status !== 409) {
-        if (is2xx(ex)) r.billed.push(ex);
+        // A new write is charged; the first call's answer served again (its definition's id) is a
+        // replay, which is free: no charge is waited for that will not come.
+        const id = isObject(ex.response?.json) ? ex.response.json.id : undefined;
+        if (is2xx(ex) && (typeof id !== 'string' || id.toLowerCase() !== first.toLowerCase())) r.billed.push(ex);
         fail('IDEM-004', `an Idempotency-Key reused with another input (${what}) was not answered 409`, '409 CONFLICT', answer(ex), ex);
       }
       return;
@@ -985,13 +991,13 @@ async function again(r: Runner, m: Model, c: Extract<Cmd, { kind: 'again' }>, de
   r.replays++;
   r.ctx.judged('IDEM-002');
   if (!sameAnswer(first, replay)) {
-    if (is2xx(replay)) r.billed.push(replay);
+    if (newWrite(replay, first)) r.billed.push(replay);
     fail('IDEM-002', `a keyed ${method} ${path.replace(def.id, '{id}')} repeated with its key and input did not return the stored answer`, answerOf(first), answer(replay), replay);
   }
   const reused = await send(r, { method, path, key: r.key, body: other, idempotencyKey: idem });
   r.ctx.judged('IDEM-004');
   if (reused.response?.status !== 409) {
-    if (is2xx(reused)) r.billed.push(reused);
+    if (newWrite(reused, first)) r.billed.push(reused);
     fail('IDEM-004', `the key of a ${method} ${path.replace(def.id, '{id}')} reused with another input was not answered 409`, '409 CONFLICT', answer(reused), reused);
   }
   return listing(r, m, { kind: 'walk', includeArchived: true });
@@ -1091,7 +1097,9 @@ async function operation(r: Runner, m: Model, c: Extract<Cmd, { kind: 'submit' |
       const ex = await send(r, { method: 'POST', path: '/operations', key: op, body, idempotencyKey: rec.key });
       r.ctx.judged('IDEM-004');
       if (ex.response?.status !== 409) {
-        if (is2xx(ex)) r.billed.push(ex);
+        // A new submission is charged; the first one's answer served again is a replay, which is
+        // free: no charge is waited for that will not come.
+        if (is2xx(ex) && canonical(ex.response?.json) !== canonical(rec.answer.json)) r.billed.push(ex);
         fail('IDEM-004', "a catalog submission's Idempotency-Key reused with another change was not answered 409", '409 CONFLICT', answer(ex), ex);
       }
       // The receipts read back at once (free): nothing submitted (IDEM-004).
@@ -1102,6 +1110,15 @@ async function operation(r: Runner, m: Model, c: Extract<Cmd, { kind: 'submit' |
   }
 }
 
+/**
+ * A 2xx to a repeated key that is not the first answer's body served again (under any status):
+ * a new write, charged. The first answer's body again is a replay, free: no charge is then
+ * waited for (LEDGER_LAG_MS) that will not come.
+ */
+function newWrite(ex: Exchange, first: Exchange): boolean {
+  return is2xx(ex) && canonical(ex.response?.json) !== canonical(first.response?.json);
+}
+
 /** A keyed submission repeated with its key and input (free): the stored answer, whole (IDEM-002). */
 async function resubmit(r: Runner, op: KeyHandle, rec: ModelOpKey, when: string): Promise<void> {
   const ex = await send(r, { method: 'POST', path: '/operations', key: op, body: rec.body, idempotencyKey: rec.key });
@@ -1109,7 +1126,7 @@ async function resubmit(r: Runner, op: KeyHandle, rec: ModelOpKey, when: string)
   r.ctx.judged('IDEM-002');
   const res = ex.response;
   if (res && res.status === rec.answer.status && sameJson(res.json, rec.answer.json, res.text, rec.answer.text)) return;
-  if (is2xx(ex)) r.billed.push(ex);
+  if (is2xx(ex) && canonical(res?.json) !== canonical(rec.answer.json)) r.billed.push(ex);
   fail(
     'IDEM-002',
     `a catalog submission repeated with its Idempotency-Key and input (${when}) did not return the stored answer`,

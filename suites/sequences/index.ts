@@ -45,6 +45,12 @@ const SHARED_SEQUENCES = 4;
 const MAX_CONTEXT = 60;
 /** Predicate calls while shrinking a failure (each a sequence). */
 const MAX_SHRINK_CALLS = 25;
+/**
+ * Time for shrinking a failure: a sequence that fails by waiting out a bound (a receipt never
+ * readable, a charge never recorded) pays that wait at every try, and 25 tries of it took 30 to
+ * 50 s. Past it the smallest failing sequence so far is reported, marked not minimal.
+ */
+const MAX_SHRINK_MS = 12_000;
 
 /**
  * Judged by a step that takes a scope away (commands.ts grant): the list's, the create's and the
@@ -266,6 +272,7 @@ async function playModel(ctx: CheckContext, p: Play): Promise<void> {
     arbitrary: p.arbitrary,
     numRuns: ctx.run.sharedWorkspace ? Math.min(SHARED_SEQUENCES, p.sequences) : p.sequences,
     maxShrinkCalls: MAX_SHRINK_CALLS,
+    maxShrinkMs: MAX_SHRINK_MS,
     // A sequence another part plays holds here without a request; once one of this check's
     // fails, every call is a shrinking step of it and is played.
     predicate: async (cmds) => {

@@ -72,6 +72,29 @@ describe('checkProperty', () => {
     expect(calls).toBe(firstFailure + 5);
   });
 
+  test('shrinking is bounded in time too: past maxShrinkMs from the first failure no candidate is tried, and the counterexample is marked not minimal', async () => {
+    let calls = 0;
+    const slow = 40;
+    const f = await findingOf(
+      checkProperty(ctxWith(9, 100), {
+        clause: 'X-001',
+        arbitrary: fc.array(fc.integer(), { minLength: 20 }),
+        maxShrinkCalls: 1000,
+        maxShrinkMs: 200,
+        predicate: async () => {
+          calls++;
+          await new Promise((resolve) => setTimeout(resolve, slow));
+          return false;
+        },
+      }),
+    );
+    expect(calls).toBeGreaterThan(1);
+    expect(f.evidence.shrunk).toMatchObject({ minimal: false });
+    // Without the time budget the same property shrinks to the end (a minimal counterexample).
+    const whole = await findingOf(checkProperty(ctxWith(9, 100), { clause: 'X-001', arbitrary: fc.array(fc.integer(), { minLength: 20 }), maxShrinkCalls: 1000, predicate: async () => false }));
+    expect(whole.evidence.shrunk).toMatchObject({ minimal: true });
+  });
+
   test('past the shrink budget no further candidate is even built, and the counterexample is the one the budget reached', async () => {
     // Every candidate fast-check builds goes through this map; a failure on a big array has a
     // shrink tree of thousands of candidates.
