@@ -9,9 +9,11 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    // Both cores: vitest's default on a 2-core machine is one worker, which put every file of
-    // the suite one after another (854 s here). Tests must hold beside other load anyway.
-    maxWorkers: 2,
+    // Three workers on 2 cores: vitest's default there is one, which put every file of the suite
+    // one after another (854 s). Many files mostly wait (the kill matrix's worker processes, ledger
+    // lags, child runs): 2 workers took 462 s here at 1.5 cores busy, 3 took 371 s. Tests must
+    // hold beside other load anyway.
+    maxWorkers: 3,
     reporters: ['default', './test/count-reporter.ts'],
   },
 });
