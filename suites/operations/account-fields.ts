@@ -7,7 +7,8 @@
  *
  * First a field the account leaves empty is filled (the control: it shows the change form works
  * and is applied once the receipt is finished); then the domain, which the control protocol
- * filled when it made the account, is changed. The read-back of the account (GET
+ * filled when it made the account, is changed. Without the control, the domain left as it was
+ * is not observable, and the domain changed is a finding all the same. The read-back of the account (GET
  * /data/accounts/{id}, layout not shown: every object under it carrying the field counts) must
  * still hold the old domain and nowhere the new one. A target may refuse the second edit, skip
  * it in its receipt or accept it and leave the field: all keep the field as it was.
@@ -62,17 +63,22 @@ export const accountFieldsGapFill: CheckDef = {
     if (!fill.finished) throw new NotObservable(`the receipt of filling the empty ${gap} was not seen finished, so when its effect shows is unknown`);
     const filled = await read();
     if (!is2xx(filled)) throw new NotObservable(`the account read after the fill answered ${filled.response?.status ?? filled.error?.kind}`);
-    if (!holds(filled, gap, filling))
-      throw new NotObservable(`filling the empty ${gap} finished but the account read does not show it (${brief(filled.response?.json)}), so the change form is not established`);
     if (!holds(filled, FILLED, before)) throw new NotObservable(`the account read shows no ${FILLED} ${before}, the value the control protocol filled`);
+    // The fill not shown: the change form, or when a change applies (after an approval the
+    // document does not show), is not established, so a filled field left as it was proves
+    // nothing; a filled field changed is a finding all the same.
+    const established = holds(filled, gap, filling);
 
     const after = `${ctx.run.prefix}changed.example.com`.toLowerCase();
     const overwrite = await submitAndSettle(ctx, key, applyUpdate(accountId, `change the filled ${FILLED}`, [change(FILLED, after)]));
     if (overwrite.accepted && !overwrite.finished) throw new NotObservable(`the receipt of changing the filled ${FILLED} was not seen finished`);
     const reread = await read();
     if (!is2xx(reread)) throw new NotObservable(`the account read after the change answered ${reread.response?.status ?? reread.error?.kind}`);
+    const changed = holds(reread, FILLED, after) || !holds(reread, FILLED, before);
+    if (!established && !changed)
+      throw new NotObservable(`filling the empty ${gap} finished but the account read does not show it (${brief(filled.response?.json)}), so the change form is not established`);
     ctx.judged('OPS-007');
-    if (holds(reread, FILLED, after) || !holds(reread, FILLED, before)) {
+    if (changed) {
       ctx.softFail({
         clause: 'OPS-007',
         message: `a ${kind.kind} change to the filled firmographic field ${FILLED} changed it`,
