@@ -5,7 +5,7 @@
  * shows each fault is caught). Ignored, with this reason:
  *
  * - the switch itself: a call `<…>faults.has(…)` (`faults?.has(…)`, `… === true`),
- *   `<…>faults.names.some(…)` or `forgets(…)`, and a negation of one; a `const` bound to an
+ *   `<…>faults.names.some(…)`, `forgets(…)`, `forgotten(…)` or `forgottenAfterPoll(…)`, and a negation of one; a `const` bound to an
  *   expression that needs a fault counts as a switch where it is used (its initialiser is
  *   still mutated: made `true`, it fires the fault);
  * - an operand of an `&&` one of whose other conjuncts is a positive switch (the conjunction is
@@ -64,6 +64,9 @@ function unwrap(node) {
   }
 }
 
+/** Helpers that answer false with no fault on (faults.ts forgets, sequence-faults.ts forgotten and forgottenAfterPoll). */
+const SWITCH_FUNCTIONS = new Set(['forgets', 'forgotten', 'forgottenAfterPoll']);
+
 /** `faults` or `….faults` (optional chaining included). */
 const isFaultSet = (o) =>
   (o.type === 'Identifier' && o.name === 'faults') || ((o.type === 'MemberExpression' || o.type === 'OptionalMemberExpression') && o.property.type === 'Identifier' && o.property.name === 'faults');
@@ -80,7 +83,7 @@ function isSwitch(node, scope) {
   if (node.type === 'Identifier' && scope) return boundToFault(node.name, scope);
   if (node.type !== 'CallExpression' && node.type !== 'OptionalCallExpression') return false;
   const c = node.callee;
-  if (c.type === 'Identifier') return c.name === 'forgets';
+  if (c.type === 'Identifier') return SWITCH_FUNCTIONS.has(c.name);
   if ((c.type !== 'MemberExpression' && c.type !== 'OptionalMemberExpression') || c.property.type !== 'Identifier') return false;
   const o = c.object;
   if (c.property.name === 'has') return isFaultSet(o);

@@ -15,6 +15,7 @@ import { cpus } from 'node:os';
 import { relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Stryker } from '@stryker-mutator/core';
+import { switchedOff as isSwitchedOff } from './equivalent.mjs';
 import { MODULES } from './modules.mjs';
 import { renderMutationPage } from './render.mjs';
 
@@ -89,13 +90,7 @@ const stryker = new Stryker({
 const results = await stryker.runMutationTest();
 const wallS = (Date.now() - started) / 1000;
 
-/**
- * A survivor that turns a fault switch's test off (`if (… && faults.has('x'))` → `if (false)`)
- * is equivalent by construction: with no fault on, the test is false already. Stryker can only
- * disable every mutant of a kind on a line, which would also hide the `true` mutant (the fault
- * fired), so these are classified here, from the mutated source text, and left out of the score.
- */
-const SWITCH_RE = /(?<![!\w])(?:[\w.]*faults\.has|forgets)\(/;
+/** Survivors equivalent by construction (test/mutation/equivalent.mjs), classified from the mutated source text. */
 const sources = new Map();
 function sourceOf(r) {
   const file = resolve(ROOT, relative(ROOT, r.fileName));
@@ -108,7 +103,7 @@ function sourceOf(r) {
   chunk[0] = chunk[0].slice(Math.max(0, start.column - 1));
   return chunk.join('\n');
 }
-const switchedOff = (r) => r.mutatorName === 'ConditionalExpression' && String(r.replacement) === 'false' && SWITCH_RE.test(sourceOf(r));
+const switchedOff = (r) => isSwitchedOff(r.mutatorName, r.replacement, sourceOf(r));
 
 const DETECTED = new Set(['Killed', 'Timeout']);
 const UNDETECTED = new Set(['Survived', 'NoCoverage']);
@@ -158,7 +153,7 @@ for (const r of rows) {
       line: u.location.start.line,
       mutator: u.mutatorName,
       replacement: String(u.replacement ?? ''),
-      reason: 'a fault switch turned off: off already with no fault on',
+      reason: u.mutatorName === 'LogicalOperator' ? 'a disjunction of fault switches made a conjunction: false either way with no fault on' : 'a fault switch turned off: off already with no fault on',
     })),
     disabled: r.ignored.filter((i) => i.statusReason && !/static/i.test(i.statusReason)).map((i) => ({ line: i.location.start.line, mutator: i.mutatorName, reason: i.statusReason })),
     staticOrIgnored: r.ignored.length,
