@@ -105,6 +105,7 @@ export class Control {
     }
   }
 
+  // Stryker disable all: only named faults act here (regrant-disables-key, regrant-changes-role, regrant-archives-definitions; inert with no fault on)
   /** Side effects of a grant change that only named faults have. */
   private regrantFaults(key: ApiKey, next: Scope[]): void {
     const ws = this.store.workspaces.get(key.workspaceId);
@@ -120,6 +121,7 @@ export class Control {
     }
   }
 
+  // Stryker restore all
   /** POST /workspaces/{ws}/labels (an addition to version 1): the entity carries that value of the definition. */
   private plantLabel(ws: Workspace, b: Body): string {
     const { definitionId, entityKind, entityId, slug } = b;

