@@ -16,12 +16,12 @@ export type BodyRead = { kind: 'ok'; bytes: Buffer } | { kind: 'too-large' } | {
 
 /** Reads the body up to `cap` bytes. Past the cap the rest is discarded, never kept. */
 export function readBody(req: IncomingMessage, cap = BODY_CAP_BYTES): Promise<BodyRead> {
-  // Stryker disable next-line all: the document sets no body size limit: how the reference caps a body is its own
+  // Stryker disable next-line StringLiteral: the document sets no body size limit: how the reference caps a body is its own
   const declared = Number(req.headers['content-length']);
-  // Stryker disable next-line all: the document sets no body size limit: how the reference caps a body is its own
+  // Stryker disable next-line BlockStatement,ConditionalExpression,EqualityOperator: the document sets no body size limit: how the reference caps a body is its own
   if (Number.isFinite(declared) && declared > cap) {
     drain(req);
-    // Stryker disable next-line all: the document sets no body size limit: how the reference caps a body is its own
+    // Stryker disable next-line ObjectLiteral,StringLiteral: the document sets no body size limit: how the reference caps a body is its own
     return Promise.resolve({ kind: 'too-large' });
   }
   return new Promise((resolve) => {
@@ -29,20 +29,20 @@ export function readBody(req: IncomingMessage, cap = BODY_CAP_BYTES): Promise<Bo
     let size = 0;
     let done = false;
     const finish = (r: BodyRead) => {
-      // Stryker disable next-line all: the end, close and error handlers each settle the read once, and any one of them suffices for a complete body: equivalent
+      // Stryker disable next-line ConditionalExpression: the end, close and error handlers each settle the read once, and any one of them suffices for a complete body: equivalent
       if (done) return;
-      // Stryker disable next-line all: the end, close and error handlers each settle the read once, and any one of them suffices for a complete body: equivalent
+      // Stryker disable next-line BooleanLiteral: the end, close and error handlers each settle the read once, and any one of them suffices for a complete body: equivalent
       done = true;
-      // Stryker disable next-line all: the end, close and error handlers each settle the read once, and any one of them suffices for a complete body: equivalent
+      // Stryker disable next-line StringLiteral: the end, close and error handlers each settle the read once, and any one of them suffices for a complete body: equivalent
       req.off('data', onData);
       resolve(r);
     };
     const onData = (chunk: Buffer) => {
       size += chunk.length;
-      // Stryker disable next-line all: the document sets no body size limit: how the reference caps a body is its own
+      // Stryker disable next-line BlockStatement,EqualityOperator,ConditionalExpression: the document sets no body size limit: how the reference caps a body is its own
       if (size > cap) {
         chunks.length = 0;
-        // Stryker disable next-line all: the document sets no body size limit: how the reference caps a body is its own
+        // Stryker disable next-line ObjectLiteral,StringLiteral: the document sets no body size limit: how the reference caps a body is its own
         finish({ kind: 'too-large' });
         drain(req);
         return;
@@ -50,11 +50,11 @@ export function readBody(req: IncomingMessage, cap = BODY_CAP_BYTES): Promise<Bo
       chunks.push(chunk);
     };
     req.on('data', onData);
-    // Stryker disable next-line all: the end, close and error handlers each settle the read once, and any one of them suffices for a complete body: equivalent
+    // Stryker disable next-line StringLiteral,ArrowFunction: the end, close and error handlers each settle the read once, and any one of them suffices for a complete body: equivalent
     req.once('end', () => finish({ kind: 'ok', bytes: Buffer.concat(chunks, size) }));
-    // Stryker disable next-line all: the end, close and error handlers each settle the read once, and any one of them suffices for a complete body: equivalent
+    // Stryker disable next-line ObjectLiteral,StringLiteral,ArrowFunction: the end, close and error handlers each settle the read once, and any one of them suffices for a complete body: equivalent
     req.once('error', () => finish({ kind: 'aborted' }));
-    // Stryker disable next-line all: the end, close and error handlers each settle the read once, and any one of them suffices for a complete body: equivalent
+    // Stryker disable next-line ObjectLiteral,StringLiteral,ArrowFunction: the end, close and error handlers each settle the read once, and any one of them suffices for a complete body: equivalent
     req.once('close', () => finish(req.complete ? { kind: 'ok', bytes: Buffer.concat(chunks, size) } : { kind: 'aborted' }));
   });
 }
@@ -120,20 +120,19 @@ export function endOfFirstValue(text: string): number {
 // Stryker disable next-line BooleanLiteral: the defaults pick among readings ERR-006 and ERR-004 both accept (another content type refused or read as JSON; trailing bytes refused or ignored), each a variant's choice
 export function parseJsonObject(bytes: Buffer, contentType: string | undefined, anyType = false, wrongTypeStatus: 400 | 415 = 400, ignoreTrailing = false): Record<string, unknown> | undefined {
   if (bytes.length === 0) return undefined;
-  // Stryker disable next-line all: ERR-006 accepts a body of another content type refused with a 4xx or processed as JSON; which the reference does is a variant's choice
+  // Stryker disable next-line BlockStatement,ConditionalExpression,BooleanLiteral,LogicalOperator,MethodExpression: ERR-006 accepts a body of another content type refused with a 4xx or processed as JSON; which the reference does is a variant's choice
   if (!anyType && (contentType === undefined || !JSON_TYPE_RE.test(contentType.trim()))) {
     throw new ApiError(wrongTypeStatus, 'The body must be JSON sent with Content-Type: application/json');
   }
   let text: string;
   try {
-    // Stryker disable next-line all: bytes that are not UTF-8 may be refused or read with U+FFFD (Go's encoding/json replaces them): the document does not say which
+    // Stryker disable next-line ObjectLiteral,BooleanLiteral: bytes that are not UTF-8 may be refused or read with U+FFFD (Go's encoding/json replaces them): the document does not say which
     text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
   } catch {
     throw badRequest('The body is not valid UTF-8');
   }
   let value: unknown;
   try {
-    // Stryker disable next-line all: trailing bytes after a complete value are read either way (ERR-004's reading, a variant's choice)
     const end = ignoreTrailing ? endOfFirstValue(text) : -1;
     // Stryker disable next-line ConditionalExpression,EqualityOperator,MethodExpression: trailing bytes after a complete value are read either way (ERR-004's reading, a variant's choice)
     value = JSON.parse(end < 0 ? text : text.slice(0, end));
@@ -141,9 +140,9 @@ export function parseJsonObject(bytes: Buffer, contentType: string | undefined, 
     // Stryker disable next-line ObjectLiteral,StringLiteral: the error's data and message are free (part 7); the syntax reason is read only under the fault malformed-json-422-defined
     throw new ApiError(400, `The body is not valid JSON (${e instanceof SyntaxError ? e.message.slice(0, 200) : 'parse error'})`, { reason: 'syntax' });
   }
-  // Stryker disable next-line all: the document sets no nesting limit
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: the document sets no nesting limit
   if (jsonDepth(value, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) throw badRequest(`The body nests deeper than ${MAX_JSON_DEPTH} levels`);
-  // Stryker disable next-line all: a body that is no object is refused by every route's own reading too (its required fields are missing): equivalent
+  // Stryker disable next-line ConditionalExpression,LogicalOperator: a body that is no object is refused by every route's own reading too (its required fields are missing): equivalent
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw badRequest('The body must be a JSON object');
   return value as Record<string, unknown>;
 }
@@ -174,9 +173,9 @@ export function parseFormAsJson(bytes: Buffer): Record<string, unknown> {
 /** Writes a JSON reply (text already serialised). */
 export function sendJson(res: ServerResponse, status: number, text: string, headers: Record<string, string> = {}): void {
   // 204 and 304 carry no body (RFC 9110 15.3.5, 15.4.5): nor a content length or type for one.
-  // Stryker disable next-line all: no reply of the reference with a body has status 204 or 304 (empty replies go through sendEmpty): equivalent
+  // Stryker disable next-line ConditionalExpression,LogicalOperator: no reply of the reference with a body has status 204 or 304 (empty replies go through sendEmpty): equivalent
   if (status === 204 || status === 304) return sendEmpty(res, status, headers);
-  // Stryker disable next-line all: a reply is written once, to an open socket, in every run: the guard is never true
+  // Stryker disable next-line ConditionalExpression,LogicalOperator: a reply is written once, to an open socket, in every run: the guard is never true
   if (res.headersSent || res.destroyed) return;
   // Stryker disable next-line ObjectLiteral,StringLiteral: the document names no response content type or length framing (bodies are JSON; a client reads them as JSON whatever the header says)
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), ...headers });
@@ -185,7 +184,7 @@ export function sendJson(res: ServerResponse, status: number, text: string, head
 
 /** Writes an empty reply (204). */
 export function sendEmpty(res: ServerResponse, status: number, headers: Record<string, string> = {}): void {
-  // Stryker disable next-line all: a reply is written once, to an open socket, in every run: the guard is never true
+  // Stryker disable next-line ConditionalExpression,LogicalOperator: a reply is written once, to an open socket, in every run: the guard is never true
   if (res.headersSent || res.destroyed) return;
   res.writeHead(status, headers);
   res.end();

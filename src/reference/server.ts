@@ -48,7 +48,7 @@ export class Server {
 
   /** The node:http request listener. Never lets an error escape or leave a request unanswered. */
   readonly listener = (req: IncomingMessage, res: ServerResponse): void => {
-    // Stryker disable next-line all: dispatch answers every request itself; nothing escapes it in a run, the catch is a last resort
+    // Stryker disable next-line BlockStatement: dispatch answers every request itself; nothing escapes it in a run, the catch is a last resort
     this.dispatch(req, res).catch((e: unknown) => {
       req.resume();
       this.sendError(res, this.refusal(e));
@@ -123,7 +123,7 @@ export class Server {
 
   /** The refusal of a path no route matches: 404, or the variant's status for a known path with another method. */
   private noRoute(methodMismatch: boolean, method: string, path: string): ApiError {
-    // Stryker disable next-line all: a known path with another method and an unknown path are both refused with a 4xx and the envelope; which status for which is not shown (7 rule 4)
+    // Stryker disable next-line BooleanLiteral,ConditionalExpression: a known path with another method and an unknown path are both refused with a 4xx and the envelope; which status for which is not shown (7 rule 4)
     if (!methodMismatch) return new ApiError(404, `No such endpoint: ${path.slice(0, 200)}`);
     return new ApiError(this.choices.status.methodMismatch, `${method} is not supported on ${path.slice(0, 200)}`);
   }
@@ -196,7 +196,7 @@ export class Server {
           // Stryker disable next-line ConditionalExpression: unchecked holds only under named faults (archive-idempotency-key-unchecked, a forgotten key-bounds rule)
           unchecked && typeof header === 'string' && header !== ''
             ? header
-            : // Stryker disable next-line all: an empty Idempotency-Key refused as invalid or read as none are both accepted readings (IDEM-005); the lenient variant reads it as none
+            : // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: an empty Idempotency-Key refused as invalid or read as none are both accepted readings (IDEM-005); the lenient variant reads it as none
               idempotencyKeyOf(header === '' && this.choices.idempotency.emptyKey === 'absent' ? undefined : header, this.faults, relaxFor(this.faults, route.surface)?.bounds);
       }
     } catch (e) {
@@ -205,7 +205,7 @@ export class Server {
         return this.storeForbiddenCreate(req, res, p, err, ledgerPath);
       }
       req.resume();
-      // Stryker disable next-line all: the workspace and surface of a refusal name a charge only named faults make
+      // Stryker disable next-line StringLiteral,OptionalChaining,LogicalOperator: the workspace and surface of a refusal name a charge only named faults make
       return this.fail(res, err, p?.ws, method, ledgerPath, route?.surface ?? 'api');
     }
 
@@ -213,7 +213,7 @@ export class Server {
     // Stryker disable next-line ConditionalExpression: a route without a body is never sent one by the suite, and an empty body reads as none
     if (route.body) {
       const read = await readBody(req);
-      // Stryker disable next-line all: an aborted request has no client left to answer
+      // Stryker disable next-line ConditionalExpression,StringLiteral: an aborted request has no client left to answer
       if (read.kind === 'aborted') return;
       // Stryker disable next-line all: the document sets no body size limit: how the reference refuses a body over 1 MiB is its own
       if (read.kind === 'too-large') {
@@ -307,9 +307,9 @@ export class Server {
       if (idemKey !== undefined && inHandler && err.status < 500) this.store.refusedIdempotencyKeys.add(slot);
       const text = this.errorText(err);
       // A variant may store the handler's refusals under the key too; they are then replayed.
-      // Stryker disable next-line all: whether a refusal is stored under its key (and replayed) is open: both readings are accepted (IDEM-005's interpretation); a variant stores them
+      // Stryker disable next-line ConditionalExpression,EqualityOperator,BlockStatement: whether a refusal is stored under its key (and replayed) is open: both readings are accepted (IDEM-005's interpretation); a variant stores them
       if (idemKey !== undefined && inHandler && err.status < 500 && this.choices.idempotency.storeRefusals) {
-        // Stryker disable next-line all: as the line above (a variant's choice)
+        // Stryker disable next-line ObjectLiteral: as the line above (a variant's choice)
         remember(ws, holder, idemKey, { fingerprint: fp, status: err.status, body: text, ...(err.headers ? { headers: err.headers } : {}) });
       }
       this.fail(res, err, ws, method, ledgerPath, route.surface, text);
