@@ -174,7 +174,8 @@ export const relatedCollections: CheckDef = {
         const e = envelopeOf(ex);
         cursor = is2xx(ex) && e ? e.nextCursor : null;
       }
-      const lists = (id: string): boolean => pages.some((ex) => containsString(ex.response?.json, id) || containsString(ex.response?.json, id.toLowerCase()));
+      const listsOn = (ex: Exchange, id: string): boolean => containsString(ex.response?.json, id) || containsString(ex.response?.json, id.toLowerCase());
+      const lists = (id: string): boolean => pages.some((ex) => listsOn(ex, id));
       if (account.paths.includes(path)) {
         ownContacts.push(whole);
         if (account.contacts.some(lists)) contactsListed = true;
@@ -183,7 +184,7 @@ export const relatedCollections: CheckDef = {
       const alien = (foreign.get(path) ?? []).find(lists);
       if (linked) ctx.judged('DATA-005');
       if (alien !== undefined) {
-        const at = pages.find((ex) => containsString(ex.response?.json, alien) || containsString(ex.response?.json, alien.toLowerCase())) ?? whole;
+        const at = pages.find((ex) => listsOn(ex, alien)) ?? whole;
         ctx.softFail({
           clause: 'DATA-005',
           message: `${path}, linked from a stored record's relatedData, lists ${alien}, a record of an unrelated account of the workspace`,

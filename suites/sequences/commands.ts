@@ -991,13 +991,13 @@ async function again(r: Runner, m: Model, c: Extract<Cmd, { kind: 'again' }>, de
   r.replays++;
   r.ctx.judged('IDEM-002');
   if (!sameAnswer(first, replay)) {
-    if (newWrite(replay, first)) r.billed.push(replay);
+    if (newWrite(replay, first.response?.json)) r.billed.push(replay);
     fail('IDEM-002', `a keyed ${method} ${path.replace(def.id, '{id}')} repeated with its key and input did not return the stored answer`, answerOf(first), answer(replay), replay);
   }
   const reused = await send(r, { method, path, key: r.key, body: other, idempotencyKey: idem });
   r.ctx.judged('IDEM-004');
   if (reused.response?.status !== 409) {
-    if (newWrite(reused, first)) r.billed.push(reused);
+    if (newWrite(reused, first.response?.json)) r.billed.push(reused);
     fail('IDEM-004', `the key of a ${method} ${path.replace(def.id, '{id}')} reused with another input was not answered 409`, '409 CONFLICT', answer(reused), reused);
   }
   return listing(r, m, { kind: 'walk', includeArchived: true });
@@ -1097,9 +1097,7 @@ async function operation(r: Runner, m: Model, c: Extract<Cmd, { kind: 'submit' |
       const ex = await send(r, { method: 'POST', path: '/operations', key: op, body, idempotencyKey: rec.key });
       r.ctx.judged('IDEM-004');
       if (ex.response?.status !== 409) {
-        // A new submission is charged; the first one's answer served again is a replay, which is
-        // free: no charge is waited for that will not come.
-        if (is2xx(ex) && canonical(ex.response?.json) !== canonical(rec.answer.json)) r.billed.push(ex);
+        if (newWrite(ex, rec.answer.json)) r.billed.push(ex);
         fail('IDEM-004', "a catalog submission's Idempotency-Key reused with another change was not answered 409", '409 CONFLICT', answer(ex), ex);
       }
       // The receipts read back at once (free): nothing submitted (IDEM-004).
@@ -1115,8 +1113,8 @@ async function operation(r: Runner, m: Model, c: Extract<Cmd, { kind: 'submit' |
  * a new write, charged. The first answer's body again is a replay, free: no charge is then
  * waited for (LEDGER_LAG_MS) that will not come.
  */
-function newWrite(ex: Exchange, first: Exchange): boolean {
-  return is2xx(ex) && canonical(ex.response?.json) !== canonical(first.response?.json);
+function newWrite(ex: Exchange, firstBody: unknown): boolean {
+  return is2xx(ex) && canonical(ex.response?.json) !== canonical(firstBody);
 }
 
 /** A keyed submission repeated with its key and input (free): the stored answer, whole (IDEM-002). */
@@ -1126,7 +1124,7 @@ async function resubmit(r: Runner, op: KeyHandle, rec: ModelOpKey, when: string)
   r.ctx.judged('IDEM-002');
   const res = ex.response;
   if (res && res.status === rec.answer.status && sameJson(res.json, rec.answer.json, res.text, rec.answer.text)) return;
-  if (is2xx(ex) && canonical(res?.json) !== canonical(rec.answer.json)) r.billed.push(ex);
+  if (newWrite(ex, rec.answer.json)) r.billed.push(ex);
   fail(
     'IDEM-002',
     `a catalog submission repeated with its Idempotency-Key and input (${when}) did not return the stored answer`,
