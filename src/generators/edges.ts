@@ -4,7 +4,9 @@
  * side, each as a whole value (a request body, say) that is minimal everywhere else
  * (minimal.ts), so that nothing but the edge gives a server a reason to answer differently:
  *
- * - maxLength / minLength: a string of exactly the bound, and one character past it;
+ * - maxLength / minLength: a string of exactly the bound, and one character past it; from 3
+ *   characters on, its padding is é (one code point, one UTF-16 unit, two UTF-8 bytes), so a
+ *   server that counts bytes shows at the bound;
  * - maxItems / minItems: exactly the bound, and one item past it;
  * - maximum / minimum (and the exclusive forms): the bound itself (or the nearest value inside
  *   it), and the nearest value outside it (the next integer, or a thousandth away; see
@@ -100,7 +102,7 @@ function stringEdges(schema: JsonSchema, site: Site, add: Add): void {
   }
   // Lengths of free text only: a pattern's own edges include its lengths, a format has none.
   if (support || format !== undefined) return;
-  const ofLength = (n: number): string => textFor(site.tag, n, n);
+  const ofLength = (n: number): string => beyondAscii(textFor(site.tag, n, n));
   if (max !== undefined) {
     add('maxLength', true, `at maxLength ${max}`, ofLength(max));
     add('maxLength', false, `one past maxLength ${max}`, ofLength(max + 1));
@@ -109,6 +111,11 @@ function stringEdges(schema: JsonSchema, site: Site, add: Add): void {
     add('minLength', true, `at minLength ${min}`, ofLength(min));
     add('minLength', false, `one short of minLength ${min}`, ofLength(min - 1));
   }
+}
+
+/** `text` with its inner "w" padding (textFor's) written as é; the first and last characters stay as they are. */
+function beyondAscii(text: string): string {
+  return text.length < 3 ? text : text[0] + text.slice(1, -1).replace(/w/g, '\u00e9') + text.at(-1);
 }
 
 function fits(v: string, min: number | undefined, max: number | undefined): boolean {

@@ -206,6 +206,8 @@ function bodyOf<T>(ctx: Ctx, schema: Schema<T>, value: unknown): T {
 // Stryker disable all: named faults' bounds (inert with no fault on; the self-test covers each)
 function tightened(ctx: Ctx, b: Record<string, unknown>): void {
   if (ctx.faults.has('name-limit-79') && typeof b.name === 'string' && codePoints(b.name) >= 80) throw badRequest('body.name must have at most 79 characters');
+  if (ctx.faults.has('label-length-in-bytes') && Array.isArray(b.enumValues) && b.enumValues.some((v) => Buffer.byteLength(String((v as { label?: unknown }).label)) > 80))
+    throw badRequest('body.enumValues[].label must have at most 80 characters');
   if (ctx.faults.has('enum-values-cap-199') && Array.isArray(b.enumValues) && b.enumValues.length >= 200) throw badRequest('body.enumValues must have at most 199 items');
   if (ctx.faults.has('archive-slugs-cap-199') && Array.isArray(b.archiveEnumValueSlugs) && b.archiveEnumValueSlugs.length >= 200)
     throw badRequest('body.archiveEnumValueSlugs must have at most 199 items');

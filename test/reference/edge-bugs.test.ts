@@ -13,6 +13,7 @@ import { loadAllSuites } from './keys-only.ts';
 
 const BUGS = [
   'name-limit-79',
+  'label-length-in-bytes',
   'enum-values-cap-199',
   'archive-slugs-cap-199',
   'patch-clears-description',

@@ -89,7 +89,11 @@ export const PROBES: Record<string, Probe> = {
     expect((await create(ws, { name: 'n'.repeat(80) })).status).toBe(201);
     expect((await create(ws, { enumValues: Array.from({ length: 200 }, (_, i) => ({ label: `v${i}` })) })).status).toBe(201);
   },
-  'DEF-007': async (_r, ws) => expectError(await create(ws, { enumValues: [{ label: 'a', color: 'red' }] }), 400),
+  'DEF-007': async (_r, ws) => {
+    expectError(await create(ws, { enumValues: [{ label: 'a', color: 'red' }] }), 400);
+    // 80 characters, 160 UTF-8 bytes: at the bound.
+    expect((await create(ws, { enumValues: [{ label: '\u00e9'.repeat(80) }] })).status).toBe(201);
+  },
   'DEF-008': async (_r, ws) => {
     const d = await ws.definition();
     expectError(await ws.api('PATCH', `/definitions/${d.id}`, { body: { reason: 'r', description: 'x'.repeat(1001) } }), 400);

@@ -21,7 +21,7 @@ describe('valid request bodies', () => {
     fc.assert(
       fc.property(valid, (body) => {
         expect(validateRequestBody(spec, operationId, body)).toEqual([]);
-        expect(JSON.stringify(body).length).toBeLessThanOrEqual(MAX_BODY_BYTES);
+        expect(Buffer.byteLength(JSON.stringify(body))).toBeLessThanOrEqual(MAX_BODY_BYTES);
       }),
       { seed: SEED, numRuns: RUNS },
     );
@@ -71,6 +71,24 @@ describe('valid request bodies', () => {
         if (s.format === 'date-time') expect(Date.parse(text), text).toBeLessThan(Date.parse('2025-01-01T00:00:00Z'));
       }
     }
+  });
+
+  test.each(withBody)('%s: free text of 3 or more characters holds a letter beyond ASCII, and every character is one UTF-16 unit', (operationId) => {
+    const { schema, valid } = bodyArbitraries(spec, operationId);
+    let seen = 0;
+    for (const body of fc.sample(valid, { seed: SEED, numRuns: 100 })) {
+      for (const [s, text] of stringsOf(schema, body)) {
+        if (s.format !== undefined || s.pattern !== undefined || s.enum !== undefined) continue;
+        // One code point per UTF-16 unit: no character whose count the document leaves open.
+        expect([...text].length, text).toBe(text.length);
+        if (text.length < 3) continue;
+        expect(text, text).toMatch(/[^\x20-\x7e]/);
+        // Counted in UTF-8 bytes, the text is longer than in characters: a byte-counting server shows at a bound.
+        expect(Buffer.byteLength(text), text).toBeGreaterThan(text.length);
+        seen++;
+      }
+    }
+    if (operationId === 'createDefinition') expect(seen).toBeGreaterThan(100);
   });
 
   test('is deterministic for a seed', () => {
