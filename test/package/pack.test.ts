@@ -1,5 +1,5 @@
 /**
- * The package as a CI user installs it: `npm pack` (prepack compiles to dist/), `npm i` of the
+ * The package as a CI user installs it: `npm pack` (prepare compiles to dist/), `npm i` of the
  * tarball in a scratch folder, then `npx wg-conformance --version` and `npx wg-conformance run`
  * against the embedded reference target, exit 0. The pack runs in a copy of the checkout, so the
  * checkout's own dist/ is never touched while other tests run. Dependencies come from npm's cache
