@@ -192,7 +192,13 @@ async function read(ctx: Source, book: Book): Promise<void> {
   const start = Date.now();
   const raw = await ctx.ledger.entries();
   const end = Date.now();
-  const entries = (Array.isArray(raw) ? raw : []).filter(isEntry).sort((a, b) => a.seq - b.seq);
+  // An answer that is not the protocol's ledger leaves no charge to trust: the check breaks
+  // (a harness error) rather than judge a price from what it could read.
+  const what = 'the usage ledger of the test-control protocol (GET /workspaces/{ws}/usage)';
+  if (!Array.isArray(raw)) throw new Error(`${what} has no entries array`);
+  const bad = raw.findIndex((e) => !isEntry(e));
+  if (bad >= 0) throw new Error(`${what} holds an entry without a numeric seq and credits and a method and path: ${String(JSON.stringify(raw[bad])).slice(0, 200)}`);
+  const entries = raw.slice().sort((a, b) => a.seq - b.seq);
   for (const entry of entries) {
     if (book.seen.has(entry.seq)) continue;
     const call = attribute(book, entry, end);

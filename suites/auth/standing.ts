@@ -80,10 +80,13 @@ export const revokedKey: CheckDef = {
   },
 };
 
-/** A revoked key is revoked for good: after an attempt to enable it (409 in the control protocol), it is still rejected. */
+/**
+ * A revoked key is revoked for good: after an attempt to enable it (409 in the control protocol),
+ * and after disabling it and enabling it again, it is still rejected.
+ */
 export const revokedStaysRevoked: CheckDef = {
   id: 'auth/revoked-key-not-enabled',
-  title: 'A revoked key stays rejected with 401 after an attempt to enable it through the control protocol',
+  title: 'A revoked key stays rejected with 401 after an attempt to enable it through the control protocol, also after disabling it first',
   clauses: ['AUTH-016'],
   needs: { control: true },
   endpoints: ['getMe'],
@@ -101,6 +104,11 @@ export const revokedStaysRevoked: CheckDef = {
     const after = await ctx.api.send({ method: 'GET', path: '/me', key });
     ctx.judged('AUTH-016');
     softStatus(ctx, 'AUTH-016', after, [401], 'revoked key after an attempt to enable it: the next call (GET /me)');
+    // Disabled, then enabled: revocation is for good, whatever the key's other switches did.
+    await ctx.control.disableKey(key.keyId!).catch(() => undefined);
+    await ctx.control.enableKey(key.keyId!).catch(() => undefined);
+    const later = await ctx.api.send({ method: 'GET', path: '/me', key });
+    softStatus(ctx, 'AUTH-016', later, [401], 'revoked key after it was disabled and an attempt to enable it: the next call (GET /me)');
   },
 };
 
@@ -137,6 +145,29 @@ export const departedMember: CheckDef = {
     await provenWorking(ctx, key);
     await ctx.control.removeMember(ctx.workspaceId, key.userId!);
     await expectLostAccess(ctx, 'AUTH-009', key, [401, 403], 'key of a departed member');
+  },
+};
+
+/**
+ * The keys of a workspace the control protocol deleted (its effect: "the workspace and everything
+ * in it are gone; its keys answer 401") are keys the server no longer knows: an unknown key,
+ * rejected with 401 (AUTH-005), from the next call on and on every endpoint. A server that left
+ * them working would keep an offboarded workspace's keys alive.
+ */
+export const deletedWorkspaceKey: CheckDef = {
+  id: 'auth/deleted-workspace-key-rejected',
+  title: 'The key of a workspace that was deleted is rejected with 401 from the next call on',
+  clauses: ['AUTH-005'],
+  needs: { control: true },
+  endpoints: 'every',
+  credits: 0,
+  maxCredits: DEAD_KEY_CEILING,
+  async run(ctx) {
+    // A workspace of the check's own: deleting the suite's would end its other checks.
+    const { workspaceId, key } = await otherWorkspace(ctx, SCOPES);
+    await provenWorking(ctx, key);
+    await ctx.control.deleteWorkspace(workspaceId);
+    await expectLostAccess(ctx, 'AUTH-005', key, [401], 'key of a deleted workspace');
   },
 };
 

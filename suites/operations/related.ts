@@ -174,7 +174,11 @@ export const relatedCollections: CheckDef = {
         const e = envelopeOf(ex);
         cursor = is2xx(ex) && e ? e.nextCursor : null;
       }
-      const listsOn = (ex: Exchange, id: string): boolean => containsString(ex.response?.json, id) || containsString(ex.response?.json, id.toLowerCase());
+      // Listed means in an item: a cursor made of the last item's id is no listing of it.
+      const listsOn = (ex: Exchange, id: string): boolean => {
+        const items = envelopeOf(ex)?.items;
+        return items !== undefined && (containsString(items, id) || containsString(items, id.toLowerCase()));
+      };
       const lists = (id: string): boolean => pages.some((ex) => listsOn(ex, id));
       if (account.paths.includes(path)) {
         ownContacts.push(whole);

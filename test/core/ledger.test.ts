@@ -74,6 +74,20 @@ describe('expectCharged', () => {
   }, 20_000);
 });
 
+describe('a ledger the suite cannot read', () => {
+  test('an entry that is not one, or no entries array, breaks the measurement instead of pricing from what was readable', async () => {
+    for (const raw of [
+      [{ seq: 1, method: 'POST', path: '/definitions', status: 201, credits: 1, surface: 'api' }, 'Stryker was here'],
+      [{ seq: 1, method: 'POST', path: '/x', status: 201 }],
+      undefined,
+    ]) {
+      const ledger: Ledger = { charged: async () => 1, entries: async () => raw as LedgerEntry[] };
+      const service = new LedgerBook({ ledger, run: { patience: 1 } }).service(() => undefined);
+      await expect(service.quiet(), JSON.stringify(raw)).rejects.toThrow(/usage ledger of the test-control protocol .*(entry without a numeric seq|no entries array)/);
+    }
+  });
+});
+
 describe('expectFree', () => {
   test('the late charge of an earlier billed call is not blamed on the free call after it', async () => {
     const { service, soft, send } = setup();

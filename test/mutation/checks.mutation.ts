@@ -8,12 +8,13 @@
  * mutant is killed. A check that is not observable on the mutant passes (it caught nothing).
  */
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { createControlClient } from '../../src/control/client.ts';
 import { controlledRunContext } from '../../src/engine/context.ts';
 import { discoverSuites, loadSuiteDefs } from '../../src/engine/discover.ts';
 import { prepareRun } from '../../src/engine/run.ts';
 import { openSession, type SuiteSession } from '../../src/engine/session.ts';
-import { startReference, type RunningReference, type VariantName } from '../../src/reference/index.ts';
+import { startReference, type VariantName } from '../../src/reference/index.ts';
 
 const SUITES_DIR = fileURLToPath(new URL('../../suites/', import.meta.url));
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -41,29 +42,30 @@ const suites = await loadSuiteDefs(await discoverSuites(SUITES_DIR), ROOT);
 for (const variant of VARIANTS)
   for (const suite of suites) {
     describe(`${variant} ${suite.name}`, () => {
-      let ref: RunningReference | undefined;
-      let opening: Promise<SuiteSession> | undefined;
-      // Opened by the first test that runs, not in a beforeAll: Stryker switches a mutant on for
-      // the tests only, so a session opened before them would be made by unmutated code. Opened
-      // inside a test, the reference's start, the session's workspace, members and keys (the
-      // store, the control protocol) run mutated, as they do when `wgc run` meets a mutant; the
-      // dry run credits that code to the first test of each suite, which then runs for it.
-      const sessionOf = (): Promise<SuiteSession> =>
-        (opening ??= (async () => {
-          ref = await startReference({ variant, prompt: true });
-          const prepared = await prepareRun([suite], controlledRunContext(ref, { seed: SEED, numRuns: NUM_RUNS, timeoutMs: REQUEST_TIMEOUT_MS }));
-          return openSession(suite, prepared.run);
-        })());
-      afterAll(async () => {
-        await (await opening?.catch(() => undefined))?.close().catch(() => undefined);
-        await ref?.close();
-      });
+      // Each check on a reference and a session of its own, opened inside its test: Stryker
+      // switches a mutant on for the tests only, and runs only the tests that reached the mutated
+      // code in its dry run. Opened once per suite (a beforeAll, or the first test), the session's
+      // workspace, members and keys would be made by unmutated code, or a mutant there would be
+      // judged by one check alone. Opened in every test, the reference's start, the store and the
+      // control protocol run mutated under every check, as they do when `wgc run` meets a mutant.
       for (const check of suite.checks) {
         it(check.id, async () => {
-          const session = await sessionOf();
-          const r = await session.run(check);
-          const why = [r.reason ?? '', ...r.findings.map((f) => `${f.clause}: ${f.message}`)].join('; ');
-          expect(r.outcome, why).not.toMatch(/^(failed|harnessError)$/);
+          const ref = await startReference({ variant, prompt: true });
+          let session: SuiteSession | undefined;
+          try {
+            // As `wgc run` does first: the control URL speaks wg-control version 1, or nothing runs.
+            const control = createControlClient({ controlUrl: ref.controlUrl, token: ref.controlToken, http: { timeoutMs: REQUEST_TIMEOUT_MS, allowInsecureHttp: true } });
+            const info = await control.info().finally(() => control.close());
+            expect(info, 'GET / of the control protocol').toMatchObject({ protocol: 'wg-control', version: 1 });
+            const prepared = await prepareRun([suite], controlledRunContext(ref, { seed: SEED, numRuns: NUM_RUNS, timeoutMs: REQUEST_TIMEOUT_MS }));
+            session = await openSession(suite, prepared.run);
+            const r = await session.run(check);
+            const why = [r.reason ?? '', ...r.findings.map((f) => `${f.clause}: ${f.message}`)].join('; ');
+            expect(r.outcome, why).not.toMatch(/^(failed|harnessError)$/);
+          } finally {
+            await session?.close().catch(() => undefined);
+            await ref.close();
+          }
         });
       }
     });
