@@ -64,6 +64,11 @@ export const AGENT_CALL_MAX_CREDITS = 3;
 /** A fresh Idempotency-Key: visible ASCII, well under 128 characters, unique per call. */
 export const idempotencyKey = (ctx: CheckContext): string => `${ctx.run.prefix}${randomUUID()}`;
 
+/** The person_field change of seed 4.8: the title of an account-membership record. */
+export function titleChange(accountPersonId: string, after: string): Record<string, unknown> {
+  return { kind: 'person_field', target_label: 'Title', person_id: accountPersonId, field: 'title', after };
+}
+
 /** The POST /operations body of seed 4.8 for a person_field change on an account-membership record. */
 export function applyUpdateBody(fx: AccountFixture, after = 'x'): Record<string, unknown> {
   return {
@@ -72,7 +77,7 @@ export function applyUpdateBody(fx: AccountFixture, after = 'x'): Record<string,
     arguments: {
       customer_id: fx.accountId,
       summary: 'Set the title of one contact',
-      changes: [{ kind: 'person_field', target_label: 'Title', person_id: fx.accountPersonId, field: 'title', after }],
+      changes: [titleChange(fx.accountPersonId, after)],
     },
   };
 }

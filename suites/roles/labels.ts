@@ -24,6 +24,7 @@ import type { ChangeKindEntry } from '../../src/target/live-catalog.ts';
 import { memberKey } from '../_shared/access-cast.ts';
 import { applyUpdate, applyUpdateKinds, kindNamed, submitAndSettle, type Settled } from '../_shared/change-kinds.ts';
 import { createDefinition } from '../_shared/definitions.ts';
+import { titleChange } from '../_shared/ops-fixtures.ts';
 import { adminKey } from './cast.ts';
 
 /** What a label change names: the definition, the labelled entity and the value. */
@@ -152,5 +153,5 @@ export const labelChangeNeedsAdminAndRole: CheckDef = {
 /** A person_field change of seed 4.8 (title) on a new person of `t`'s account (its account-membership record). */
 async function personChange(ctx: CheckContext, t: Target): Promise<Record<string, unknown>> {
   const { accountPersonId } = await ctx.control.createPerson(ctx.workspaceId, t.accountId, { name: `${ctx.run.prefix}labelled-person`, title: 'before' });
-  return { kind: 'person_field', target_label: 'Title', person_id: accountPersonId, field: 'title', after: 'after' };
+  return titleChange(accountPersonId, 'after');
 }
