@@ -84,7 +84,7 @@ export const FAULTS: readonly FaultDef[] = [
   f('unknown-definition-400', ['DEF-026'], 'A well-formed definition id that exists in no workspace answers 400 instead of 404.'),
   f('malformed-definition-id-409', ['DEF-027'], 'A definitionId that is not a uuid answers 409.'),
   f('name-limit-79', ['DEF-006', 'DEF-008'], 'POST /definitions and PATCH refuse a name of 80 characters (the limit is one short).'),
-  f('label-length-in-bytes', ['DEF-007', 'DEF-012'], 'POST /definitions counts an enum value label in UTF-8 bytes: an 80-character label holding é is refused.'),
+  f('label-length-in-bytes', ['DEF-007'], 'POST /definitions counts an enum value label in UTF-8 bytes: an 80-character label holding é is refused.'),
   f('enum-values-cap-199', ['DEF-006'], 'POST /definitions refuses 200 enumValues (the limit is one short).'),
   f('archive-slugs-cap-199', ['DEF-008'], 'PATCH refuses 200 archiveEnumValueSlugs (the limit is one short).'),
   f('patch-clears-description', ['DEF-028'], 'A PATCH that does not name description clears it to null.'),

@@ -233,7 +233,9 @@ describe('the action, run locally against a reference target', () => {
 
   test('a project that installed the package itself needs no package input', async () => {
     const ws = workspace(ref.baseUrl);
-    const installed = await runChild('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--prefer-offline', ROOT], { cwd: ws, env: cleanEnv(), killAfterMs: 120_000 });
+    // --ignore-scripts: installing a folder runs its `prepare`, which would rebuild the checkout's
+    // own dist/ under every other test running it.
+    const installed = await runChild('npm', ['install', '--no-save', '--ignore-scripts', '--no-audit', '--no-fund', '--prefer-offline', ROOT], { cwd: ws, env: cleanEnv(), killAfterMs: 120_000 });
     expect(installed.code, installed.stderr).toBe(0);
     const r = await runAction(action, { inputs: { 'node-version': '', keys: keysInput(), args: '--suite errors --read-only' }, workspace: ws, env: cleanEnv() });
     expect(r.steps[1]!.stdout).toMatch(/^wg-conformance \d+\.\d+\.\d+/m);
