@@ -398,6 +398,7 @@ export const DEFAULT_CHOICES: Choices = {
 
 /** How a variant reads request bodies (validate.ts), from its choices. */
 export function readingOf(c: Choices): Reading {
+  // Stryker disable next-line all: each of the three is a freedom the document leaves (docs/interpretations.md; the lenient variant takes the other side of all three), so a reading switched either way is another conformant server, which the suite must pass
   return { nullIsAbsent: c.bodies.nullOptional === 'absent', coerceScalars: c.bodies.scalarStrings === 'coerce', plainUuids: c.uuids === 'hyphenated-or-plain' };
 }
 

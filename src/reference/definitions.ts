@@ -539,8 +539,10 @@ function update(ctx: Ctx) {
   // Stryker disable next-line ArrayDeclaration: only under the fault add-enum-values-replaces (inert with no fault on)
   if (faults.has('add-enum-values-replaces') && b.addEnumValues !== undefined) d.enum_values = [];
   changeUnnamed(d, b as Record<string, unknown>, untouchedFaults(faults));
+  // Stryker disable next-line all: only under the sequence faults third-write-drops-enum-values and patch-after-merge-restores-value (sequence-faults.ts; inert with no fault on)
   if (writeDropsValues(faults, rec)) d.enum_values = d.enum_values.filter((v) => archive.has(v.slug));
   const restored = restoredByPatch(faults, rec);
+  // Stryker disable next-line all: only under the sequence faults third-write-drops-enum-values and patch-after-merge-restores-value (sequence-faults.ts; inert with no fault on)
   for (const v of d.enum_values) if (restored.has(v.slug)) v.archived = false;
   d.enum_values.push(...toEnumValues(ctx.store.choices, b.addEnumValues ?? [], slugs));
   touch(ctx, rec, b.reason);
@@ -658,7 +660,9 @@ function mergeValue(ctx: Ctx) {
   }
   // Stryker disable next-line all: the merged-away value archived or removed: both readings pass (a variant's choice)
   noteMerged(ctx.faults, rec, from.slug);
+  // Stryker disable next-line all: only under the sequence faults third-write-drops-enum-values and patch-after-merge-restores-value (sequence-faults.ts; inert with no fault on)
   if (writeDropsValues(ctx.faults, rec)) d.enum_values = d.enum_values.filter((v) => v === from || v === into);
+  // Stryker disable next-line all: the merged-away value archived or removed: both readings pass (a variant's choice; the catalog's question "what becomes of the value merged away")
   if (rules.mergedAway === 'archived') from.archived = true;
   else d.enum_values.splice(d.enum_values.indexOf(from), 1);
   if (ctx.faults.has('merge-archives-into')) into.archived = true;

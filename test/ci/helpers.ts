@@ -16,10 +16,13 @@ export const WGC_BIN = fileURLToPath(new URL('../../bin/wgc.mjs', import.meta.ur
 /** Variables a test's child must not inherit: the caller's configuration would change the run. */
 const INHERITED_NOT = /^(WGC_|GITHUB_|RUNNER_|NODE_EXTRA_CA_CERTS$|NODE_OPTIONS$|VITEST|(https?|no|all)_proxy$)/i;
 
-/** process.env without WGC_*, proxy, CA, GitHub and vitest variables, plus `extra`. */
+/** process.env without WGC_*, proxy, CA, GitHub and vitest variables, with npm's lifecycle scripts off, plus `extra`. */
 export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) if (!INHERITED_NOT.test(k)) env[k] = v;
+  // The checkout installed as a folder (the action's package input, a project's npm install)
+  // would run its `prepare`, rebuilding this checkout's dist/ under every other test running it.
+  env.npm_config_ignore_scripts = 'true';
   for (const [k, v] of Object.entries(extra)) if (v !== undefined) env[k] = v;
   return env;
 }
