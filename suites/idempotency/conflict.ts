@@ -9,15 +9,15 @@ import { Finding, NotObservable } from '../../src/engine/finding.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 import { is2xx, minimalCreateBody, uniqueName } from '../_shared/definitions.ts';
 import { findDefinition, WALK_MAX_PAGES } from '../_shared/paging-walk.ts';
-import { ADMIN, answerOf, archiveLater, concurrencyRefusal, createdId, freshKey, liveIdsNamed, NOT_A_CONCURRENCY_REFUSAL, sameJson, setupDefinition } from './support.ts';
+import { ADMIN, answerOf, archiveLater, concurrencyRefusal, createdId, freshKey, judgeReplay, liveIdsNamed, NOT_A_CONCURRENCY_REFUSAL, sameJson, setupDefinition } from './support.ts';
 
 /** Concurrent senders of one request (IDEM-008). */
 const CONCURRENCY = 10;
 
 export const keyReuseConflict: CheckDef = {
   id: 'idempotency/key-reuse-conflict',
-  title: 'A key reused with a different create or PATCH body answers 409 and performs nothing',
-  clauses: ['IDEM-004'],
+  title: 'A key reused with a different create or PATCH body answers 409 and performs nothing, and the first body still replays its answer',
+  clauses: ['IDEM-004', 'IDEM-002'],
   endpoints: ['createDefinition'],
   needs: { mutation: true },
   // Create + clean-up, the count walk (one page: only the check's definition is live), setup
@@ -67,6 +67,8 @@ export const keyReuseConflict: CheckDef = {
     const made = createdId(reuse);
     if (made !== undefined && made !== firstId) archiveLater(ctx, key, [made]);
     expectStatus('IDEM-004', reuse, 409);
+    // The refused reuses left the key's answer as it was: the first body still replays it.
+    judgeReplay(ctx, used, await ctx.api.send({ method: 'POST', path: '/definitions', key, body: first, idempotencyKey: idem }));
     const performed = await liveIdsNamed(ctx, key, String(second.name));
     archiveLater(ctx, key, performed);
     if (performed.length > 0) {

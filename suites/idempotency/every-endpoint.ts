@@ -19,7 +19,7 @@ import { is2xx } from '../_shared/definitions.ts';
 import { isObject } from '../_shared/json.ts';
 import { findDefinition } from '../_shared/paging-walk.ts';
 import { personSubject } from './operations.ts';
-import { ADMIN, answerOf, freshKey, setupDefinition, SHORT_KEYS } from './support.ts';
+import { ADMIN, answerOf, freshKey, judgeReplay, setupDefinition, SHORT_KEYS } from './support.ts';
 
 /** One endpoint of 4.1 other than POST /definitions, as the checks drive it. */
 interface Cell {
@@ -193,8 +193,8 @@ export const keyBoundsEveryEndpoint: CheckDef = {
 
 export const conflictEveryEndpoint: CheckDef = {
   id: 'idempotency/conflict-every-endpoint',
-  title: 'On PATCH, archive, merge-value and POST /operations, a key reused with another body, or on another definition, answers 409 and changes nothing',
-  clauses: ['IDEM-004'],
+  title: 'On PATCH, archive, merge-value and POST /operations, a key reused with another body, or on another definition, answers 409 and changes nothing, and the first input still replays its answer',
+  clauses: ['IDEM-004', 'IDEM-002'],
   endpoints: CELL_ENDPOINTS,
   needs: { mutation: true },
   // Per definition endpoint: two targets, the first keyed write, the clean-up archives (the
@@ -212,11 +212,14 @@ export const conflictEveryEndpoint: CheckDef = {
       if (!is2xx(original)) throw new NotObservable(`${cell.name} under an Idempotency-Key was not accepted (${answerOf(original)}), so the key was never used`);
       const otherBody = await ctx.api.send(first.request(idem, 'two'));
       expectRefusedWith(ctx, 'IDEM-004', otherBody, [409], 'the key reused with another body');
+      // The refused reuse left the key's answer as it was: the first input still replays it.
+      judgeReplay(ctx, original, await ctx.api.send(first.request(idem, 'one')));
       if (cell.name === 'POST /operations') continue;
       const second = (await cell.target(ctx, key))!;
       const before = await second.state();
       const otherPath = await ctx.api.send(second.request(idem, 'one'));
       if (expectRefusedWith(ctx, 'IDEM-004', otherPath, [409], 'the key reused on another definition')) await expectUnchanged(ctx, 'IDEM-004', second, before, otherPath);
+      judgeReplay(ctx, original, await ctx.api.send(first.request(idem, 'one')));
     }
   },
 };
