@@ -118,6 +118,11 @@ export const FAULTS: readonly FaultDef[] = [
   f('idempotency-key-allows-spaces', ['IDEM-006'], 'Idempotency-Keys may hold spaces and characters outside visible ASCII.'),
   f('idempotency-key-max-64', ['IDEM-007'], 'Idempotency-Keys longer than 64 characters are refused with 400.'),
   f('idempotency-race', ['IDEM-008'], 'The replay lookup and the store are a turn apart: concurrent same-key requests all execute.'),
+  f(
+    'conflict-overwrites-key',
+    ['IDEM-002'],
+    'A key reused with other input is refused with 409, and that 409 is stored under the key in place of the first answer: the first input then gets 409 too.',
+  ),
   f('key-after-refusal-not-stored', ['IDEM-009'], 'After a refusal under a key, later successes under that key are not stored (a repeat runs again).'),
 
   // Operations and data
@@ -148,6 +153,7 @@ export const FAULTS: readonly FaultDef[] = [
   f('disabled-key-accepted', ['AUTH-008', 'BILL-007'], 'Disabled keys keep working.'),
   f('departed-member-key-accepted', ['AUTH-009'], 'Keys of members who left keep working.'),
   f('paused-workspace-accepted', ['AUTH-010'], 'Keys of a paused workspace keep working.'),
+  f('workspace-delete-drops-every-key', ['AUTH-001'], "Deleting a workspace through the control protocol drops every workspace's keys, not only its own."),
   f('workspace-from-input', ['AUTH-011'], 'A workspace id in X-Workspace-Id, ?workspaceId/workspace_id/workspace or body workspace_id/workspaceId selects that workspace.'),
   f('cross-workspace-definition-ids', ['AUTH-012'], 'Definition writes find definitions of any workspace by id.'),
   f('secret-in-me', ['AUTH-013'], 'GET /me includes the key secret.'),

@@ -310,6 +310,7 @@ export class Server {
       // Stryker disable next-line all: the refused keys are read only under a named fault (key-after-refusal-not-stored)
       if (idemKey !== undefined && inHandler && err.status < 500) this.store.refusedIdempotencyKeys.add(slot);
       const text = this.errorText(err);
+      if (this.faults.has('conflict-overwrites-key') && idemKey !== undefined && !inHandler && err.status === 409) remember(ws, holder, idemKey, { fingerprint: fp, status: err.status, body: text });
       // A variant may store the handler's refusals under the key too; they are then replayed.
       // Stryker disable next-line ConditionalExpression,EqualityOperator,BlockStatement: whether a refusal is stored under its key (and replayed) is open: both readings are accepted (IDEM-005's interpretation); a variant stores them
       if (idemKey !== undefined && inHandler && err.status < 500 && this.choices.idempotency.storeRefusals) {

@@ -265,6 +265,10 @@ export const PROBES: Record<string, Probe> = {
     const a = await ws.api('POST', '/definitions', { body: validCreate(), idem: 'same' });
     const b = await ws.api('POST', '/definitions', { body: validCreate(), idem: 'same' });
     expect([b.status, b.text]).toEqual([a.status, a.text]);
+    // A reuse with other input is refused and leaves the key's answer as it was.
+    expectError(await ws.api('POST', '/definitions', { body: { ...validCreate(), name: 'other' }, idem: 'same' }), 409);
+    const after = await ws.api('POST', '/definitions', { body: validCreate(), idem: 'same' });
+    expect([after.status, after.text]).toEqual([a.status, a.text]);
     const c = await ws.api('POST', '/definitions', { body: Object.fromEntries(Object.entries(validCreate()).reverse()), idem: 'same' });
     expect([c.status, c.text]).toEqual([a.status, a.text]);
   },
@@ -361,7 +365,13 @@ export const PROBES: Record<string, Probe> = {
   'DATA-003': async (_r, ws) => expect((await ws.api('GET', '/data/relationships')).status).toBe(200),
   'DATA-004': async (_r, ws) => expectError(await ws.api('GET', `/data/accounts/${NIL}`), 404),
 
-  'AUTH-001': async (_r, ws) => expect((await ws.api('GET', '/me')).status).toBe(200),
+  'AUTH-001': async (ref, ws) => {
+    expect((await ws.api('GET', '/me')).status).toBe(200);
+    // Another workspace deleted: this one's key still works.
+    const other = await ref.workspace();
+    expect((await ref.control('DELETE', `/workspaces/${other.id}`)).status).toBe(204);
+    expect((await ws.api('GET', '/me')).status).toBe(200);
+  },
   'AUTH-002': async (_r, ws) => expect((await ws.api('GET', '/me', { auth: 'x-api-key' })).json).toEqual((await ws.api('GET', '/me')).json),
   'AUTH-003': async (_r, ws) => expect(ws.owner.secret).toMatch(/^[A-Za-z0-9]+_/),
   'AUTH-004': async (ref) => expectError(await ref.api(null, 'GET', '/definitions'), 401),
