@@ -75,6 +75,16 @@ describe.each(schemas)('%s', (_name, schema) => {
     }
   });
 
+  test('free-text length edges of 3 or more characters hold a letter beyond ASCII, one UTF-16 unit each', () => {
+    for (const e of all.filter((x) => (x.keyword === 'maxLength' || x.keyword === 'minLength') && typeof x.at === 'string' && x.at.length >= 3)) {
+      const text = e.at as string;
+      // One code point per UTF-16 unit: no character whose count the document leaves open.
+      expect([...text].length, e.scenario).toBe(text.length);
+      // More UTF-8 bytes than characters: a server counting bytes shows at this bound.
+      expect(Buffer.byteLength(text), e.scenario).toBeGreaterThan(text.length);
+    }
+  });
+
   test('bundles pass the schema and carry every valid edge once', () => {
     const valid = all.filter((e) => e.valid);
     const bundles = bundleEdges(valid);
