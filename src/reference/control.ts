@@ -170,7 +170,7 @@ export class Control {
       if (is('DELETE', 'workspaces', null)) {
         // Stryker disable next-line all: the control protocol's refusals of malformed or unknown control requests are the test harness's interface (../shared/control-protocol.md), not a rule of the API document: the suite sends only well-formed control requests for what it made, and test/reference/control.test.ts tests these refusals
         if (!s.deleteWorkspace(a1)) throw new ControlError(404, `unknown workspace ${a1}`);
-        if (this.faults.has('workspace-delete-drops-every-key')) for (const key of [...s.keysById.values()]) s.keysBySecret.delete(key.secret);
+        if (this.faults.has('workspace-delete-drops-every-key')) s.keysBySecret.clear();
         return { status: 204 };
       }
       const ws = workspace(s, a1);

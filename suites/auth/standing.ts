@@ -38,18 +38,23 @@ async function expectLostAccess(ctx: CheckContext, clause: string, key: KeyHandl
   }
 }
 
-/** After standing is restored through the control protocol, the very next call (GET /me) works again (AUTH-016). */
-async function expectRestored(ctx: CheckContext, key: KeyHandle, what: string): Promise<void> {
+/** The very next call with `key` (GET /me) is accepted with 2xx; otherwise a `clause` finding saying `failure`. */
+async function expectAccepted(ctx: CheckContext, clause: string, key: KeyHandle, failure: string): Promise<void> {
   const next = await ctx.api.send({ method: 'GET', path: '/me', key });
-  ctx.judged('AUTH-016');
+  ctx.judged(clause);
   if (!ok2xx(next))
     ctx.softFail({
-      clause: 'AUTH-016',
-      message: `${what}: the next call (GET /me) did not work again`,
+      clause,
+      message: failure,
       expected: '2xx',
       received: next.response ? describeResponse(next.response) : `no response (${next.error?.kind})`,
       exchange: next,
     });
+}
+
+/** After standing is restored through the control protocol, the very next call (GET /me) works again (AUTH-016). */
+async function expectRestored(ctx: CheckContext, key: KeyHandle, what: string): Promise<void> {
+  await expectAccepted(ctx, 'AUTH-016', key, `${what}: the next call (GET /me) did not work again`);
 }
 
 /**
@@ -65,16 +70,7 @@ async function bystanderWorks(ctx: CheckContext, what: string): Promise<void> {
     if (e instanceof NotObservable) return;
     throw e;
   }
-  const ex = await ctx.api.send({ method: 'GET', path: '/me', key: owner, auth: 'bearer' });
-  ctx.judged('AUTH-001');
-  if (!ok2xx(ex))
-    ctx.softFail({
-      clause: 'AUTH-001',
-      message: `the suite's owner key, which ${what} did not touch, was not accepted on the next call (GET /me)`,
-      expected: '2xx',
-      received: ex.response ? describeResponse(ex.response) : `no response (${ex.error?.kind})`,
-      exchange: ex,
-    });
+  await expectAccepted(ctx, 'AUTH-001', owner, `the suite's owner key, which ${what} did not touch, was not accepted on the next call (GET /me)`);
 }
 
 /**

@@ -210,16 +210,17 @@ export const conflictEveryEndpoint: CheckDef = {
       const idem = freshKey(ctx, 'reuse');
       const original = await ctx.api.send(first.request(idem, 'one'));
       if (!is2xx(original)) throw new NotObservable(`${cell.name} under an Idempotency-Key was not accepted (${answerOf(original)}), so the key was never used`);
+      // A refused reuse leaves the key's answer as it was: the first input still replays it.
+      const stillReplays = async () => void judgeReplay(ctx, original, await ctx.api.send(first.request(idem, 'one')));
       const otherBody = await ctx.api.send(first.request(idem, 'two'));
       expectRefusedWith(ctx, 'IDEM-004', otherBody, [409], 'the key reused with another body');
-      // The refused reuse left the key's answer as it was: the first input still replays it.
-      judgeReplay(ctx, original, await ctx.api.send(first.request(idem, 'one')));
+      await stillReplays();
       if (cell.name === 'POST /operations') continue;
       const second = (await cell.target(ctx, key))!;
       const before = await second.state();
       const otherPath = await ctx.api.send(second.request(idem, 'one'));
       if (expectRefusedWith(ctx, 'IDEM-004', otherPath, [409], 'the key reused on another definition')) await expectUnchanged(ctx, 'IDEM-004', second, before, otherPath);
-      judgeReplay(ctx, original, await ctx.api.send(first.request(idem, 'one')));
+      await stillReplays();
     }
   },
 };

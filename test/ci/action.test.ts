@@ -110,19 +110,20 @@ describe('the action, run locally against a reference target', () => {
   let ref: RunningReference;
   let secrets: string[];
   let work: string;
-  /** The checkout's build stamp before the action installed the checkout (undefined: no dist/). */
-  let stampBefore: number | undefined;
+  /** When the checkout's dist/ was last built (undefined: no dist/). */
   const stampFile = join(ROOT, 'dist', 'build-stamp.json');
+  const builtAt = (): number | undefined => (existsSync(stampFile) ? statSync(stampFile).mtimeMs : undefined);
+  let stampBefore: number | undefined;
   beforeAll(async () => {
     ({ ref, secrets } = await referenceWithKeys(ERRORS_SUITE_KEYS));
     work = mkdtempSync(join(tmpdir(), 'wgc-action-'));
-    stampBefore = existsSync(stampFile) ? statSync(stampFile).mtimeMs : undefined;
+    stampBefore = builtAt();
   });
   afterAll(async () => {
     await ref?.close();
     rmSync(work, { recursive: true, force: true });
     // Installing the checkout as a folder must not have rebuilt its dist/ (prepare) under the other tests.
-    expect(existsSync(stampFile) ? statSync(stampFile).mtimeMs : undefined).toBe(stampBefore);
+    expect(builtAt()).toBe(stampBefore);
   });
 
   /** A fresh workspace holding a wg-conformance.json for `baseUrl` naming the two keys. */
@@ -239,9 +240,8 @@ describe('the action, run locally against a reference target', () => {
 
   test('a project that installed the package itself needs no package input', async () => {
     const ws = workspace(ref.baseUrl);
-    // --ignore-scripts (cleanEnv sets it too): installing a folder runs its `prepare`, which would
-    // rebuild the checkout's own dist/ under every other test running it.
-    const installed = await runChild('npm', ['install', '--no-save', '--ignore-scripts', '--no-audit', '--no-fund', '--prefer-offline', ROOT], { cwd: ws, env: cleanEnv(), killAfterMs: 120_000 });
+    // cleanEnv turns npm's lifecycle scripts off: the folder's `prepare` would rebuild dist/.
+    const installed = await runChild('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--prefer-offline', ROOT], { cwd: ws, env: cleanEnv(), killAfterMs: 120_000 });
     expect(installed.code, installed.stderr).toBe(0);
     const r = await runAction(action, { inputs: { 'node-version': '', keys: keysInput(), args: '--suite errors --read-only' }, workspace: ws, env: cleanEnv() });
     expect(r.steps[1]!.stdout).toMatch(/^wg-conformance \d+\.\d+\.\d+/m);
