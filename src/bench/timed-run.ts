@@ -60,6 +60,9 @@ export async function timedRun(runArgs: readonly string[], opts: { rssIntervalMs
     }
     const phases: Record<string, number> = { processStart: child_.processStart - spawnedAt };
     for (const [name, at] of Object.entries(child_.phases)) if (at !== undefined) phases[name] = at - spawnedAt;
+    // When vitest handed its worker the suites (the worker imports them while the command plans).
+    const queuedAt = child_.files[0]?.queuedAt;
+    if (queuedAt !== undefined) phases['workerQueued'] = queuedAt - spawnedAt;
     phases['exit'] = wallMs;
     return {
       wallMs,

@@ -5,9 +5,10 @@
 import { readFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { parseDocument } from 'yaml';
+import { createRequire } from 'node:module';
 import { z } from 'zod';
 import { ClauseSchema, AREAS, type Clause, areaOf } from './types.ts';
+import { readCached, writeCached } from '../spec/disk-cache.ts';
 
 export const DEFAULT_CATALOG_PATH = fileURLToPath(new URL('../../specs/clauses.yaml', import.meta.url));
 
@@ -52,13 +53,8 @@ function readText(path: string): string {
 
 /** Parses catalog text; exported for tests of bad input. */
 export function parseCatalog(text: string, path: string): Catalog {
-  const doc = parseDocument(text, { prettyErrors: true });
-  if (doc.errors.length > 0) {
-    const err = doc.errors[0]!;
-    const line = err.linePos?.[0];
-    throw new CatalogError(path, line ? `line ${line.line}, column ${line.col}` : 'YAML', err.message.split('\n')[0]!);
-  }
-  const top = FileSchema.safeParse(doc.toJS());
+  const hash = createHash('sha256').update(text).digest('hex');
+  const top = FileSchema.safeParse(yamlData(text, path, hash));
   if (!top.success) throw new CatalogError(path, 'top level', describe(top.error));
   const clauses: Clause[] = [];
   const byId = new Map<string, Clause>();
@@ -75,7 +71,6 @@ export function parseCatalog(text: string, path: string): Catalog {
     byId.set(clause.id, clause);
     clauses.push(clause);
   });
-  const hash = createHash('sha256').update(text).digest('hex');
   return {
     clauses,
     byId,
@@ -87,6 +82,29 @@ export function parseCatalog(text: string, path: string): Catalog {
       return c;
     },
   };
+}
+
+/**
+ * The catalog's YAML as plain data. Parsing its ~100 kB takes about 0.2 s of CPU on every run
+ * (the YAML library, not the checks below), so the data of a file that parsed without error is
+ * kept between processes by the specs' disk cache (src/spec/disk-cache.ts: keyed by the file's
+ * bytes and the YAML library's version; only files of this checkout's specs/). Everything after
+ * the parse (the schema of every clause, ids, areas) is checked on every load, cached or not.
+ */
+function yamlData(text: string, path: string, hash: string): unknown {
+  const cached = readCached<{ data: unknown }>('catalog', path, hash);
+  if (cached) return cached.data;
+  // Loaded only here: a run whose catalog is cached never loads the YAML library (~40 ms).
+  const { parseDocument } = createRequire(import.meta.url)('yaml') as typeof import('yaml');
+  const doc = parseDocument(text, { prettyErrors: true });
+  if (doc.errors.length > 0) {
+    const err = doc.errors[0]!;
+    const line = err.linePos?.[0];
+    throw new CatalogError(path, line ? `line ${line.line}, column ${line.col}` : 'YAML', err.message.split('\n')[0]!);
+  }
+  const data: unknown = doc.toJS();
+  writeCached('catalog', path, hash, { data });
+  return data;
 }
 
 function describe(error: z.ZodError): string {

@@ -24,6 +24,8 @@ import type { Pace } from '../report/model.ts';
 import type { SessionSummary } from '../engine/session.ts';
 import type { PaceWaits } from '../http/limit.ts';
 import { createControlClient } from '../control/client.ts';
+import { RunGate } from '../engine/gate.ts';
+import type { PreparedRun } from '../engine/run.ts';
 import type { CliIo } from '../report/io.ts';
 import { createHttpClient } from '../http/client.ts';
 import { SecretRegistry } from '../http/redact.ts';
@@ -223,20 +225,91 @@ export async function runCommand(argv: string[], env: NodeJS.ProcessEnv, io: Cli
     if (pre.introspected) run.introspected = pre.introspected;
     observer.phase?.('preflightDone');
 
+    // The suite files --suite selects (--check narrows them further below).
+    const suiteFiles = config.suites.length === 0 ? files : files.filter((f) => config.suites.includes(f.name));
+    // The pace: from the round trip the preflight measured, unless set by hand (src/target/pace.ts).
+    const pace = choosePace(pre.roundTripMs, suiteFiles.length, {
+      ...(resolved.sources.concurrency !== 'default' ? { concurrency: config.concurrency } : {}),
+      ...(resolved.sources.maxInFlight !== 'default' ? { maxInFlight: config.maxInFlight } : {}),
+    });
+    const stopper = new Stopper({
+      started,
+      graceMs: config.graceMs,
+      say: (line) => io.err(`${line}\n`),
+      ...(config.maxDurationMs !== undefined ? { maxDurationMs: config.maxDurationMs } : {}),
+      ...(observer.exit ? { exit: observer.exit } : {}),
+    });
+    // Imported here: vitest's node API is the heaviest import of a run, and the preflight need not wait for it.
+    const [{ runSuitesWithVitest, shardFiles }, { WgcReporter }] = await Promise.all([import('../engine/launch.ts'), import('../../reporters/wgc-reporter.ts')]);
+    const collector = new WgcReporter();
+    type Launched = Awaited<ReturnType<typeof runSuitesWithVitest<InstanceType<typeof WgcReporter>>>>;
+    let queued: () => void = () => undefined;
+    const launch = (selected: readonly { testFile: string }[], context: RunContext | { gate: string }, totalChecks: number | Promise<number>): Promise<Launched> =>
+      runSuitesWithVitest({
+        collector,
+        onQueued: () => queued(),
+        root: PACKAGE_ROOT,
+        files: selected.map((f) => f.testFile),
+        run: context,
+        concurrency: pace.concurrency,
+        ...(config.shard ? { shard: config.shard } : {}),
+        // A refused run (below) says why, not what its suites did when the gate was aborted.
+        ...(config.quiet ? {} : { onProgress: (line: string) => refused || io.err(`${line}\n`) }),
+        ...(config.quiet || !io.isTTY ? {} : { onLive: (text: string) => refused || io.err(`\r\x1b[2K${text.slice(0, 200)}`) }),
+        totalChecks,
+      });
+    // Without --check the files vitest runs do not depend on the definitions: it starts now, its
+    // worker importing the suites while this thread loads the definitions and plans the credits,
+    // and the gate holds every suite back until the plan is printed (src/engine/gate.ts).
+    const gate = config.checks.length === 0 ? new RunGate() : undefined;
+    let knowTotal: (n: number) => void = () => undefined;
+    const totals = new Promise<number>((resolve) => (knowTotal = resolve));
+    const workerStarted = new Promise<void>((resolve) => (queued = resolve));
+    let running: Promise<Launched> | undefined = gate ? launch(suiteFiles, { gate: gate.name }, totals) : undefined;
+    running?.catch(() => undefined);
+    // The definitions load once vitest has handed its worker the suites: both threads busy, not
+    // this one doing both (vitest's start-up and the definitions) while the worker waits.
+    if (running)
+      await Promise.race([
+        workerStarted,
+        running.then(
+          () => undefined,
+          () => undefined,
+        ),
+      ]);
+    /** Refuses the run before any suite started: a gated vitest run winds down first. */
+    let refused = false;
+    const refuse = async <T>(why: string, then: () => T | Promise<T>): Promise<T> => {
+      refused = true;
+      gate?.abort(why);
+      await running?.catch(() => undefined);
+      gate?.close();
+      stopper.dispose();
+      return then();
+    };
+
     let suites: SuiteDef[];
     let catalog;
     try {
       catalog = loadCatalog();
       suites = await loadSuiteDefs(files, PACKAGE_ROOT);
     } catch (e) {
-      if (!(e instanceof SuiteLoadError || e instanceof CatalogError)) throw e;
-      io.err(`wgc run: ${e.message}\n`);
-      return 2;
+      if (!(e instanceof SuiteLoadError || e instanceof CatalogError)) {
+        await refuse('the suite definitions did not load', () => undefined);
+        throw e;
+      }
+      const message = e.message;
+      return refuse(message, () => {
+        io.err(`wgc run: ${message}\n`);
+        return 2;
+      });
     }
     const unknownChecks = config.checks.filter((id) => !suites.some((d) => d.checks.some((c) => c.id === id)));
     if (unknownChecks.length > 0) {
-      io.err(`wgc run: --check: unknown check ${unknownChecks.map((s) => `"${s}"`).join(', ')}; list them with wgc clauses, or see report.json's checks\n`);
-      return 2;
+      return refuse('unknown --check', () => {
+        io.err(`wgc run: --check: unknown check ${unknownChecks.map((s) => `"${s}"`).join(', ')}; list them with wgc clauses, or see report.json's checks\n`);
+        return 2;
+      });
     }
     // Without control, the supplied keys must fill enough of the casts for the run to be worth a
     // verdict (src/target/cast-share.ts), over every selected suite, so that each shard decides
@@ -249,19 +322,14 @@ export async function runCommand(argv: string[], env: NodeJS.ProcessEnv, io: Cli
       const minShare = config.checks.length > 0 ? 0 : config.minCastShare;
       const short = castShortfall(share, introspected, { ...(run.roles ? { roles: run.roles } : {}), minShare });
       if (short && !config.allowPartial) {
-        io.err(`wgc run: ${short.summary}:\n${short.details.map((d) => `  ${d}\n`).join('')}`);
-        return abort([`keys: ${short.summary}; no suite ran`, ...short.details.map((d) => `keys: ${d}`)]);
+        return refuse('the keys fill too few cast members', () => {
+          io.err(`wgc run: ${short.summary}:\n${short.details.map((d) => `  ${d}\n`).join('')}`);
+          return abort([`keys: ${short.summary}; no suite ran`, ...short.details.map((d) => `keys: ${d}`)]);
+        });
       }
       if (short) io.out(`--allow-partial: ${short.summary}; running anyway\n`);
     }
     observer.phase?.('suitesLoaded');
-    // The pace: from the round trip the preflight measured, unless set by hand (src/target/pace.ts).
-    // The suite files --suite selects (--check narrows them further below).
-    const suiteFiles = config.suites.length === 0 ? files : files.filter((f) => config.suites.includes(f.name));
-    const pace = choosePace(pre.roundTripMs, suiteFiles.length, {
-      ...(resolved.sources.concurrency !== 'default' ? { concurrency: config.concurrency } : {}),
-      ...(resolved.sources.maxInFlight !== 'default' ? { maxInFlight: config.maxInFlight } : {}),
-    });
     run.http = {
       ...run.http,
       maxInFlight: pace.maxInFlight,
@@ -271,52 +339,44 @@ export async function runCommand(argv: string[], env: NodeJS.ProcessEnv, io: Cli
     // The plan is printed before anything billable is sent (the preflight's GET /me is free).
     const plan = planCredits(suites, run);
     io.out(`${describeCreditPlan(plan)}\n${describePace(pace)}\n`);
-    const { prepareRun } = await import('../engine/run.ts');
-    const prepared = await prepareRun(suites, run);
+    let prepared: PreparedRun;
+    try {
+      const { prepareRun } = await import('../engine/run.ts');
+      prepared = await prepareRun(suites, run);
+    } catch (e) {
+      return refuse('the run preparation failed', () => {
+        throw e;
+      });
+    }
 
     // --check narrows the suites to those holding a selected check.
     const checkSuites = new Set(suites.filter((s) => s.checks.some((c) => config.checks.includes(c.id))).map((s) => s.name));
     const selected = suiteFiles.filter((f) => config.checks.length === 0 || checkSuites.has(f.name));
+    const chosen = (s: SuiteDef, id: string): boolean => (config.suites.length === 0 || config.suites.includes(s.name)) && (config.checks.length === 0 || config.checks.includes(id));
+    const totalChecks = shardFiles(selected, config.shard ?? undefined)
+      .flatMap((f) => suites.filter((s) => s.name === f.name))
+      .reduce((n, s) => n + s.checks.filter((c) => chosen(s, c.id)).length, 0);
+    knowTotal(totalChecks);
     observer.phase?.('vitestStart');
     // Every session of the run (one vitest worker) draws 429 retries from one budget, the run's
     // (runRetryBudget, src/engine/context.ts): the whole run never waits on more 429s than that.
-    // Imported here: vitest's node API is the heaviest import of a run, and the preflight need not wait for it.
-    const [{ runSuitesWithVitest, shardFiles }, { WgcReporter }] = await Promise.all([import('../engine/launch.ts'), import('../../reporters/wgc-reporter.ts')]);
-    const collector = new WgcReporter();
-    const chosen = (s: SuiteDef, id: string): boolean => (config.suites.length === 0 || config.suites.includes(s.name)) && (config.checks.length === 0 || config.checks.includes(id));
-    const stopper = new Stopper({
-      started,
-      graceMs: config.graceMs,
-      say: (line) => io.err(`${line}\n`),
-      ...(config.maxDurationMs !== undefined ? { maxDurationMs: config.maxDurationMs } : {}),
-      ...(observer.exit ? { exit: observer.exit } : {}),
-    });
-    let vt: Awaited<ReturnType<typeof runSuitesWithVitest<InstanceType<typeof WgcReporter>>>>;
+    const context: RunContext = { ...prepared.run, stop: stopper.plan };
+    if (gate) gate.open(context);
+    else running = launch(selected, context, totalChecks);
+    let vt: Launched;
     let forcedBy: string | undefined;
     try {
-      const running = runSuitesWithVitest({
-        collector,
-        root: PACKAGE_ROOT,
-        files: selected.map((f) => f.testFile),
-        run: { ...prepared.run, stop: stopper.plan },
-        concurrency: pace.concurrency,
-        ...(config.shard ? { shard: config.shard } : {}),
-        ...(config.quiet ? {} : { onProgress: (line: string) => io.err(`${line}\n`) }),
-        ...(config.quiet || !io.isTTY ? {} : { onLive: (text: string) => io.err(`\r\x1b[2K${text.slice(0, 200)}`) }),
-        totalChecks: shardFiles(selected, config.shard ?? undefined)
-          .flatMap((f) => suites.filter((s) => s.name === f.name))
-          .reduce((n, s) => n + s.checks.filter((c) => chosen(s, c.id)).length, 0),
-      });
-      const ended = await Promise.race([running.then((v) => ({ v })), stopper.forced.then((why) => ({ why }))]);
+      const ended = await Promise.race([running!.then((v) => ({ v })), stopper.forced.then((why) => ({ why }))]);
       if ('v' in ended) vt = ended.v;
       else {
         // The suites did not end in time: report what finished; the rest did not run.
         forcedBy = ended.why;
-        running.catch(() => undefined);
+        running!.catch(() => undefined);
         const results = collector.results();
         vt = { results, runErrors: collector.runErrors(), requests: results.reduce((n, r) => n + r.requests, 0), creditsCharged: null, reporter: collector, sessions: [], files: [] };
       }
     } finally {
+      gate?.close();
       stopper.dispose();
     }
     const cancelled = stopper.cancelledBy ? `the run was cancelled (${stopper.cancelledBy})` : undefined;

@@ -41,13 +41,20 @@ export class Progress {
   private readonly running = new Set<string>();
   private timer: NodeJS.Timeout | undefined;
   private readonly now: () => number;
+  private total: number;
 
   constructor(private readonly opts: ProgressOptions) {
     this.now = opts.now ?? Date.now;
+    this.total = opts.total;
     this.started = this.now();
     this.lastPrint = this.started;
     this.timer = setInterval(() => this.tick(), opts.live ? LIVE_MS : Math.min(1000, opts.heartbeatMs ?? HEARTBEAT_MS));
     this.timer.unref();
+  }
+
+  /** The number of checks, once known (a gated run learns it while vitest starts). */
+  setTotal(total: number): void {
+    this.total = total;
   }
 
   suiteStarted(name: string): void {
@@ -82,8 +89,8 @@ export class Progress {
   /** The status as one line. */
   status(): string {
     const elapsed = this.now() - this.started;
-    const left = this.done > 0 && this.done < this.opts.total ? ` · ~${secs((elapsed / this.done) * (this.opts.total - this.done))} left` : '';
-    return `${this.done}/${this.opts.total} checks · ${this.failed} failed · ${this.requests} requests · ${this.credits} credits planned · ${secs(elapsed)}${left}`;
+    const left = this.done > 0 && this.done < this.total ? ` · ~${secs((elapsed / this.done) * (this.total - this.done))} left` : '';
+    return `${this.done}/${this.total} checks · ${this.failed} failed · ${this.requests} requests · ${this.credits} credits planned · ${secs(elapsed)}${left}`;
   }
 
   tick(): void {

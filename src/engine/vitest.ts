@@ -12,11 +12,14 @@ import { runLimiter, runRetryBudget, type RunContext } from './context.ts';
 import { PACE_LINE } from './progress.ts';
 import { withInFlightLimit } from '../http/limit.ts';
 import { openSession, type SessionSummary, type SuiteSession } from './session.ts';
+import { passGate } from './gate.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    /** The run context, provided by `wgc run` (startVitest's `provide`). */
+    /** The run context, provided by `wgc run` (startVitest's `provide`)... */
     wgcRun: RunContext;
+    /** ...or the gate that hands it over once the command has planned the run (src/engine/gate.ts). */
+    wgcGate: string;
   }
   interface TaskMeta {
     /** What the check concluded; read by the collecting reporter. */
@@ -44,27 +47,32 @@ function failureMessage(result: CheckResult): string {
  * skipped with that reason instead of failing: it needs `wgc run` to mean anything.
  */
 export function defineSuite(suite: SuiteDef): void {
-  const run = inject('wgcRun');
-  if (!run) {
+  const given = inject('wgcRun');
+  const gate = inject('wgcGate');
+  if (!given && !gate) {
     describe.skip(`${suite.name}: no run context (run suites through \`wgc run\`, which provides wgcRun)`, () => {
       for (const check of suite.checks) test(testName(check.id, check.title, check.clauses), () => {});
     });
     return;
   }
-  // Every suite of the run shares one bound on its requests in flight (--max-in-flight): the
-  // session's work runs inside it.
-  const limiter = runLimiter(run);
-  // The pace's lines (a rate-limit wait) reach the person watching through the progress reporter.
-  if (limiter && !limiter.onEvent) limiter.onEvent = (line) => console.error(`${PACE_LINE}${line}`);
-  const retryBudget = runRetryBudget(run);
+  const ready = given ? Promise.resolve(given) : passGate(gate);
   // Concurrent with the other suites' describes (suites.entry.ts); its own checks run in order
   // (they share the suite's workspace), but for its lanes', which run side by side (session.ts).
   describe(`${suite.name}: ${suite.title}`, { concurrent: true }, () => {
     let session: SuiteSession | undefined;
+    let limiter: ReturnType<typeof runLimiter>;
     /** Each check's result, all asked for at once: the session runs each lane's checks in order, the lanes side by side. */
     const results = new Map<string, Promise<CheckResult>>();
 
     beforeAll(async () => {
+      // Nothing is sent before the command has the run planned (the gate opens).
+      const run = await ready;
+      // Every suite of the run shares one bound on its requests in flight (--max-in-flight): the
+      // session's work runs inside it.
+      limiter = runLimiter(run);
+      // The pace's lines (a rate-limit wait) reach the person watching through the progress reporter.
+      if (limiter && !limiter.onEvent) limiter.onEvent = (line) => console.error(`${PACE_LINE}${line}`);
+      const retryBudget = runRetryBudget(run);
       session = await withInFlightLimit(limiter, () => openSession(suite, run, { retryBudget }));
       const open = session;
       withInFlightLimit(limiter, () => {

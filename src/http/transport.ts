@@ -3,7 +3,8 @@
  * API client (client.ts) and the control client (../control/client.ts). It never throws for
  * anything the server does: every problem becomes `Exchange.error`.
  */
-import { Agent, Dispatcher, EnvHttpProxyAgent } from 'undici';
+import type { Agent as UndiciAgent, Dispatcher, EnvHttpProxyAgent as UndiciEnvHttpProxyAgent } from 'undici';
+import { Agent, EnvHttpProxyAgent } from './undici.ts';
 import type { CapturedRequest, CapturedResponse, Exchange, TransportError } from './exchange.ts';
 import { readBody } from './body.ts';
 import type { SecretRegistry } from './redact.ts';
@@ -74,10 +75,10 @@ export interface ProxySettings {
  */
 export class TargetAgent extends Agent {
   /** Everything not on loopback: through the environment's proxy, or directly when it names none or NO_PROXY matches. */
-  readonly #viaEnvironment: EnvHttpProxyAgent;
+  readonly #viaEnvironment: UndiciEnvHttpProxyAgent;
   #viaEnvironmentClosed: Promise<void> | undefined;
 
-  constructor(opts: Agent.Options = {}, proxy: ProxySettings = {}) {
+  constructor(opts: UndiciAgent.Options = {}, proxy: ProxySettings = {}) {
     super(opts);
     this.#viaEnvironment = new EnvHttpProxyAgent({ ...opts, ...proxy });
   }

@@ -119,6 +119,9 @@ describe("keys-only runs read GET /me roles as the document's words", () => {
     expect(stopped.out.stderr).toContain('--allow-partial');
     expect(stopped.report.summary.verdict).toBe('inconclusive');
     expect(stopped.report.checks).toEqual([]);
+    // Vitest had started (its worker imports the suites while the keys are judged): the refusal
+    // held every suite back (src/engine/gate.ts), and none reports progress.
+    expect(stopped.out.stderr).not.toMatch(/suites\/\w+\.test\.[jt]s/);
     expect(stopped.report.meta.runErrors.join('\n')).toContain('no suite ran');
 
     // auth has checks that need no key: with nothing filled they still verify, so the run is a verdict.
