@@ -205,12 +205,17 @@ describe.concurrent('hostile targets end to end', () => {
   test.each(MODE_CASES.map((c) => [c.mode, c] as const))(
     '%s',
     async (_mode, c: ModeCase) => {
-      const cal = await small();
+      // A mode with a timeout of its own is bounded by that timeout (the calibration's fixed cost stands).
+      const cal = { ...(await small()), ...(c.timeoutMs !== undefined ? { timeoutMs: c.timeoutMs } : {}) };
       const retries = c.retryWaitMs !== undefined ? { retries: { count: SESSION_RETRY_BUDGET, waitMs: c.retryWaitMs } } : {};
       // Before the run: a waiting mode makes the calibration's requests wait; an answering mode
       // may be walked up to the page cap on each path (the kill switch's worst case).
       const apriori = bound(cal, { ...retries, ...(c.waits ? {} : { requests: cal.requests * PAGE_CAP }) });
-      const { out, target } = await hostileRun(c.mode, { ...withControl, ...c.options }, { ...withControl, suites: SMALL, killAfterMs: killAfter(apriori.ms) });
+      const { out, target } = await hostileRun(
+        c.mode,
+        { ...withControl, ...c.options },
+        { ...withControl, suites: SMALL, killAfterMs: killAfter(apriori.ms), ...(c.timeoutMs !== undefined ? { timeoutMs: c.timeoutMs } : {}) },
+      );
       const sent = target.stats.modeRequests;
       if (c.waits) expect(sent, 'a waiting mode took the calibration paths').toBeLessThanOrEqual(cal.requests);
       else expect(sent, 'every path at most a walk to the page cap').toBeLessThanOrEqual(cal.requests * PAGE_CAP + SESSION_RETRY_BUDGET);
