@@ -85,12 +85,22 @@ function controlTooSlow(out: WgcRunOutcome, meOk: boolean): boolean {
   return provisioning || teardown || preflight || me;
 }
 
-/** Starts a target, runs wgc against it within a slot, closes the target; once more when the machine was too busy to provision (controlTooSlow). */
+/**
+ * Runs of a mode when the machine was too busy to provision (controlTooSlow): the first and up
+ * to two more. On the 2-core host the stub answered a run's provisioning late in 2 to 4 of this
+ * file's 28 runs (2026-11-29: three runs of the file beside a benchmark, and npm test), each time
+ * in time on the second run; a third keeps one more such coincidence from failing the test.
+ */
+const RUNS_WHEN_TOO_BUSY = 3;
+
+/** Starts a target, runs wgc against it within a slot, closes the target; again when the machine was too busy to provision (controlTooSlow). */
 async function hostileRun(mode: HostileMode, opts: HostileOptions, run: RunSpec): Promise<{ out: WgcRunOutcome; target: HostileTarget }> {
-  const first = await hostileRunOnce(mode, opts, run);
-  if (!controlTooSlow(first.out, opts.meOk !== false)) return first;
-  console.log(`[hostile] ${mode}: the control endpoint answered provisioning too late (a loaded machine); running once more`);
-  return hostileRunOnce(mode, opts, run);
+  let done = await hostileRunOnce(mode, opts, run);
+  for (let n = 1; n < RUNS_WHEN_TOO_BUSY && controlTooSlow(done.out, opts.meOk !== false); n++) {
+    console.log(`[hostile] ${mode}: the control endpoint answered provisioning too late (a loaded machine); running once more`);
+    done = await hostileRunOnce(mode, opts, run);
+  }
+  return done;
 }
 
 async function hostileRunOnce(mode: HostileMode, opts: HostileOptions, run: RunSpec): Promise<{ out: WgcRunOutcome; target: HostileTarget }> {
