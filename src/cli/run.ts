@@ -243,7 +243,13 @@ export async function runCommand(argv: string[], env: NodeJS.ProcessEnv, io: Cli
     const [{ runSuitesWithVitest, shardFiles }, { WgcReporter }] = await Promise.all([import('../engine/launch.ts'), import('../../reporters/wgc-reporter.ts')]);
     const collector = new WgcReporter();
     type Launched = Awaited<ReturnType<typeof runSuitesWithVitest<InstanceType<typeof WgcReporter>>>>;
-    let queued: () => void = () => undefined;
+    // Set by refuse (below), read by the progress callbacks: declared before them, since vitest's
+    // heartbeat may call them as soon as it starts.
+    let refused = false;
+    let queued!: () => void;
+    const workerStarted = new Promise<void>((resolve) => (queued = resolve));
+    let knowTotal!: (n: number) => void;
+    const totals = new Promise<number>((resolve) => (knowTotal = resolve));
     const launch = (selected: readonly { testFile: string }[], context: RunContext | { gate: string }, totalChecks: number | Promise<number>): Promise<Launched> =>
       runSuitesWithVitest({
         collector,
@@ -262,9 +268,6 @@ export async function runCommand(argv: string[], env: NodeJS.ProcessEnv, io: Cli
     // worker importing the suites while this thread loads the definitions and plans the credits,
     // and the gate holds every suite back until the plan is printed (src/engine/gate.ts).
     const gate = config.checks.length === 0 ? new RunGate() : undefined;
-    let knowTotal: (n: number) => void = () => undefined;
-    const totals = new Promise<number>((resolve) => (knowTotal = resolve));
-    const workerStarted = new Promise<void>((resolve) => (queued = resolve));
     let running: Promise<Launched> | undefined = gate ? launch(suiteFiles, { gate: gate.name }, totals) : undefined;
     running?.catch(() => undefined);
     // The definitions load once vitest has handed its worker the suites: both threads busy, not
@@ -278,7 +281,6 @@ export async function runCommand(argv: string[], env: NodeJS.ProcessEnv, io: Cli
         ),
       ]);
     /** Refuses the run before any suite started: a gated vitest run winds down first. */
-    let refused = false;
     const refuse = async <T>(why: string, then: () => T | Promise<T>): Promise<T> => {
       refused = true;
       gate?.abort(why);

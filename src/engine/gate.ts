@@ -4,7 +4,8 @@
  * loads the suite definitions, plans the credits and prints the plan. No suite sends anything
  * before the command opens the gate with the run context, and a run the command refuses
  * (definitions that do not load, keys that fill too few casts) aborts it: its suites never
- * start. Measured on the 2-core host: the first check starts about 0.4 s sooner.
+ * start. Measured on the 2-core host: the first check starts about 0.2 s sooner (the two
+ * threads slow each other down there: docs/benchmark.md, session 18).
  *
  * The worker is a thread of the command's process (vitest's `threads` pool), so the two talk
  * over a BroadcastChannel named for this run alone. The worker says it is listening ("ready")
