@@ -59,10 +59,21 @@ export class AmbientEnvelope {
     // What was judged: every error answer for the envelope, those of the table for its constants.
     const judged = { ...(conclusion.judged ?? {}), [AMBIENT_ENVELOPE.envelope]: this.checked, [AMBIENT_ENVELOPE.known]: this.known };
     let reason = conclusion.reason;
+    let notJudged = conclusion.notJudged;
     if (!this.findings.has(AMBIENT_ENVELOPE.known) && this.known === 0) {
       clauses[AMBIENT_ENVELOPE.known] = 'notObservable';
-      reason = [reason, `${AMBIENT_ENVELOPE.known} not judged: no error answer with a status of part 7's table was seen`].filter((x) => x !== undefined).join('; ');
+      const note = `${AMBIENT_ENVELOPE.known} not judged: no error answer with a status of part 7's table was seen`;
+      reason = [reason, note].filter((x) => x !== undefined).join('; ');
+      notJudged = { ...notJudged, [AMBIENT_ENVELOPE.known]: note };
     }
-    return { ...conclusion, outcome: Object.values(clauses).reduce<Outcome>(worst, 'disabled'), clauses, findings, judged, ...(reason !== undefined ? { reason } : {}) };
+    return {
+      ...conclusion,
+      outcome: Object.values(clauses).reduce<Outcome>(worst, 'disabled'),
+      clauses,
+      findings,
+      judged,
+      ...(reason !== undefined ? { reason } : {}),
+      ...(notJudged !== undefined ? { notJudged } : {}),
+    };
   }
 }

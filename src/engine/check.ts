@@ -53,6 +53,12 @@ export interface CheckDef {
    */
   maxCredits?: CreditCount;
   /**
+   * A ceiling the check shares with others (the parts of one check played side by side, which
+   * share one allowance of shrinking): the run's ceiling counts at most `maxCredits` of the
+   * pool for all of its checks together, each still at most its own `maxCredits`.
+   */
+  creditPool?: CreditPool;
+  /**
    * The endpoints (operationIds of specs/openapi.yaml) on which the check judges its clauses;
    * "every" for all of them. The rule × endpoint table of docs/coverage.md is read from these,
    * and test/reference/credit-plan.test.ts holds each to the requests the check sends against
@@ -61,6 +67,13 @@ export interface CheckDef {
    */
   endpoints?: Endpoints | Readonly<Record<string, Endpoints>>;
   run(ctx: CheckContext): Promise<void>;
+}
+
+/** A ceiling shared by several checks (CheckDef.creditPool): one object, held by each of them. */
+export interface CreditPool {
+  /** Names the pool in the plan and in messages. */
+  id: string;
+  maxCredits: CreditCount;
 }
 
 /** Endpoints a check judges a clause on: operationIds of specs/openapi.yaml, "every", or every one but some. */
@@ -197,6 +210,12 @@ export const CheckResultSchema = z.object({
   scenario: z.array(ScenarioStepSchema).optional(),
   /** What the check saw of the target that the report keeps beside the verdicts: the live catalog (src/target/live-catalog.ts). */
   observed: z.object({ liveCatalog: LiveCatalogSchema.optional() }).strict().optional(),
+  /**
+   * Why each clause the check could not judge, where the rest of the check concluded (its
+   * reason holds them all, joined): the report's entry of each clause shows its own, not the
+   * whole list. Not in the report's per-check view, whose reason holds them.
+   */
+  notJudged: z.record(z.string(), z.string()).optional(),
   /** Per clause of the check, how many times it was judged (src/engine/judged.ts); absent where the check did not run. */
   judged: z.record(z.string(), z.number().int().nonnegative()).optional(),
 });

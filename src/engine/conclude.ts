@@ -17,7 +17,7 @@ import type { CheckDef, CheckResult } from './check.ts';
 import { Disabled, Finding, NotObservable, type Evidence } from './finding.ts';
 import { worst, type Outcome } from './outcome.ts';
 
-export type Conclusion = Pick<CheckResult, 'outcome' | 'clauses' | 'reason' | 'findings' | 'judged' | 'observed'>;
+export type Conclusion = Pick<CheckResult, 'outcome' | 'clauses' | 'reason' | 'findings' | 'judged' | 'observed' | 'notJudged'>;
 
 /** Why a clause the check completed without judging is not observable. */
 export const NOTHING_JUDGED = 'nothing judged: the check completed without seeing anything this clause is about';
@@ -95,6 +95,7 @@ export function conclude(
   const out: Conclusion = { outcome, clauses, findings, ...(judgedCounts ? { judged: Object.fromEntries(check.clauses.map((c) => [c, judgedCounts.get(c) ?? 0])) } : {}) };
   const notes = notJudged.map(([c, why]) => `${c} not judged: ${why}`);
   if (notes.length > 0) reason = [reason, ...notes].filter((x) => x !== undefined).join('; ');
+  if (notJudged.length > 0) out.notJudged = Object.fromEntries(notJudged.map(([c, why]) => [c, `${c} not judged: ${why}`]));
   // A reason explains the clauses that did not get a verdict; a clean pass has none.
   if (reason !== undefined && Object.values(clauses).some((o) => o !== 'failed')) out.reason = reason;
   return out;

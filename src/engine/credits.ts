@@ -7,7 +7,7 @@
  * static (computed from declarations, not from live spending), so it is the same in every
  * worker, every shard and every rerun.
  */
-import type { CheckDef, CreditCount, SuiteDef } from './check.ts';
+import type { CheckDef, CreditCount, CreditPool, SuiteDef } from './check.ts';
 import { hasControl, type RunContext } from './context.ts';
 import { measuredCredits } from './measured-credits.ts';
 
@@ -87,12 +87,18 @@ export function planCredits(
   let wanted = 0;
   const entries: CreditPlanEntry[] = [];
   const excluded: string[] = [];
+  // What each shared ceiling (CheckDef.creditPool) still holds for its checks admitted after.
+  const pools = new Map<CreditPool, number>();
   for (const suite of suites) {
     for (const check of suite.checks) {
       const credits = plannedCredits(check, run.numRuns, run.seed);
-      const most = maxCredits(check, run.numRuns, run.seed);
+      const own = maxCredits(check, run.numRuns, run.seed);
+      const pool = check.creditPool;
+      const poolLeft = pool ? (pools.get(pool) ?? count(pool.maxCredits, run.numRuns, run.seed ?? 0)) : Number.POSITIVE_INFINITY;
+      // Within a pool a check adds what the pool still holds, never less than its exact credits.
+      const most = Math.max(credits, Math.min(own, poolLeft));
       const idle = idleReason(suite, check, run);
-      const entry: CreditPlanEntry = { checkId: check.id, suite: suite.name, credits, maxCredits: most };
+      const entry: CreditPlanEntry = { checkId: check.id, suite: suite.name, credits, maxCredits: own };
       if (idle) entry.idle = idle;
       entries.push(entry);
       if (idle) continue;
@@ -103,6 +109,7 @@ export function planCredits(
         continue;
       }
       left -= most;
+      if (pool) pools.set(pool, Math.max(0, poolLeft - most));
       planned += credits;
       ceiling += most;
     }

@@ -27,6 +27,11 @@ export function withTally<T>(tally: Tally, fn: () => T): T {
   return current.run(tally, fn);
 }
 
+/** How many judgements of `clause` the check running now has made so far (0 outside a check). */
+export function judgedCount(clause: string): number {
+  return current.getStore()?.count(clause) ?? 0;
+}
+
 /** Counts one judgement of `clause` (n of them) for the check running now; outside a check, nothing. */
 export function judged(clause: string, n = 1): void {
   current.getStore()?.add(clause, n);

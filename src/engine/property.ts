@@ -31,6 +31,12 @@ export interface PropertyOptions<T> {
    * waits out a bound at each try); the counterexample is then reported as not minimal.
    */
   maxShrinkMs?: number;
+  /**
+   * An allowance of shrinking calls shared with other properties (the parts of one check played
+   * side by side): each shrinking call takes one, and once none is left shrinking stops as past
+   * maxShrinkCalls. Keeps the parts' shrinking together within one check's budget of requests.
+   */
+  shrinkPool?: { left: number };
   /** Replays one counterexample (fast-check path from a report), with the run's seed. */
   path?: string;
   /** Sees the final (shrunk) finding's evidence before it is thrown: a check may report it under a second clause too. */
@@ -104,18 +110,31 @@ export async function checkProperty<T>(ctx: CheckContext, opts: PropertyOptions<
   // Set when the time budget, not the end of fast-check's shrink tree, ended the shrinking.
   let timeCut = false;
   const outOfTime = (): boolean => (timeCut ||= Date.now() >= shrinkUntil);
+  // Set when the shared allowance (shrinkPool), taken by other properties too, ran out first.
+  let poolCut = false;
+  const pool = opts.shrinkPool;
+  const poolEmpty = (): boolean => pool !== undefined && failures > 0 && (poolCut ||= pool.left <= 0);
+  const takeFromPool = (): boolean => {
+    if (pool === undefined) return true;
+    if (pool.left <= 0) return !(poolCut = true);
+    pool.left--;
+    return true;
+  };
   const failed = (value: T): void => {
     if (failures++ > 0) return;
     firstFailing = value;
     if (opts.maxShrinkMs !== undefined) shrinkUntil = Date.now() + opts.maxShrinkMs;
   };
 
-  const exhausted = (): boolean => aborted !== undefined || shrinkCalls >= maxShrinkCalls || outOfTime();
+  const exhausted = (): boolean => aborted !== undefined || shrinkCalls >= maxShrinkCalls || outOfTime() || poolEmpty();
   const property = fc.asyncProperty(new StoppableShrinks(opts.arbitrary, exhausted), async (value: T) => {
     // After an abort or past the shrink budget, report "holds" without sending anything:
     // fast-check then ends with the smallest failure it has already seen.
     if (aborted) return true;
-    if (failures > 0 && (outOfTime() || ++shrinkCalls > maxShrinkCalls)) return true;
+    if (failures > 0) {
+      if (outOfTime() || shrinkCalls >= maxShrinkCalls || !takeFromPool()) return true;
+      shrinkCalls++;
+    }
     try {
       const verdict = await opts.predicate(value);
       if (verdict === false) failed(value);
@@ -156,9 +175,9 @@ export async function checkProperty<T>(ctx: CheckContext, opts: PropertyOptions<
   // fast-check's own shrinking, within the budget of predicate calls: whether it ran out.
   const original = counterexampleJson(firstFailing ?? value);
   evidence.shrunk = {
-    calls: Math.min(shrinkCalls, maxShrinkCalls),
+    calls: shrinkCalls,
     steps: details.numShrinks,
-    minimal: shrinkCalls < maxShrinkCalls && !timeCut,
+    minimal: shrinkCalls < maxShrinkCalls && !timeCut && !poolCut,
     original: original.length > 600 ? `${original.slice(0, 600)}…` : original,
   };
   const scenario = scenarioOf(value);

@@ -59,7 +59,11 @@ function clauseEntry(clause: Clause, results: readonly CheckResult[], disabled: 
   const speaking = results.filter((r) => Object.hasOwn(r.clauses, clause.id));
   const checks: ClauseCheck[] = speaking.map((r) => {
     const c: ClauseCheck = { checkId: r.checkId, title: r.title, outcome: r.clauses[clause.id]! };
-    if (r.reason !== undefined) c.reason = r.reason;
+    // Why this clause got no verdict (a verdict needs none): its own note where the check judged
+    // others (a check with many clauses lists them all in its reason, which would otherwise
+    // repeat in every clause's entry).
+    const reason = c.outcome === 'passed' || c.outcome === 'failed' ? undefined : (r.notJudged?.[clause.id] ?? r.reason);
+    if (reason !== undefined) c.reason = reason;
     return c;
   });
   const evidence: ReportEvidence[] = dedupeEvidence(results.flatMap((r) => r.findings.filter((f) => f.clause === clause.id).map((f) => toReportEvidence(f, r.checkId))));

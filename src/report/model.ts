@@ -189,11 +189,13 @@ export type ReportScenario = z.infer<typeof ReportScenarioSchema>;
  * CheckResultSchema) with its findings counted (they are listed under their clauses) and a
  * failing check's scenario as a replay needs it (absent for checks without findings).
  */
-export const CheckSummarySchema = CheckResultSchema.extend({
-  checkId: z.string(),
-  findings: z.number().int().nonnegative(),
-  scenario: ReportScenarioSchema.optional(),
-}).strict();
+export const CheckSummarySchema = CheckResultSchema.omit({ notJudged: true })
+  .extend({
+    checkId: z.string(),
+    findings: z.number().int().nonnegative(),
+    scenario: ReportScenarioSchema.optional(),
+  })
+  .strict();
 export type CheckSummary = z.infer<typeof CheckSummarySchema>;
 
 /** Shard `index` (1-based) of `count`. */

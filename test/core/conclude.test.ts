@@ -45,6 +45,7 @@ describe('conclude', () => {
     );
     expect(out.clauses).toEqual({ 'A-001': 'notObservable', 'A-002': 'passed', 'A-003': 'failed' });
     expect(out.reason).toBe('A-001 not judged: no replay ran');
+    expect(out.notJudged).toEqual({ 'A-001': 'A-001 not judged: no replay ran' });
     // A clause the check does not name cannot be declared unjudged: a harness error, as for findings.
     expect(conclude(check, undefined, [], new Map([['B-001', 'x']])).outcome).toBe('harnessError');
   });
@@ -59,6 +60,8 @@ describe('conclude with the counts of what the check judged (src/engine/judged.t
     const out = conclude(check, undefined, [], new Map(), new Map([['A-001', 3]]));
     expect(out.clauses).toEqual({ 'A-001': 'passed', 'A-002': 'notObservable', 'A-003': 'notObservable' });
     expect(out.reason).toContain(`A-002 not judged: ${NOTHING_JUDGED}`);
+    // Each clause's own note, for the report's entry of that clause.
+    expect(out.notJudged).toEqual({ 'A-002': `A-002 not judged: ${NOTHING_JUDGED}`, 'A-003': `A-003 not judged: ${NOTHING_JUDGED}` });
     expect(out.judged).toEqual({ 'A-001': 3, 'A-002': 0, 'A-003': 0 });
   });
 

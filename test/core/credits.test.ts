@@ -36,6 +36,31 @@ describe('planCredits', () => {
     expect(describeCreditPlan(plan)).toBe('credit plan: 6 credits for 3 checks (ceiling 11; limit 12); 2 checks (14 credits) disabled by --max-credits');
   });
 
+  test('checks sharing a ceiling (creditPool) add at most the pool to the run, each still listed with its own', () => {
+    // Three parts, each may be charged 1 + 25 (its sequence and every shrink); together 3 + 25.
+    const pool = { id: 'parts', maxCredits: (n: number) => n / 10 + 25 };
+    const parts = [1, 2, 3].map((i) => check(`part-${i}`, { credits: 1, maxCredits: 26, creditPool: pool }));
+    const plan = planCredits([suite('p', [check('alone', { credits: 2, maxCredits: 5 }), ...parts])], run());
+    expect(plan).toMatchObject({ planned: 2 + 3, ceiling: 5 + 28, excluded: [] });
+    expect(plan.entries.filter((e) => e.checkId.startsWith('t/part')).map((e) => e.maxCredits)).toEqual([26, 26, 26]);
+    // A pool emptied by the first parts still counts each later part's exact credits.
+    const tight = { id: 'tight', maxCredits: 4 };
+    const plan2 = planCredits(
+      [
+        suite(
+          'q',
+          [1, 2, 3].map((i) => check(`t-${i}`, { credits: 1, maxCredits: 3, creditPool: tight })),
+        ),
+      ],
+      run(),
+    );
+    expect(plan2.ceiling).toBe(3 + 1 + 1);
+    // --max-credits admits the parts by what each adds to the run.
+    const plan3 = planCredits([suite('p', parts)], run({ maxCredits: 28 }));
+    expect(plan3).toMatchObject({ excluded: [], ceiling: 28 });
+    expect(planCredits([suite('p', parts)], run({ maxCredits: 27 })).excluded).toEqual(['t/part-3']);
+  });
+
   test('idle checks plan nothing', () => {
     const plan = planCredits(suites, run({ readOnly: true, suites: ['a'] }));
     expect(plan).toMatchObject({ planned: 15, ceiling: 30, wanted: 15 });

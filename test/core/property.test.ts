@@ -72,6 +72,33 @@ describe('checkProperty', () => {
     expect(calls).toBe(firstFailure + 5);
   });
 
+  test('a shared shrink allowance (shrinkPool) bounds the shrinking of every property drawing on it together', async () => {
+    const pool = { left: 7 };
+    const calls = [0, 0];
+    const firsts = [-1, -1];
+    const one = (i: number) =>
+      findingOf(
+        checkProperty(ctxWith(9 + i, 100), {
+          clause: 'X-001',
+          arbitrary: fc.array(fc.integer(), { minLength: 20 }),
+          maxShrinkCalls: 5,
+          shrinkPool: pool,
+          predicate: async () => {
+            calls[i]!++;
+            if (firsts[i]! < 0) firsts[i] = calls[i]!;
+            return false;
+          },
+        }),
+      );
+    const [a, b] = [await one(0), await one(1)];
+    // The first takes its own 5; the second only the 2 the pool still holds, and says so.
+    expect(calls[0]! - firsts[0]!).toBe(5);
+    expect(calls[1]! - firsts[1]!).toBe(2);
+    expect(pool.left).toBe(0);
+    expect(a.evidence.shrunk).toMatchObject({ calls: 5, minimal: false });
+    expect(b.evidence.shrunk).toMatchObject({ calls: 2, minimal: false });
+  });
+
   test('shrinking is bounded in time too: past maxShrinkMs from the first failure no candidate is tried, and the counterexample is marked not minimal', async () => {
     let calls = 0;
     const slow = 40;

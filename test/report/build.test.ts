@@ -29,6 +29,19 @@ describe('clause aggregation', () => {
     expect(clause(r, 'AUTH-002').checks.map((c) => c.checkId)).toEqual(['a/one', 'a/two']);
   });
 
+  test("a clause's entry gives the check's note for that clause alone, and a verdict no reason", () => {
+    const notes = { 'AUTH-002': 'AUTH-002 not judged: no replay ran', 'AUTH-003': 'AUTH-003 not judged: no merge ran' };
+    const r = build([check('a/many', { 'AUTH-001': 'passed', 'AUTH-002': 'notObservable', 'AUTH-003': 'notObservable' }, { reason: Object.values(notes).join('; '), notJudged: notes })]);
+    expect(clause(r, 'AUTH-002').checks[0]).toMatchObject({ checkId: 'a/many', reason: notes['AUTH-002'] });
+    expect(clause(r, 'AUTH-003').checks[0]).toMatchObject({ reason: notes['AUTH-003'] });
+    expect(clause(r, 'AUTH-002').reason).toBe(notes['AUTH-002']);
+    expect(clause(r, 'AUTH-001').checks[0]!.reason).toBeUndefined();
+    // The check's own view keeps the whole reason, and no separate notes.
+    const summary = r.checks.find((c) => c.checkId === 'a/many')!;
+    expect(summary.reason).toBe(Object.values(notes).join('; '));
+    expect(summary).not.toHaveProperty('notJudged');
+  });
+
   test('a catalog clause marked unobservable is notObservable with the catalog reason', () => {
     const c = clause(build(), 'BILL-002');
     expect(c).toMatchObject({ outcome: 'notObservable', observable: false, reason: 'The order of charging and responding is internal to the service.' });
