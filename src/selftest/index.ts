@@ -90,9 +90,11 @@ export interface SelfTestOptions {
   suiteConcurrency?: number;
   jobTimeoutMs?: number;
   /**
-   * A named fault runs only the suites holding a check that names one of its declared clauses
-   * (the only checks that can fail them, each suite in a workspace of its own), instead of
-   * every suite: the same kills, fewer extras seen. For `npm test`; `wgc selftest` runs all.
+   * A fault runs only the checks that name one of its declared clauses (the only checks that
+   * can fail them: a check failing a clause it does not name is a harness error), the others
+   * disabled as by --check, in the suites holding them (a generated fault: in its family's
+   * suites): the same kills, fewer extras seen. A fault declaring an error-envelope clause,
+   * which every check judges, runs every check. For `npm test`; `wgc selftest` runs all.
    */
   narrowNamed?: boolean;
   /**
@@ -103,12 +105,12 @@ export interface SelfTestOptions {
   onlySuites?: readonly string[];
 }
 
-/** Per clause, the suites holding a check that names it. */
-async function suitesByClause(dir: string): Promise<Map<string, string[]>> {
+/** Per clause, the checks that name it, with their suites. */
+async function checksByClause(dir: string): Promise<Map<string, { suite: string; check: string }[]>> {
   const { discoverSuites, loadSuiteDefs } = await import('../engine/discover.ts');
   const defs = await loadSuiteDefs(await discoverSuites(dir), PACKAGE_ROOT);
-  const map = new Map<string, string[]>();
-  for (const d of defs) for (const c of d.checks) for (const id of c.clauses) map.set(id, [...new Set([...(map.get(id) ?? []), d.name])]);
+  const map = new Map<string, { suite: string; check: string }[]>();
+  for (const d of defs) for (const c of d.checks) for (const id of c.clauses) map.set(id, [...(map.get(id) ?? []), { suite: d.name, check: c.id }]);
   return map;
 }
 
@@ -136,18 +138,18 @@ export async function runSelfTest(opts: SelfTestOptions = {}): Promise<KillMatri
   const concurrency = Math.max(1, opts.concurrency ?? defaultWorkers());
   // The conformant run goes first: every row is judged against it. A generated fault runs only
   // the suites that can catch it (suitesFor).
-  const byClause = opts.narrowNamed ? await suitesByClause(opts.suitesDir ?? DEFAULT_SUITES_DIR) : undefined;
-  const narrowed = (f: FaultDef): string[] | undefined => {
+  const byClause = opts.narrowNamed ? await checksByClause(opts.suitesDir ?? DEFAULT_SUITES_DIR) : undefined;
+  const narrowed = (f: FaultDef): Pick<Job, 'suites' | 'checks'> => {
     const own = suitesFor(f);
-    if (own || !byClause) return own;
     // Error envelopes are judged on every error any check provokes (src/engine/ambient.ts): a
-    // fault declaring one of those clauses may be caught by any suite.
-    if (f.clauses.some((c) => AMBIENT_CLAUSES.has(c))) return undefined;
-    const names = [...new Set(f.clauses.flatMap((c) => byClause.get(c) ?? []))];
-    return names.length > 0 ? names.sort() : undefined;
+    // fault declaring one of those clauses may be caught by any check.
+    if (!byClause || f.clauses.some((c) => AMBIENT_CLAUSES.has(c))) return own ? { suites: own } : {};
+    const naming = f.clauses.flatMap((c) => byClause.get(c) ?? []).filter((n) => own === undefined || own.includes(n.suite));
+    if (naming.length === 0) return own ? { suites: own } : {};
+    return { suites: [...new Set(naming.map((n) => n.suite))].sort(), checks: [...new Set(naming.map((n) => n.check))].sort() };
   };
-  const suitesOf = (f: FaultDef): string[] | undefined => (opts.onlySuites ? [...opts.onlySuites] : narrowed(f));
-  const jobs: Job[] = [{ faults: [], ...(opts.onlySuites ? { suites: [...opts.onlySuites] } : {}) }, ...selected.map((f) => ({ faults: [f.name], ...(suitesOf(f) ? { suites: suitesOf(f)! } : {}) }))];
+  const scopeOf = (f: FaultDef): Pick<Job, 'suites' | 'checks'> => (opts.onlySuites ? { suites: [...opts.onlySuites] } : narrowed(f));
+  const jobs: Job[] = [{ faults: [], ...(opts.onlySuites ? { suites: [...opts.onlySuites] } : {}) }, ...selected.map((f) => ({ faults: [f.name], ...scopeOf(f) }))];
   let done = 0;
   const { summaries, suites } = await runPool(jobs, {
     workers: concurrency,

@@ -31,6 +31,8 @@ const ENTRY = fileURLToPath(new URL('./worker-entry.mjs', import.meta.url));
 export interface Job {
   faults: string[];
   suites?: string[];
+  /** Only these checks of those suites run (the others are disabled, as by --check). */
+  checks?: string[];
 }
 
 export interface PoolOptions {
@@ -192,7 +194,7 @@ export async function runPool(jobs: readonly Job[], opts: PoolOptions): Promise<
         finish(i, brokenSummary(jobs[i]!, `the job did not finish within ${opts.jobTimeoutMs} ms; its worker was killed`, opts.jobTimeoutMs));
         void handle.kill().then(spawn);
       }, opts.jobTimeoutMs);
-      handle.send({ type: 'run', id: i, faults: jobs[i]!.faults, ...(jobs[i]!.suites ? { suites: jobs[i]!.suites } : {}) });
+      handle.send({ type: 'run', id: i, faults: jobs[i]!.faults, ...(jobs[i]!.suites ? { suites: jobs[i]!.suites } : {}), ...(jobs[i]!.checks ? { checks: jobs[i]!.checks } : {}) });
     };
     const handle: Handle = STARTERS[opts.mode]({
       message(m) {

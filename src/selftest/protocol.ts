@@ -22,7 +22,7 @@ export interface SuiteOutline {
   checks: { id: string; clauses: string[] }[];
 }
 
-export type ToWorker = { type: 'init'; init: WorkerInit } | { type: 'run'; id: number; faults: string[]; suites?: string[] } | { type: 'exit' };
+export type ToWorker = { type: 'init'; init: WorkerInit } | { type: 'run'; id: number; faults: string[]; suites?: string[]; checks?: string[] } | { type: 'exit' };
 
 export type FromWorker =
   | { type: 'ready'; suites: SuiteOutline[] }

@@ -25,6 +25,8 @@ export interface TargetRunOptions {
   suiteConcurrency: number;
   /** Per-request time limit in ms. */
   timeoutMs?: number;
+  /** Only these checks run; the others are disabled, as by --check. */
+  checks?: readonly string[];
 }
 
 /** Longest first-finding message kept in a summary. */
@@ -38,7 +40,8 @@ export async function runTarget(faults: readonly string[], opts: TargetRunOption
   const cpu = process.cpuUsage();
   const ref = await startReference({ faults });
   try {
-    const run = controlledRunContext(ref, { seed: opts.seed, numRuns: opts.numRuns, ...(opts.timeoutMs !== undefined ? { timeoutMs: opts.timeoutMs } : {}) });
+    const base = controlledRunContext(ref, { seed: opts.seed, numRuns: opts.numRuns, ...(opts.timeoutMs !== undefined ? { timeoutMs: opts.timeoutMs } : {}) });
+    const run = opts.checks ? { ...base, checks: [...opts.checks] } : base;
     const out = await runSuitesInProcess(opts.suites, run, { concurrency: opts.suiteConcurrency });
     specHash ??= hashFile(DEFAULT_SPEC_PATH);
     const result = buildRunResult(out.results, opts.catalog, {

@@ -69,6 +69,7 @@ export function serveWorker(port: WorkerPort, opts: { catchStray: boolean } = { 
           seed: init.seed,
           numRuns: init.numRuns,
           suiteConcurrency: init.suiteConcurrency,
+          ...(m.checks ? { checks: m.checks } : {}),
           ...(init.timeoutMs ? { timeoutMs: init.timeoutMs } : {}),
         });
         summary.runErrors.push(...stray);
