@@ -35,6 +35,8 @@ export interface LatencyRun {
    * the run's critical path when every suite runs side by side.
    */
   suites: Record<string, number>;
+  /** The longest checks of the run (ms), longest first: what a lane's length is made of. */
+  longest: { checkId: string; ms: number }[];
   /** Requests the proxy forwarded (0 without one). */
   forwarded: number;
   /** API calls the proxy's rate limit answered 429 (0 without one). */
@@ -86,6 +88,9 @@ function runEnv(controlToken: string): NodeJS.ProcessEnv {
   return env;
 }
 
+/** Checks named per latency as the longest (bench output). */
+const LONGEST_SHOWN = 5;
+
 /** One `wgc run` against `origin`, in a process of its own (never spawnSync: the proxy lives in this event loop). */
 async function timedLatencyRun(origin: string, controlToken: string, runArgs: readonly string[], laneOf: (checkId: string) => number): Promise<Omit<LatencyRun, 'forwarded' | 'limited'>> {
   // The working folder is empty, so no wg-conformance.json is discovered.
@@ -126,6 +131,10 @@ async function timedLatencyRun(origin: string, controlToken: string, runArgs: re
       verdict: report.summary.verdict,
       counts,
       suites,
+      longest: report.checks
+        .map((c) => ({ checkId: c.checkId, ms: c.durationMs }))
+        .sort((x, y) => y.ms - x.ms)
+        .slice(0, LONGEST_SHOWN),
       load: [loadBefore, loadavg()[0]!],
     };
   } finally {
@@ -196,6 +205,9 @@ export function renderLatencyBench(b: LatencyBench): string {
     const times = names.map((n) => [n, median(l.runs.map((r) => r.suites[n] ?? 0))] as const).sort((x, y) => y[1] - x[1]);
     out.push(`  ${String(l.oneWayMs).padStart(5)} ms: ${times.map(([n, t]) => `${n} ${(t / 1000).toFixed(1)}`).join(', ')}`);
   }
+  out.push('');
+  out.push(`the longest checks (seconds, in the first run at each latency):`);
+  for (const l of b.latencies) out.push(`  ${String(l.oneWayMs).padStart(5)} ms: ${(l.runs[0]?.longest ?? []).map((c) => `${c.checkId} ${(c.ms / 1000).toFixed(1)}`).join(', ')}`);
   out.push('');
   out.push(b.same ? 'same verdict, outcome counts, requests and credits in every run at every latency' : 'DIFFERENT verdicts, outcome counts, requests or credits between runs: see the rows above');
   return `${out.join('\n')}\n`;
