@@ -6,8 +6,11 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     // Fixture suites are run by tests through `wgc run`, never collected directly.
     exclude: ['**/node_modules/**', 'test/**/fixtures/**'],
-    testTimeout: 60_000,
-    hookTimeout: 60_000,
+    // A hang guard, not a speed bound: beside a looping benchmark (load 7 to 12 on the two cores)
+    // tests that run whole suites in child processes took 35 to 65 s, and one with a self-test
+    // of a copy of the project passed 60 s. Tests with more to do set their own.
+    testTimeout: 180_000,
+    hookTimeout: 180_000,
     pool: 'forks',
     // Three workers on 2 cores: vitest's default there is one, which put every file of the suite
     // one after another (854 s). Many files mostly wait (the kill matrix's worker processes, ledger

@@ -28,7 +28,7 @@ let proxy: LatencyProxy;
 beforeAll(async () => {
   ref = await serveReference();
   proxy = await startLatencyProxy(ref.origin, 0, { rateLimit: LIMIT });
-}, 60_000);
+}, 180_000);
 afterAll(async () => {
   await proxy?.close();
   await ref?.close();

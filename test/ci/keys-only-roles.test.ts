@@ -74,7 +74,7 @@ describe("keys-only runs read GET /me roles as the document's words", () => {
     profile = join(dir, 'profile.json');
     writeFileSync(profile, JSON.stringify({ keys: keys.map((k) => ({ name: k.name, env: k.env })) }));
     env = cleanEnv(Object.fromEntries(keys.map((k, i) => [k.env, secrets[i]!])));
-  }, 60_000);
+  }, 180_000);
   afterAll(async () => {
     for (const p of proxies) await p.close();
     await ref?.close();

@@ -71,7 +71,7 @@ describe('expectCharged', () => {
     await expect(service.expectCharged('BILL-001', 1, () => send('POST', '/definitions', 201, 0))).rejects.toMatchObject({
       evidence: { clause: 'BILL-001', message: expect.stringContaining('waited') },
     });
-  }, 20_000);
+  }, 60_000);
 });
 
 describe('a ledger the suite cannot read', () => {

@@ -83,7 +83,7 @@ describe('the time budget', () => {
     const forced = report.meta.runErrors.some((e) => /grace period .* ran out: the suites were still running/.test(e));
     expect(code).toBe(report.summary.coverage.verified > 0 && !forced ? 0 : 2);
     expect(report.meta.runErrors.filter((e) => !/grace period .* ran out: the suites were still running/.test(e))).toEqual([]);
-  }, 60_000);
+  }, 180_000);
 
   describe('in a session (deterministic)', () => {
     let ref: RunningReference;
@@ -169,7 +169,7 @@ describe('signals', () => {
     expect(report.checks.some((c) => c.outcome === 'passed')).toBe(true);
     expect(report.checks.some((c) => /cancelled \(SIGTERM\)/.test(c.reason ?? ''))).toBe(true);
     expect(run.err()).toMatch(/SIGTERM: stopping/);
-  }, 60_000);
+  }, 180_000);
 
   test('a second signal exits at once, without waiting for the clean-up', async () => {
     const out = await outDir();
@@ -185,7 +185,7 @@ describe('signals', () => {
     // Measured from the second signal (not from spawning: a busy machine makes the run's start
     // slow, never this): waiting for the clean-up would take the whole 30 s grace period.
     expect(Date.now() - second).toBeLessThan(30_000);
-  }, 60_000);
+  }, 180_000);
 });
 
 describe('progress', () => {
@@ -244,5 +244,5 @@ describe('progress', () => {
     const code = await runCommand(['--seed', '1', '--suite', 'errors', '--out', out, '--quiet'], {}, { out: () => {}, err: (t) => void err.push(t) });
     expect(code).toBe(0);
     expect(err.join('')).not.toMatch(/suites\/errors|still running|checks ·/);
-  }, 60_000);
+  }, 180_000);
 });

@@ -27,6 +27,13 @@ function guideSteps(): string[] {
   return [...section.matchAll(/^\d+\. `([^`]+)`/gm)].map((m) => m[1]!);
 }
 
+/**
+ * Time for one test here: each runs one or two commands in the copy (sh: up to 240 s each), a
+ * self-test of the copy and a vitest run among them. Beside a looping benchmark the self-test's
+ * test took over a minute, vitest's default limit.
+ */
+const TEST_MS = 2 * 240_000 + 30_000;
+
 let dir: string;
 function sh(cmd: string, args: string[], timeout = 240_000) {
   const r = spawnSync(cmd, args, {
@@ -142,32 +149,44 @@ describe('docs/writing-checks.md, adding a check for a new clause', () => {
     expect(guideSteps()).toEqual(STEPS.map(([what]) => what));
   });
 
-  test('the new check passes on the reference: the clause is verified', () => {
-    const r = sh(process.execPath, ['bin/wgc.mjs', 'run', '--check', CHECK, '--seed', '1', '--out', 'reports/walk', '--quiet']);
-    expect(r.code, r.out).toBe(0);
-    const report = JSON.parse(readFileSync(join(dir, 'reports/walk/report.json'), 'utf8')) as { clauses: { id: string; outcome: string }[] };
-    expect(report.clauses.find((c) => c.id === CLAUSE)?.outcome).toBe('passed');
-  });
+  test(
+    'the new check passes on the reference: the clause is verified',
+    () => {
+      const r = sh(process.execPath, ['bin/wgc.mjs', 'run', '--check', CHECK, '--seed', '1', '--out', 'reports/walk', '--quiet']);
+      expect(r.code, r.out).toBe(0);
+      const report = JSON.parse(readFileSync(join(dir, 'reports/walk/report.json'), 'utf8')) as { clauses: { id: string; outcome: string }[] };
+      expect(report.clauses.find((c) => c.id === CLAUSE)?.outcome).toBe('passed');
+    },
+    TEST_MS,
+  );
 
-  test('the new fault is caught by the self-test, and its probe passes clean and fails under it', () => {
-    const r = sh(process.execPath, ['bin/wgc.mjs', 'selftest', '--fault', FAULT, '--out', 'reports/st', '--concurrency', '1']);
-    expect(r.code, r.out).toBe(0);
-    expect(r.out).toMatch(/kill rate: 100\.0% \(1\/1\)/);
-    const probes = sh('npx', ['vitest', 'run', '--config', 'test/vitest.config.ts', 'test/reference/fault-probes.test.ts', '-t', `${CLAUSE} passes|${FAULT}|exist for every clause`]);
-    expect(probes.code, probes.out).toBe(0);
-    expect(probes.out).toMatch(/3 passed/);
-  });
+  test(
+    'the new fault is caught by the self-test, and its probe passes clean and fails under it',
+    () => {
+      const r = sh(process.execPath, ['bin/wgc.mjs', 'selftest', '--fault', FAULT, '--out', 'reports/st', '--concurrency', '1']);
+      expect(r.code, r.out).toBe(0);
+      expect(r.out).toMatch(/kill rate: 100\.0% \(1\/1\)/);
+      const probes = sh('npx', ['vitest', 'run', '--config', 'test/vitest.config.ts', 'test/reference/fault-probes.test.ts', '-t', `${CLAUSE} passes|${FAULT}|exist for every clause`]);
+      expect(probes.code, probes.out).toBe(0);
+      expect(probes.out).toMatch(/3 passed/);
+    },
+    TEST_MS,
+  );
 
-  test('the generated docs and the catalog snapshot are current, and name the new clause, check and fault', () => {
-    expect(sh(process.execPath, ['bin/wgc.mjs', 'docs', '--check']).code).toBe(0);
-    const clauses = readFileSync(join(dir, 'docs/clauses.md'), 'utf8');
-    expect(clauses).toContain(`### ${CLAUSE}`);
-    expect(clauses).toMatch(new RegExp(`${CHECK}\` \\(\\[suites/auth/scratch\\.ts:\\d+\\]`));
-    expect(clauses).toContain(`\`${FAULT}\``);
-    expect(existsSync(join(dir, 'test/catalog/__snapshots__'))).toBe(true);
-    const plan = JSON.parse(readFileSync(join(dir, 'specs/credit-plan.json'), 'utf8')) as { checks: Record<string, unknown> };
-    expect(plan.checks[CHECK]).toEqual({ fixed: 0, perRun: 0 });
-  });
+  test(
+    'the generated docs and the catalog snapshot are current, and name the new clause, check and fault',
+    () => {
+      expect(sh(process.execPath, ['bin/wgc.mjs', 'docs', '--check']).code).toBe(0);
+      const clauses = readFileSync(join(dir, 'docs/clauses.md'), 'utf8');
+      expect(clauses).toContain(`### ${CLAUSE}`);
+      expect(clauses).toMatch(new RegExp(`${CHECK}\` \\(\\[suites/auth/scratch\\.ts:\\d+\\]`));
+      expect(clauses).toContain(`\`${FAULT}\``);
+      expect(existsSync(join(dir, 'test/catalog/__snapshots__'))).toBe(true);
+      const plan = JSON.parse(readFileSync(join(dir, 'specs/credit-plan.json'), 'utf8')) as { checks: Record<string, unknown> };
+      expect(plan.checks[CHECK]).toEqual({ fixed: 0, perRun: 0 });
+    },
+    TEST_MS,
+  );
 });
 
 // Keep the scratch names out of the real tree (a leftover would be a real clause).

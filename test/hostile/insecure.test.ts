@@ -65,5 +65,5 @@ describe.concurrent('plain http', () => {
     expect(said).toMatch(/plain http/);
     expect(said).toContain('--allow-insecure-http');
     expect(out.ms, `refused after ${out.ms} ms; starting the CLI takes ${startupMs} ms`).toBeLessThanOrEqual(bound());
-  }, 90_000);
+  }, 180_000);
 });

@@ -190,5 +190,5 @@ describe('the lenient variant', () => {
     const done = (await other.api('GET', `/operations/${submitted.json.id}`)).json;
     expect(done).toMatchObject({ status: 'succeeded', modelCreditCeiling: 2, apiPreviewCredits: 1, apiSubmissionCredits: 1, analysisLabel: 'Account research' });
     expect(done.result).toMatchObject({ modelCreditCeiling: 2 });
-  }, 15_000);
+  }, 60_000);
 });

@@ -48,7 +48,7 @@ describe.skipIf(!xmllint && !process.env.CI)('junit.xml against junit-4.xsd (xml
     const xml = renderJunit(await failingRun());
     expect(validate(xml)).toBe('');
     expect(xml).toContain('reproduction script: reproduce/auth--revoked-key-rejected.sh');
-  }, 60_000);
+  }, 180_000);
 });
 
 describe('junit.xml content', () => {

@@ -44,7 +44,7 @@ beforeAll(async () => {
   await vitest?.close();
   // The fixture tests fail on purpose; that must not fail this run.
   process.exitCode = exitCode;
-}, 60_000);
+}, 180_000);
 
 describe('WgcReporter', () => {
   const byId = () => new Map<string, CheckResult>(wgc.results().map((r) => [r.checkId, r]));

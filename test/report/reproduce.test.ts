@@ -48,7 +48,7 @@ describe('the reproduction of a real failure', () => {
     expect(sc.steps[shown]!.status).toBe(200);
     // The key's secret is carried from the answer that minted it, never written down.
     expect(sc.steps.flatMap((s) => s.captures).some((c) => c.name.startsWith('secret:') && c.path === '.secret')).toBe(true);
-  }, 60_000);
+  }, 180_000);
 
   test.skipIf(!tools && !process.env.CI)(
     'the script alone reproduces it on a fresh faulty target, and shows the refusal on a conformant one',

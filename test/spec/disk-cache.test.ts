@@ -48,7 +48,7 @@ describe('spec disk cache', () => {
     expect(Object.isFrozen(cached.operations[0]!.responses)).toBe(true);
     expect(cached.operation('listDefinitions').operationId).toBe('listDefinitions');
     expect(cached.operationByRoute('GET', '/api/v1/definitions?limit=1')?.operationId).toBe('listDefinitions');
-  }, 60_000);
+  }, 180_000);
 
   test('a corrupt entry falls back to the full load', async () => {
     const warm = await freshLoader();
@@ -56,5 +56,5 @@ describe('spec disk cache', () => {
     for (const f of readdirSync(SPEC_CACHE_DIR)) if (f.startsWith('api-')) writeFileSync(join(SPEC_CACHE_DIR, f), 'not a v8 serialisation');
     const again = await freshLoader();
     expect(parts(await again.loadSpec())).toEqual(expected);
-  }, 60_000);
+  }, 180_000);
 });
