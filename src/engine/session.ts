@@ -89,12 +89,17 @@ interface Setup {
  */
 export async function openSession(suite: SuiteDef, run: RunContext, deps: SessionDeps = {}): Promise<SuiteSession> {
   const selected = run.suites.length === 0 || run.suites.includes(suite.name);
-  const lanes = selected && hasControl(run) ? (suite.lanes ?? []).filter((l) => l.length > 0) : [];
+  const declared = selected && hasControl(run) ? (suite.lanes ?? []).filter((l) => l.length > 0) : [];
+  const ids = new Set(suite.checks.map((c) => c.id));
+  const stray = declared.flat().filter((c) => !ids.has(c.id));
+  if (stray.length > 0) throw new Error(`suite ${suite.name}: lanes name checks the suite does not list: ${stray.map((c) => c.id).join(', ')}`);
+  // Under --check only the lanes holding a selected check are opened (each provisions a
+  // workspace and a cast); the checks of the others are concluded in the suite's own session
+  // (disabled, not selected) without a request.
+  const picked = run.checks && run.checks.length > 0 ? new Set(run.checks) : undefined;
+  const lanes = picked ? declared.filter((l) => l.some((c) => picked.has(c.id))) : declared;
   if (lanes.length === 0) return openLane(suite, run, deps);
   const opened = Date.now();
-  const ids = new Set(suite.checks.map((c) => c.id));
-  const stray = lanes.flat().filter((c) => !ids.has(c.id));
-  if (stray.length > 0) throw new Error(`suite ${suite.name}: lanes name checks the suite does not list: ${stray.map((c) => c.id).join(', ')}`);
   // The lanes share the suite's keep-alive Agent (one, as before lanes) and its share of the
   // run's 429 retries (one budget for the suite).
   const ownDispatcher = deps.dispatcher ? undefined : createDispatcher({ connectTimeoutMs: run.http.timeoutMs });

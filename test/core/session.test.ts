@@ -241,6 +241,19 @@ describe('lanes (SuiteDef.lanes)', () => {
     }
   });
 
+  test('under --check only the lanes holding a selected check are opened; the other checks are disabled without a request', async () => {
+    const seen = new Map<string, { ws?: string; secret?: string; start: number; end: number }>();
+    const [a, b, c, d] = ['a', 'b', 'c', 'd'].map((id) => noting(seen, id, true)) as [CheckDef, CheckDef, CheckDef, CheckDef];
+    const suite: SuiteDef = { ...suiteOf([a, b, c, d]), lanes: [[c], [d]] };
+    const session = await openSession(suite, runContext({ baseUrl: ref.baseUrl, controlUrl: ref.controlUrl, controlToken: ref.controlToken, checks: ['t/c'] }));
+    const results = await Promise.all(suite.checks.map((x) => session.run(x)));
+    const summary = await session.close();
+    expect(results.map((r) => `${r.checkId} ${r.outcome} ${r.requests}`)).toEqual(['t/a disabled 0', 't/b disabled 0', 't/c passed 1', 't/d disabled 0']);
+    // The suite's workspace and c's lane only (one member and key each), not d's.
+    expect(summary.requests).toBe(2 * 5 + 1);
+    expect([...seen.keys()]).toEqual(['c']);
+  });
+
   test('without control the lanes are one: every check in the order of checks', async () => {
     const seen = new Map<string, { start: number; end: number }>();
     const [a, b, c] = ['a', 'b', 'c'].map((id) => noting(seen, id, false)) as [CheckDef, CheckDef, CheckDef];
