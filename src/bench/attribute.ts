@@ -90,6 +90,12 @@ class LedgerWatch {
     private readonly attribute: (ws: string, entries: ChargedEntry[]) => void,
     /** Until when (epoch ms) a charge may still be recorded late. */
     private readonly lateUntil: () => number = () => 0,
+    /**
+     * How long a settled ledger must stay unchanged (ms): the target's lag. A charge whose
+     * answer the recording did not see as the last, or whose delay a loaded machine stretched,
+     * still lands within it of the reads, not in the next check's.
+     */
+    private readonly quietMs = 0,
   ) {}
 
   /** Notes the workspaces named in recorded control paths. */
@@ -123,6 +129,7 @@ class LedgerWatch {
         async () => (await this.control.usage(ws).catch(() => undefined)) ?? first,
         (a, b) => a.entries.length === b.entries.length,
         1_000,
+        this.quietMs,
       );
     }
     const last = this.lastSeq.get(ws) ?? 0;
@@ -173,6 +180,7 @@ export async function attributeCharges(suites: readonly SuiteDef[], run: RunCont
       c.entries.push(...entries);
     },
     () => (opts.ledgerLagMs ? lastAnswered() + opts.ledgerLagMs : 0),
+    opts.ledgerLagMs ?? 0,
   );
   /** When the last 2xx answer of the API arrived (a billed call's charge may follow it). */
   const lastAnswered = (): number => {

@@ -37,6 +37,8 @@ export interface LatencyRun {
   suites: Record<string, number>;
   /** The longest checks of the run (ms), longest first: what a lane's length is made of. */
   longest: { checkId: string; ms: number }[];
+  /** Requests per check: which checks a difference in the run's requests comes from. */
+  checkRequests: Record<string, number>;
   /** Requests the proxy forwarded (0 without one). */
   forwarded: number;
   /** API calls the proxy's rate limit answered 429 (0 without one). */
@@ -59,7 +61,7 @@ export interface LatencyBench {
   /** wgc run arguments of every run (the target and --out added per run). */
   runArgs: string[];
   latencies: LatencyFigures[];
-  /** True when every run at every latency had the same verdict, requests and credits. */
+  /** True when every run at every latency had the same verdict, outcome counts, credits and requests per check. */
   same: boolean;
   load: [number, number];
 }
@@ -135,6 +137,7 @@ async function timedLatencyRun(origin: string, controlToken: string, runArgs: re
         .map((c) => ({ checkId: c.checkId, ms: c.durationMs }))
         .sort((x, y) => y.ms - x.ms)
         .slice(0, LONGEST_SHOWN),
+      checkRequests: Object.fromEntries(report.checks.map((c) => [c.checkId, c.requests])),
       load: [loadBefore, loadavg()[0]!],
     };
   } finally {
@@ -176,7 +179,9 @@ export async function runLatencyBench(opts: LatencyOptions): Promise<LatencyBenc
     latencies.push({ oneWayMs, runs, medianWallMs: median(runs.map((r) => r.wallMs)) });
   }
   const all = latencies.flatMap((l) => l.runs);
-  const key = (r: LatencyRun): string => `${r.verdict} ${r.exitCode} ${r.requests} ${r.creditsCharged} ${JSON.stringify(r.counts)}`;
+  // The checks' requests, not the run's: the preflight samples the round trip once more where
+  // its first sample reads as near (src/target/pace.ts), which a loaded machine may not.
+  const key = (r: LatencyRun): string => `${r.verdict} ${r.exitCode} ${JSON.stringify(r.checkRequests)} ${r.creditsCharged} ${JSON.stringify(r.counts)}`;
   return { machine: machineInfo(), runArgs: [...opts.runArgs], latencies, same: all.every((r) => key(r) === key(all[0]!)), load: [loadStart, loadavg()[0]!] };
 }
 
@@ -209,6 +214,16 @@ export function renderLatencyBench(b: LatencyBench): string {
   out.push(`the longest checks (seconds, in the first run at each latency):`);
   for (const l of b.latencies) out.push(`  ${String(l.oneWayMs).padStart(5)} ms: ${(l.runs[0]?.longest ?? []).map((c) => `${c.checkId} ${(c.ms / 1000).toFixed(1)}`).join(', ')}`);
   out.push('');
-  out.push(b.same ? 'same verdict, outcome counts, requests and credits in every run at every latency' : 'DIFFERENT verdicts, outcome counts, requests or credits between runs: see the rows above');
+  out.push(
+    b.same
+      ? 'same verdict, outcome counts, credits and requests per check in every run at every latency'
+      : 'DIFFERENT verdicts, outcome counts, credits or requests per check between runs: see the rows above',
+  );
+  if (!b.same) {
+    const runs = b.latencies.flatMap((l) => l.runs);
+    const ids = [...new Set(runs.flatMap((r) => Object.keys(r.checkRequests ?? {})))].sort();
+    const differ = ids.filter((id) => new Set(runs.map((r) => r.checkRequests?.[id])).size > 1);
+    if (differ.length > 0) out.push(`checks whose requests differ between runs: ${differ.map((id) => `${id} (${runs.map((r) => r.checkRequests?.[id] ?? '-').join(', ')})`).join('; ')}`);
+  }
   return `${out.join('\n')}\n`;
 }
