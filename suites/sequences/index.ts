@@ -14,7 +14,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type fc from 'fast-check';
-import type { CheckContext, CheckDef, CreditPool, KeyHandle, SuiteDef } from '../../src/engine/check.ts';
+import type { CheckContext, CheckDef, CreditPool, Endpoints, KeyHandle, SuiteDef } from '../../src/engine/check.ts';
 import { Finding } from '../../src/engine/finding.ts';
 import { judged, judgedCount } from '../../src/engine/judged.ts';
 import type { LedgerEntry, Measured } from '../../src/engine/ledger.ts';
@@ -270,9 +270,6 @@ const SEEN_ONLY: Readonly<Record<string, string>> = {
   'BILL-006': 'no step was refused',
 };
 
-/** The indexes of the drawn sequences part `part` plays. */
-const playedBy = (part: number) => (_: unknown, i: number) => i % PARTS === part;
-
 /** How one model check draws and plays its sequences. */
 interface Play {
   arbitrary: fc.Arbitrary<Cmd[]>;
@@ -289,7 +286,7 @@ interface Play {
   seenOnly?: Readonly<Record<string, string>>;
   /** The part, in words ("this part", "this check"). */
   who: string;
-  /** The check the parts together make up ("definitions", "operations"): they share one allowance of shrinking in a run. */
+  /** The check the parts together make up (Family.id): they share one allowance of shrinking in a run. */
   family: string;
 }
 
@@ -305,6 +302,60 @@ function shrinkPoolOf(ctx: CheckContext, family: string): { left: number } {
   let pool = pools.get(family);
   if (!pool) pools.set(family, (pool = { left: MAX_SHRINK_CALLS }));
   return pool;
+}
+
+/**
+ * One model check played in parts side by side (PARTS), each a check in a lane of its own:
+ * part p plays the drawn sequences whose index is p modulo the parts, so together they play
+ * exactly the sequences one check would, with one shrinking allowance (shrinkPoolOf) and one
+ * ceiling in the credit plan (a creditPool) between them.
+ */
+interface Family {
+  /** The first part's id (part p > 0: `${id}-${p + 1}`); also names the shared allowance. */
+  id: string;
+  /** What the check verifies; each part's title adds its place. */
+  title: string;
+  clauses: readonly string[];
+  parts: number;
+  /** Sequences drawn in a run of --runs n. */
+  sequencesFor: (numRuns: number) => number;
+  /** The most one sequence may be charged. */
+  sequenceCeiling: number;
+  /** The one part that declares the endpoints (the seed decides which sequences reach them). */
+  endpoints: { part: number; endpoints: Readonly<Record<string, Endpoints>> };
+  play: Pick<Play, 'arbitrary' | 'judgedBy' | 'controlled' | 'situational'>;
+}
+
+/** The parts of a model check, as checks. */
+function modelCheckParts(f: Family): CheckDef[] {
+  const pool: CreditPool = { id: f.id, maxCredits: (numRuns) => (f.sequencesFor(numRuns) + MAX_SHRINK_CALLS) * f.sequenceCeiling };
+  const played = (part: number) => (_: unknown, i: number) => i % f.parts === part;
+  return Array.from({ length: f.parts }, (_, part) => ({
+    id: part === 0 ? f.id : `${f.id}-${part + 1}`,
+    title: `${f.title} (shrunk to the shortest failing sequence; part ${part + 1} of ${f.parts})`,
+    clauses: [...f.clauses],
+    ...(part === f.endpoints.part ? { endpoints: f.endpoints.endpoints } : {}),
+    needs: { mutation: true },
+    // The sequences of this part, played on the model and priced as the reference charges (plan.ts).
+    credits: (numRuns, seed) =>
+      drawnSequences(seed, f.sequencesFor(numRuns), f.play.arbitrary)
+        .filter(played(part))
+        .map(sequenceCredits)
+        .reduce((a, b) => a + b, 0),
+    // Its own sequences and the whole shrinking allowance, which it may take alone.
+    maxCredits: (numRuns) => (Math.ceil(f.sequencesFor(numRuns) / f.parts) + MAX_SHRINK_CALLS) * f.sequenceCeiling,
+    creditPool: pool,
+    run: (ctx) =>
+      playModel(ctx, {
+        ...f.play,
+        sequences: f.sequencesFor(ctx.run.numRuns),
+        played: played(part),
+        // One or two sequences a part: what only some sequences show may not be in them.
+        seenOnly: SEEN_ONLY,
+        who: 'this part',
+        family: f.id,
+      }),
+  }));
 }
 
 /** Plays a check's sequences as a property, then judges their charges and says what was not observable. */
@@ -366,66 +417,40 @@ async function playModel(ctx: CheckContext, p: Play): Promise<void> {
   }
 }
 
-/** The definitions parts together: all their sequences, and one shrinking allowance between them. */
-const DEFINITIONS_POOL: CreditPool = {
+/** The definitions sequences, played in PARTS parts. */
+const definitionsModel: Family = {
   id: 'sequences/definitions-model',
-  maxCredits: (numRuns) => (sequencesFor(numRuns) + MAX_SHRINK_CALLS) * MAX_COMMANDS * (WALK_PAGES + 1),
+  title: 'Random sequences of definition writes, listings, replays and reused keys leave what a model of the document says, step by step',
+  clauses: [
+    'DEF-003',
+    'DEF-012',
+    'DEF-013',
+    'DEF-015',
+    'DEF-017',
+    'DEF-018',
+    'DEF-019',
+    'DEF-022',
+    'DEF-028',
+    'DEF-029',
+    'PAGE-005',
+    'PAGE-006',
+    'IDEM-002',
+    'IDEM-003',
+    'IDEM-004',
+    'BILL-001',
+    'BILL-006',
+    'BILL-010',
+    ...GRANT_CLAUSES,
+  ],
+  parts: PARTS,
+  sequencesFor,
+  // Every step billed, every walk at its page bound, every definition archived at the end.
+  sequenceCeiling: MAX_COMMANDS * (WALK_PAGES + 1),
+  // Which endpoints a part's sequences reach depends on the seed: the first part declares them
+  // (test/reference/credit-plan.test.ts holds it to the seed of the self-test).
+  endpoints: { part: 0, endpoints: { 'DEF-029': ['createDefinition', 'updateDefinition', 'archiveDefinition', 'mergeDefinitionValue', 'listDefinitions'] } },
+  play: { arbitrary: sequenceArb, judgedBy: JUDGED_BY, controlled: GRANT_CLAUSES },
 };
-
-function modelPart(part: number): CheckDef {
-  return {
-    id: part === 0 ? 'sequences/definitions-model' : `sequences/definitions-model-${part + 1}`,
-    title: `Random sequences of definition writes, listings, replays and reused keys leave what a model of the document says, step by step (shrunk to the shortest failing sequence; part ${part + 1} of ${PARTS})`,
-    clauses: [
-      'DEF-003',
-      'DEF-012',
-      'DEF-013',
-      'DEF-015',
-      'DEF-017',
-      'DEF-018',
-      'DEF-019',
-      'DEF-022',
-      'DEF-028',
-      'DEF-029',
-      'PAGE-005',
-      'PAGE-006',
-      'IDEM-002',
-      'IDEM-003',
-      'IDEM-004',
-      'BILL-001',
-      'BILL-006',
-      'BILL-010',
-      ...GRANT_CLAUSES,
-    ],
-    // Which endpoints a part's sequences reach depends on the seed: the first part declares them
-    // (test/reference/credit-plan.test.ts holds it to the seed of the self-test).
-    ...(part === 0 ? { endpoints: { 'DEF-029': ['createDefinition', 'updateDefinition', 'archiveDefinition', 'mergeDefinitionValue', 'listDefinitions'] } } : {}),
-    needs: { mutation: true },
-    // The sequences of this part, played on the model and priced as the reference charges (plan.ts).
-    credits: (numRuns, seed) =>
-      drawnSequences(seed, sequencesFor(numRuns))
-        .filter(playedBy(part))
-        .map(sequenceCredits)
-        .reduce((a, b) => a + b, 0),
-    // Every step billed, every walk at its page bound, every definition archived at the end; and
-    // the shrinking of a failure.
-    maxCredits: (numRuns) => (Math.ceil(sequencesFor(numRuns) / PARTS) + MAX_SHRINK_CALLS) * MAX_COMMANDS * (WALK_PAGES + 1),
-    creditPool: DEFINITIONS_POOL,
-    run: (ctx) =>
-      playModel(ctx, {
-        arbitrary: sequenceArb,
-        sequences: sequencesFor(ctx.run.numRuns),
-        played: playedBy(part),
-        judgedBy: JUDGED_BY,
-        controlled: GRANT_CLAUSES,
-        seenOnly: SEEN_ONLY,
-        who: 'this part',
-        family: 'definitions',
-      }),
-  };
-}
-
-export const modelParts: readonly CheckDef[] = Array.from({ length: PARTS }, (_, i) => modelPart(i));
 
 /** Operations sequences per run (each up to MAX_OPS_COMMANDS steps; the run's --runs bounds it too). */
 const OPS_SEQUENCES = 10;
@@ -438,7 +463,6 @@ const opsSequencesFor = (numRuns: number): number => Math.max(1, Math.min(numRun
  * away, the longest lane of the run by far).
  */
 const OPS_PARTS = 10;
-const playedByOps = (part: number) => (_: unknown, i: number) => i % OPS_PARTS === part;
 
 /** The kinds of step of an operations sequence that judge each clause. */
 const OPS_JUDGED_BY: Readonly<Record<string, readonly Cmd['kind'][]>> = {
@@ -478,91 +502,73 @@ const OPS_CONTROLLED = [
   'BILL-005',
 ];
 
-/** The operations parts together: all their sequences, and one shrinking allowance between them. */
-const OPERATIONS_POOL: CreditPool = {
+/** The operations sequences, played in OPS_PARTS parts. */
+const operationsModel: Family = {
   id: 'sequences/operations-model',
-  maxCredits: (numRuns) => (opsSequencesFor(numRuns) + MAX_SHRINK_CALLS) * MAX_OPS_COMMANDS * (WALK_PAGES + 2),
+  title:
+    'Random sequences of catalog submissions, polls and walks of their receipts, their replays and reused keys, live CRM reads, compute runs and their polls, and every kind of read, among definition writes and creates refused as invalid, with a scope, a role, the definitions capability or another key taken away between calls, leave what a model of the document says',
+  clauses: [
+    'OPS-001',
+    'OPS-006',
+    'OPS-014',
+    'SCOPE-011',
+    'ERR-008',
+    'ROLE-004',
+    'ROLE-005',
+    'DATA-001',
+    'DATA-002',
+    'DATA-003',
+    'TRACE-017',
+    'ME-001',
+    'SVC-005',
+    'DEF-013',
+    'DEF-022',
+    'IDEM-002',
+    'IDEM-003',
+    'IDEM-004',
+    'ERR-009',
+    'AUTH-007',
+    'DEF-003',
+    'DEF-012',
+    'DEF-017',
+    'DEF-018',
+    'DEF-019',
+    'DEF-028',
+    'DEF-029',
+    'DEF-015',
+    'PAGE-005',
+    'PAGE-006',
+    'DEF-006',
+    'DEF-011',
+    'BILL-001',
+    'BILL-006',
+    'BILL-010',
+    'SCOPE-006',
+    'SCOPE-009',
+    'ROLE-001',
+    'ROLE-002',
+    'OPS-012',
+    'BILL-005',
+    ...GRANT_CLAUSES,
+  ],
+  parts: OPS_PARTS,
+  sequencesFor: opsSequencesFor,
+  // Every step billed twice over (a revoked key's reads, a walk at its page bound).
+  sequenceCeiling: MAX_OPS_COMMANDS * (WALK_PAGES + 2),
+  // Which endpoints a part's sequence reaches depends on the seed: one part declares them, the
+  // second (test/reference/credit-plan.test.ts holds it to the seed of the self-test; there the
+  // first part's sequence never polls a receipt).
+  endpoints: { part: 1, endpoints: { 'OPS-014': ['submitOperation', 'getOperation', 'listOperations'] } },
+  play: {
+    arbitrary: opsSequenceArb,
+    judgedBy: OPS_JUDGED_BY,
+    controlled: OPS_CONTROLLED,
+    situational: ['ME-001', 'VER-003', 'DATA-003', 'TRACE-017', 'DEF-013', 'DEF-022', 'DEF-015'],
+  },
 };
 
-function operationsPart(part: number): CheckDef {
-  return {
-    id: part === 0 ? 'sequences/operations-model' : `sequences/operations-model-${part + 1}`,
-    title: `Random sequences of catalog submissions, polls and walks of their receipts, their replays and reused keys, live CRM reads, compute runs and their polls, and every kind of read, among definition writes and creates refused as invalid, with a scope, a role, the definitions capability or another key taken away between calls, leave what a model of the document says (shrunk to the shortest failing sequence; part ${part + 1} of ${OPS_PARTS})`,
-    clauses: [
-      'OPS-001',
-      'OPS-006',
-      'OPS-014',
-      'SCOPE-011',
-      'ERR-008',
-      'ROLE-004',
-      'ROLE-005',
-      'DATA-001',
-      'DATA-002',
-      'DATA-003',
-      'TRACE-017',
-      'ME-001',
-      'SVC-005',
-      'DEF-013',
-      'DEF-022',
-      'IDEM-002',
-      'IDEM-003',
-      'IDEM-004',
-      'ERR-009',
-      'AUTH-007',
-      'DEF-003',
-      'DEF-012',
-      'DEF-017',
-      'DEF-018',
-      'DEF-019',
-      'DEF-028',
-      'DEF-029',
-      'DEF-015',
-      'PAGE-005',
-      'PAGE-006',
-      'DEF-006',
-      'DEF-011',
-      'BILL-001',
-      'BILL-006',
-      'BILL-010',
-      'SCOPE-006',
-      'SCOPE-009',
-      'ROLE-001',
-      'ROLE-002',
-      'OPS-012',
-      'BILL-005',
-      ...GRANT_CLAUSES,
-    ],
-    // Which endpoints a part's sequence reaches depends on the seed: one part declares them, the
-    // second (test/reference/credit-plan.test.ts holds it to the seed of the self-test; there the
-    // first part's sequence never polls a receipt).
-    ...(part === 1 ? { endpoints: { 'OPS-014': ['submitOperation', 'getOperation', 'listOperations'] } } : {}),
-    needs: { mutation: true },
-    credits: (numRuns, seed) =>
-      drawnSequences(seed, opsSequencesFor(numRuns), opsSequenceArb)
-        .filter(playedByOps(part))
-        .map(sequenceCredits)
-        .reduce((a, b) => a + b, 0),
-    // Every step billed twice over (a revoked key's reads, a walk at its page bound), and the shrinking of a failure.
-    maxCredits: (numRuns) => (Math.ceil(opsSequencesFor(numRuns) / OPS_PARTS) + MAX_SHRINK_CALLS) * MAX_OPS_COMMANDS * (WALK_PAGES + 2),
-    creditPool: OPERATIONS_POOL,
-    run: (ctx) =>
-      playModel(ctx, {
-        arbitrary: opsSequenceArb,
-        sequences: opsSequencesFor(ctx.run.numRuns),
-        played: playedByOps(part),
-        judgedBy: OPS_JUDGED_BY,
-        controlled: OPS_CONTROLLED,
-        situational: ['ME-001', 'VER-003', 'DATA-003', 'TRACE-017', 'DEF-013', 'DEF-022', 'DEF-015'],
-        // One sequence a part: what only some sequences show (a page of two ids or more, a listed
-        // or archived definition, a refusal the ledger is read for) may not be in it.
-        seenOnly: SEEN_ONLY,
-        who: 'this part',
-        family: 'operations',
-      }),
-  };
-}
-
-export const operationsParts: readonly CheckDef[] = Array.from({ length: OPS_PARTS }, (_, i) => operationsPart(i));
+const modelParts = modelCheckParts(definitionsModel);
+const operationsParts = modelCheckParts(operationsModel);
 
 export const sequencesSuite: SuiteDef = {
   name: 'sequences',
