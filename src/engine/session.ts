@@ -3,7 +3,7 @@
  * matched supplied keys without) and the runner of its checks. Used the same way by the
  * vitest glue (vitest.ts) and the in-process runner (run.ts), so both give the same results.
  */
-import type { PaceWaits } from '../http/limit.ts';
+import { withFlow, type PaceWaits } from '../http/limit.ts';
 import type { Dispatcher } from 'undici';
 import type { ApiClient, CheckContext, CheckDef, CheckResult, KeyHandle, SuiteDef } from './check.ts';
 import { LedgerBook, type LedgerService } from './ledger.ts';
@@ -161,6 +161,8 @@ export async function openSession(suite: SuiteDef, run: RunContext, deps: Sessio
 /** Opens one lane of a suite: the suite's workspace and cast, and the runner of the checks given to it, one after another. */
 async function openLane(suite: SuiteDef, run: RunContext, deps: SessionDeps): Promise<SuiteSession> {
   const opened = Date.now();
+  /** The lane's requests, from provisioning to teardown, are one flow of the run's pace (src/http/limit.ts). */
+  const flow = {};
   const secrets = new SecretRegistry();
   if (run.controlToken) secrets.add(run.controlToken, 'control_token');
   for (const k of run.keys) secrets.add(k.secret, k.name);
@@ -206,7 +208,7 @@ async function openLane(suite: SuiteDef, run: RunContext, deps: SessionDeps): Pr
     setup.stopped = stoppedAtOpen;
   } else if (api && control) {
     try {
-      const p = await provisionSuite(suite, control, run.prefix, run.workspaceCredits !== undefined ? { credits: run.workspaceCredits } : {});
+      const p = await withFlow(flow, () => provisionSuite(suite, control, run.prefix, run.workspaceCredits !== undefined ? { credits: run.workspaceCredits } : {}));
       // Relabel the new secrets after their cast names: curl then says $WGC_KEY_<CAST>.
       for (const k of p.keys.values()) secrets.add(k.secret, k.name);
       Object.assign(setup, { keys: p.keys, workspaceId: p.workspaceId, teardown: p.teardown });
@@ -328,39 +330,46 @@ async function openLane(suite: SuiteDef, run: RunContext, deps: SessionDeps): Pr
       return (api?.requestCount ?? 0) + (control?.requestCount ?? 0);
     },
     run(check) {
-      const next = queue.then(async () => {
-        const result = await runCheck(check);
-        // A check cut short by a stop did not spend its plan: the ledger is not waited for it.
-        if (result.outcome === 'passed' && !cut.has(check.id)) passedCredits += result.plannedCredits;
-        return result;
-      });
+      const next = withFlow(flow, () =>
+        queue.then(async () => {
+          const result = await runCheck(check);
+          // A check cut short by a stop did not spend its plan: the ledger is not waited for it.
+          if (result.outcome === 'passed' && !cut.has(check.id)) passedCredits += result.plannedCredits;
+          return result;
+        }),
+      );
       queue = next.catch(() => undefined);
       return next;
     },
-    async close() {
-      await queue;
-      let creditsCharged: number | null = null;
-      try {
-        // Read before teardown: the ledger goes with the workspace.
-        if (control && setup.teardown && setup.workspaceId) {
-          creditsCharged = (await book?.landed(passedCredits - created.charged)) ?? null;
-          // Workspaces a check created and left (its clean-up failed) are counted as they stand.
-          for (const ws of created.live)
-            created.charged += await control.usage(ws).then(
-              (u) => u.charged,
-              () => 0,
-            );
-          if (creditsCharged !== null) creditsCharged += created.charged;
-        }
-        await setup.teardown?.();
-        return { suite: suite.name, requests: (api?.requestCount ?? 0) + (control?.requestCount ?? 0), creditsCharged, durationMs: Date.now() - opened };
-      } finally {
-        await api?.close();
-        await control?.close();
-        if (ownDispatcher && !ownDispatcher.closed) await ownDispatcher.close();
-      }
+    close() {
+      return withFlow(flow, closeLane);
     },
   };
+
+  /** Reads the ledger, deletes the workspace and closes the clients, once the lane's checks are done. */
+  async function closeLane(): Promise<SessionSummary> {
+    await queue;
+    let creditsCharged: number | null = null;
+    try {
+      // Read before teardown: the ledger goes with the workspace.
+      if (control && setup.teardown && setup.workspaceId) {
+        creditsCharged = (await book?.landed(passedCredits - created.charged)) ?? null;
+        // Workspaces a check created and left (its clean-up failed) are counted as they stand.
+        for (const ws of created.live)
+          created.charged += await control.usage(ws).then(
+            (u) => u.charged,
+            () => 0,
+          );
+        if (creditsCharged !== null) creditsCharged += created.charged;
+      }
+      await setup.teardown?.();
+      return { suite: suite.name, requests: (api?.requestCount ?? 0) + (control?.requestCount ?? 0), creditsCharged, durationMs: Date.now() - opened };
+    } finally {
+      await api?.close();
+      await control?.close();
+      if (ownDispatcher && !ownDispatcher.closed) await ownDispatcher.close();
+    }
+  }
 }
 
 /** Workspaces the checks created and have not deleted, and what was charged in those they deleted. */

@@ -3,8 +3,13 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 /**
  * The pace of a run towards one target: a bound on the requests in flight (`--max-in-flight`)
  * that adapts to what the target answers. Every attempt a client puts on the wire holds one
- * slot from the moment it is sent until its answer is read (or it fails); the rest wait in order
- * of arrival. The run's work runs inside withInFlightLimit (vitest.ts, run.ts), so every suite
+ * slot from the moment it is sent until its answer is read (or it fails); the rest wait their
+ * turn. Waiters are grouped in flows (withFlow: a lane of a suite, from its provisioning to its
+ * teardown), each flow's in order of arrival and the flows served in turn, one request each: a
+ * lane sending one request at a time (a sequence, a chain of ledger reads) then waits behind one
+ * request of each other flow, not behind another lane's whole sweep of a hundred, which against a
+ * distant target made those chains the run's longest lanes. The run's work runs inside
+ * withInFlightLimit (vitest.ts, run.ts), so every suite
  * session, API and control client of the run shares one limiter (all suites run in one worker),
  * whatever pipelining the checks do: a run never floods a target. Time spent waiting for a slot
  * is not part of a request's --timeout (the target is not being asked yet).
@@ -60,9 +65,25 @@ const REAL_CLOCK: Clock = {
   clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout),
 };
 
+/** The flow of requests made outside any withFlow. */
+const NO_FLOW = {};
+const flows = new AsyncLocalStorage<object>();
+
+/**
+ * Runs `fn` with every request it sends, directly or through anything it starts, in `flow`: the
+ * limiter serves the flows that wait in turn (see the module comment).
+ */
+export function withFlow<T>(flow: object, fn: () => T): T {
+  return flows.run(flow, fn);
+}
+
 export class InFlightLimiter {
   private active = 0;
-  private readonly waiting: (() => void)[] = [];
+  /** Waiters by flow, each in order of arrival. */
+  private readonly queues = new Map<object, (() => void)[]>();
+  /** The flows that have waiters, in the order they are served (round robin). */
+  private readonly turn: object[] = [];
+  private waitingCount = 0;
   /** Most requests seen in flight at once (for tests and the benchmark). */
   peak = 0;
   /** Requests allowed in flight now: `max`, lowered by throttling, raised again one by one. */
@@ -179,12 +200,19 @@ export class InFlightLimiter {
   }
 
   private acquire(): Promise<void> {
-    if (this.waiting.length === 0 && this.canStartNow()) {
+    if (this.waitingCount === 0 && this.canStartNow()) {
       this.start();
       return Promise.resolve();
     }
+    const flow = flows.getStore() ?? NO_FLOW;
     return new Promise<void>((resolve) => {
-      this.waiting.push(resolve);
+      let queue = this.queues.get(flow);
+      if (!queue) {
+        this.queues.set(flow, (queue = []));
+        this.turn.push(flow);
+      }
+      queue.push(resolve);
+      this.waitingCount++;
       this.pump();
     });
   }
@@ -203,14 +231,21 @@ export class InFlightLimiter {
 
   /** Starts waiters while slots and time allow; else wakes itself when the time comes. */
   private pump(): void {
-    while (this.waiting.length > 0 && this.active < this.allowed) {
+    while (this.waitingCount > 0 && this.active < this.allowed) {
       const wait = Math.max(this.gateUntil, this.nextStartAt) - this.now();
       if (wait > 0) {
         this.wakeIn(wait);
         return;
       }
       this.start();
-      this.waiting.shift()!();
+      // The flow whose turn it is sends its oldest waiter, then goes to the back of the turn.
+      const flow = this.turn.shift()!;
+      const queue = this.queues.get(flow)!;
+      const next = queue.shift()!;
+      this.waitingCount--;
+      if (queue.length > 0) this.turn.push(flow);
+      else this.queues.delete(flow);
+      next();
     }
   }
 

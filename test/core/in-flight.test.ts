@@ -7,7 +7,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createHttpClient } from '../../src/http/client.ts';
-import { currentLimiter, InFlightLimiter, limitTarget, withInFlightLimit } from '../../src/http/limit.ts';
+import { currentLimiter, InFlightLimiter, limitTarget, withFlow, withInFlightLimit } from '../../src/http/limit.ts';
 import { SecretRegistry } from '../../src/http/redact.ts';
 import { inParallel } from '../../suites/_shared/parallel.ts';
 
@@ -76,6 +76,40 @@ describe('--max-in-flight', () => {
 
   test('a limiter refuses a bound below 1', () => {
     expect(() => new InFlightLimiter(0)).toThrow(RangeError);
+  });
+});
+
+describe('flows', () => {
+  /** Runs `label` holding a slot of `limiter` until `open` resolves; notes when it started. */
+  const task = (limiter: InFlightLimiter, started: string[], label: string, open: Promise<void>) =>
+    limiter.run(async () => {
+      started.push(label);
+      await open;
+    });
+
+  test('waiters of different flows are served in turn, each flow in order of arrival; without flows, in order of arrival', async () => {
+    const limiter = new InFlightLimiter(1);
+    const started: string[] = [];
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const [a, b] = [{}, {}];
+    const runs = [
+      task(limiter, started, 'held', gate),
+      // Flow a queues a sweep of three, then flow b one request: b waits for one of a's, not all three.
+      ...['a1', 'a2', 'a3'].map((l) => withFlow(a, () => task(limiter, started, l, Promise.resolve()))),
+      withFlow(b, () => task(limiter, started, 'b1', Promise.resolve())),
+    ];
+    release();
+    await Promise.all(runs);
+    expect(started).toEqual(['held', 'a1', 'b1', 'a2', 'a3']);
+
+    const fifo: string[] = [];
+    let let2!: () => void;
+    const gate2 = new Promise<void>((r) => (let2 = r));
+    const plain = [task(limiter, fifo, 'held', gate2), ...['x1', 'x2', 'y1'].map((l) => task(limiter, fifo, l, Promise.resolve()))];
+    let2();
+    await Promise.all(plain);
+    expect(fifo).toEqual(['held', 'x1', 'x2', 'y1']);
   });
 });
 
