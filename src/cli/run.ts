@@ -208,16 +208,17 @@ export async function runCommand(argv: string[], env: NodeJS.ProcessEnv, io: Cli
       io.out(renderTerminalSummary(result, { color: io.isTTY ?? false, files: written }));
       return 2;
     };
-    const controlProblem = await checkControlProtocol(target, config);
+    const run = runContextFor(config, target);
+    // The preflight comes first: its requests are free (GET /me, seed part 8), and a target that
+    // cannot be reached, is not the API or refuses a key is named before the suites are loaded.
+    // The control protocol's GET / (free too) goes beside it: against a distant target the two
+    // cost one round trip, not two. A control URL that is unusable is named first.
+    const [controlProblem, pre] = await Promise.all([checkControlProtocol(target, config), runPreflight(run)]);
     if (controlProblem) {
       io.err(`wgc run: --control-url: ${controlProblem}\n`);
       return abort([`the test-control protocol at --control-url is unusable, so no suite ran: ${controlProblem}`]);
     }
-    const run = runContextFor(config, target);
     io.out(`target ${target.label}${hasControl(run) ? ' (with test-control protocol)' : ' (no test-control protocol)'}\n`);
-    // The preflight comes first: its requests are free (GET /me, seed part 8), and a target that
-    // cannot be reached, is not the API or refuses a key is named before the suites are loaded.
-    const pre = await runPreflight(run);
     if (pre.problems.length > 0) {
       for (const p of pre.problems) io.err(`wgc run: ${p}\n`);
       return abort(pre.problems.map((p) => `preflight: ${p}; no suite ran`));

@@ -81,11 +81,13 @@ export async function pollUntil<T>(read: () => Promise<T>, enough: (value: T) =>
 /**
  * Reads until two reads (10 ms, then up to 80 ms apart) agree by `same` and, with `quietMs`,
  * nothing has changed for that long; or `boundMs` (at least twice `quietMs`) is spent.
+ * `first`: a read the caller has just made, which counts as the first (one round trip fewer
+ * against a distant target; the reads that must agree are still two, 10 ms apart).
  * Returns the last value read.
  */
-export async function settleReads<T>(read: () => Promise<T>, same: (a: T, b: T) => boolean, boundMs: number, quietMs = 0): Promise<T> {
+export async function settleReads<T>(read: () => Promise<T>, same: (a: T, b: T) => boolean, boundMs: number, quietMs = 0, first?: { value: T }): Promise<T> {
   const deadline = Date.now() + Math.max(boundMs, 2 * quietMs);
-  let last = await read();
+  let last = first ? first.value : await read();
   let since = Date.now();
   for (let wait = 10; ; wait = Math.min(wait * 2, 80)) {
     await sleep(wait);
@@ -111,6 +113,8 @@ interface Call {
   method: string;
   /** The API path without query, e.g. "/definitions/<id>". */
   path: string;
+  /** The path's segments, once split (see attribute). */
+  segments?: string[];
   sentAt: number;
   answeredAt?: number;
   status?: number;
@@ -161,10 +165,8 @@ function segments(path: string): string[] {
     });
 }
 
-/** The entry's path names the call's: it ends with the call's segments (a prefix such as /api/v1 aside; a {param} or :param segment matches any). */
-function pathMatches(entryPath: string, callPath: string): boolean {
-  const e = segments(entryPath);
-  const c = segments(callPath);
+/** The entry's path (as segments) names the call's: it ends with the call's segments (a prefix such as /api/v1 aside; a {param} or :param segment matches any). */
+function pathMatches(e: readonly string[], c: readonly string[]): boolean {
   if (c.length === 0 || e.length < c.length) return false;
   const tail = e.slice(e.length - c.length);
   return tail.every((s, i) => s === c[i] || /^(\{[^}]*\}|:.+|\*)$/.test(s));
@@ -173,7 +175,10 @@ function pathMatches(entryPath: string, callPath: string): boolean {
 /** The call an entry first seen at `seenAt` belongs to (see the module comment), if any. */
 function attribute(book: Book, entry: LedgerEntry, seenAt: number): Call | undefined {
   const horizon = 10 * Math.max(LATE_CHARGE_MS, book.lagMs ?? 0);
-  const named = book.calls.filter((c) => c.sentAt <= seenAt && c.method === String(entry.method).toUpperCase() && pathMatches(String(entry.path), c.path));
+  const method = String(entry.method).toUpperCase();
+  const entrySegments = segments(String(entry.path));
+  // A call's segments are split once (a lane's book holds every call it sent, and each new entry is matched against them).
+  const named = book.calls.filter((c) => c.sentAt <= seenAt && c.method === method && pathMatches(entrySegments, (c.segments ??= segments(c.path))));
   const sameStatus = named.filter((c) => c.status === entry.status);
   const pool = sameStatus.length > 0 ? sameStatus : named;
   const owed = pool.find((c) => c.claimed < c.owed && seenAt - (c.answeredAt ?? c.sentAt) <= horizon);
@@ -239,13 +244,18 @@ const is2xx = (ex: Exchange): boolean => !!ex.response && ex.response.status >= 
 
 // ------------------------------------------------------------------ waiting
 
-/** Reads until the entries stop changing (see settleReads) and, with `quietMs`, have not moved for that long. */
-async function settle(ctx: Source, book: Book, quietMs = 0): Promise<void> {
+/**
+ * Reads until the entries stop changing (see settleReads) and, with `quietMs`, have not moved for
+ * that long. `justRead`: the book was read a moment ago (the last read of a watch), and that read
+ * is the first of the ones that must agree.
+ */
+async function settle(ctx: Source, book: Book, quietMs = 0, justRead = false): Promise<void> {
   await settleReads(
     async () => (await read(ctx, book), book.seen.size),
     (a, b) => a === b,
     waitBound(ctx.run, SETTLE_MS),
     quietMs,
+    justRead ? { value: book.seen.size } : undefined,
   );
 }
 
@@ -288,8 +298,11 @@ function doubt(ctx: Source, book: Book): string | undefined {
  * of earlier work are in. Returns the charged total. Call at the start of a check that measures.
  */
 async function quietLedger(ctx: Source, book: Book): Promise<number> {
-  const attributed = (await checkConsistent(ctx, book)) && book.unexplained === 0;
-  await settle(ctx, book, attributed ? 0 : freeWindow(ctx, book));
+  const checked = book.consistent === undefined;
+  const consistent = await checkConsistent(ctx, book);
+  const attributed = consistent && book.unexplained === 0;
+  // The check of consistency (first in a workspace) has just read the entries: that read counts.
+  await settle(ctx, book, attributed ? 0 : freeWindow(ctx, book), checked && consistent);
   return book.total;
 }
 
@@ -309,7 +322,7 @@ async function chargesLanded(ctx: Source, book: Book, base: number, made: readon
   const started = Date.now();
   const landed = await watch(ctx, book, until, attributed ? () => calls.every((c) => c.claimed >= c.owed) : () => book.total - base >= billed.length);
   if (landed && !attributed && Date.now() - started > 50) book.lagMs = Math.max(book.lagMs ?? 0, Date.now() - started);
-  await settle(ctx, book);
+  await settle(ctx, book, 0, true);
   return book.total;
 }
 
@@ -363,8 +376,10 @@ export interface MeasureOptions<T> {
 
 /** Runs `action` and measures what its priced call(s) were charged (see the module comment). */
 async function measureCharges<T>(ctx: Source, book: Book, action: () => Promise<T>, opts: MeasureOptions<T> = {}): Promise<Measured<T>> {
+  const checked = book.consistent === undefined;
   const attributable = await checkConsistent(ctx, book);
-  await read(ctx, book);
+  // The check of consistency (first in a workspace) has just read the entries between two equal totals.
+  if (!(checked && attributable)) await read(ctx, book);
   const before = book.total;
   const mark = book.calls.length;
   const seqsBefore = new Set(book.seen.keys());
@@ -402,16 +417,23 @@ async function measureCharges<T>(ctx: Source, book: Book, action: () => Promise<
   /** The waits: for the expected charge up to the bound after the answer, or for a wrong one during the free window. */
   const wait = async (): Promise<void> => {
     waitedOnce = true;
+    // Whether a watch (which reads at least once) has just read the ledger: its last read is the
+    // settle's first.
+    let watched = false;
     if (floor > 0) {
       const started = Date.now();
       const landed = await watch(ctx, book, answered + waitBound(ctx.run, LATE_CHARGE_MS), () => charged() >= floor);
+      watched = true;
       if (!landed) waited = `waited ${((Date.now() - answered) / 1000).toFixed(1)} s after the answer for the charge (${describeBound(ctx.run, LATE_CHARGE_MS)})`;
       else if (!attributable && Date.now() - started > 50) book.lagMs = Math.max(book.lagMs ?? 0, Date.now() - answered);
     } else {
       const window = freeWindow(ctx, book);
-      if (window > 0) await watch(ctx, book, answered + window, () => charged() > 0);
+      if (window > 0) {
+        await watch(ctx, book, answered + window, () => charged() > 0);
+        watched = true;
+      }
     }
-    await settle(ctx, book);
+    await settle(ctx, book, 0, watched);
     for (const c of priced) c.open = false;
     // A total also grows by later calls' charges: with totals, the measurement ends here.
     if (!attributable) frozen = charged();
