@@ -62,6 +62,8 @@ export class SecretRegistry {
   #ordered: Entry[] | undefined;
   /** Matches any form of any searchable secret (a quick test before the replacements); rebuilt after `add`. */
   #any: RegExp | undefined;
+  /** The same alternatives, global (the one-pass replacement), with each form's marker; rebuilt after `add`. */
+  #every: { re: RegExp; markers: Map<string, string> } | undefined;
 
   /** Registers a secret under a label (e.g. the cast name "admin"). Empty secrets are ignored. */
   add(secret: string, label: string): void {
@@ -71,10 +73,12 @@ export class SecretRegistry {
       // A new label only: the forms, their order and the quick pattern stand.
       known.label = normaliseLabel(label);
       known.marker = redactionMarker(label);
+      this.#every = undefined;
       return;
     }
     this.#ordered = undefined;
     this.#any = undefined;
+    this.#every = undefined;
     const forms = new Set<string>([secret]);
     // The same secret may come back URL-encoded (echoed query parameters) or base64-encoded
     // (Basic auth, tokens embedded in JSON); each of these forms is a leak too.
@@ -121,6 +125,21 @@ export class SecretRegistry {
     return this.#any.test(text);
   }
 
+  /**
+   * Every form of every searchable secret as one global pattern of lookaheads (so that it finds
+   * occurrences that overlap), the longest secret's forms first, each form mapped to its marker;
+   * rebuilt after `add`.
+   */
+  #everyForm(): { re: RegExp; markers: Map<string, string> } {
+    if (!this.#every) {
+      const markers = new Map<string, string>();
+      for (const e of this.#searchable()) for (const f of e.forms) if (!markers.has(f)) markers.set(f, e.marker);
+      const alternatives = [...markers.keys()].map((f) => f.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'));
+      this.#every = { re: new RegExp(`(?=(${alternatives.join('|')}))`, 'g'), markers };
+    }
+    return this.#every;
+  }
+
   /** Replaces every registered secret (in all its forms) with its marker. */
   redact(text: string): string {
     if (!text) return text;
@@ -128,7 +147,27 @@ export class SecretRegistry {
     const whole = text.length < MIN_SEARCHABLE_LENGTH ? this.#entries.get(text) : undefined;
     if (whole) return whole.marker;
     if (!this.#mayHold(text)) return text;
+    // One pass over the text (a check's result with its scenario can be megabytes, and a lane
+    // registers every key its checks create): where a form starts, the first to match in the
+    // order of the replacements below. Occurrences apart from each other are replaced as the
+    // form-by-form replacement would; where two overlap, that replacement decides.
+    const every = this.#everyForm();
+    const found: { at: number; form: string }[] = [];
+    for (const m of text.matchAll(every.re)) found.push({ at: m.index, form: m[1]! });
+    const apart = found.every((f, i) => i === 0 || found[i - 1]!.at + found[i - 1]!.form.length <= f.at);
     let out = text;
+    if (apart) {
+      out = '';
+      let from = 0;
+      for (const f of found) {
+        out += text.slice(from, f.at) + every.markers.get(f.form)!;
+        from = f.at + f.form.length;
+      }
+      out += text.slice(from);
+      // A marker next to the text around it can spell a form anew (a target chooses the secrets
+      // it issues): then the replacement below goes on from here, as it would have.
+      if (!this.#mayHold(out)) return out;
+    }
     for (const entry of this.#searchable()) {
       for (const form of entry.forms) {
         if (out.includes(form)) out = out.split(form).join(entry.marker);

@@ -85,6 +85,25 @@ describe('redaction', () => {
     );
   });
 
+  test('property: secrets that overlap in the text are replaced exactly as one secret at a time, longest first, would replace them', () => {
+    // Secrets and text of two letters: occurrences overlap and contain each other often, and no
+    // encoded form (base64 holds other letters) can occur, so the plain replacement is the oracle.
+    const ab = (min: number, max: number) => fc.string({ unit: fc.constantFrom('a', 'b'), minLength: min, maxLength: max });
+    fc.assert(
+      fc.property(fc.uniqueArray(ab(6, 10), { minLength: 1, maxLength: 5 }), fc.array(fc.oneof(ab(0, 8), fc.nat()), { maxLength: 12 }), (secrets, parts) => {
+        const registry = new SecretRegistry();
+        secrets.forEach((s, i) => registry.add(s, `k${i}`));
+        const text = parts.map((p) => (typeof p === 'number' ? secrets[p % secrets.length]! : p)).join('');
+        const oneAtATime = secrets
+          .map((s, i) => ({ s, marker: `[REDACTED:k${i}]` }))
+          .sort((x, y) => y.s.length - x.s.length)
+          .reduce((out, { s, marker }) => out.split(s).join(marker), text);
+        expect(registry.redact(text)).toBe(oneAtATime);
+      }),
+      { numRuns: 500, seed: 7 },
+    );
+  });
+
   test('the longest secret wins when one secret contains another', () => {
     const secrets = new SecretRegistry();
     secrets.add('abcdef123456', 'short');
