@@ -60,10 +60,8 @@ export class SecretRegistry {
   readonly #entries = new Map<string, Entry>();
   /** Searchable entries, longest secret first; rebuilt after `add`. */
   #ordered: Entry[] | undefined;
-  /** Matches any form of any searchable secret (a quick test before the replacements); rebuilt after `add`. */
-  #any: RegExp | undefined;
-  /** The same alternatives, global (the one-pass replacement), with each form's marker; rebuilt after `add`. */
-  #every: { re: RegExp; markers: Map<string, string> } | undefined;
+  /** The patterns over every form of every searchable secret (see #patterns); rebuilt after `add`. */
+  #compiled: { any: RegExp; every: RegExp; markers: Map<string, string> } | undefined;
 
   /** Registers a secret under a label (e.g. the cast name "admin"). Empty secrets are ignored. */
   add(secret: string, label: string): void {
@@ -73,12 +71,11 @@ export class SecretRegistry {
       // A new label only: the forms, their order and the quick pattern stand.
       known.label = normaliseLabel(label);
       known.marker = redactionMarker(label);
-      this.#every = undefined;
+      this.#compiled = undefined;
       return;
     }
     this.#ordered = undefined;
-    this.#any = undefined;
-    this.#every = undefined;
+    this.#compiled = undefined;
     const forms = new Set<string>([secret]);
     // The same secret may come back URL-encoded (echoed query parameters) or base64-encoded
     // (Basic auth, tokens embedded in JSON); each of these forms is a leak too.
@@ -115,29 +112,25 @@ export class SecretRegistry {
     return this.#ordered;
   }
 
-  /** Whether `text` may hold a form of a searchable secret (never false when it does). */
-  #mayHold(text: string): boolean {
-    if (!this.#any) {
-      const forms = this.#searchable().flatMap((e) => e.forms);
-      // No forms: a pattern that never matches.
-      this.#any = forms.length === 0 ? /(?!)/ : new RegExp(forms.map((f) => f.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|'));
-    }
-    return this.#any.test(text);
-  }
-
   /**
-   * Every form of every searchable secret as one global pattern of lookaheads (so that it finds
-   * occurrences that overlap), the longest secret's forms first, each form mapped to its marker;
-   * rebuilt after `add`.
+   * Every form of every searchable secret, the longest secret's forms first, each mapped to its
+   * marker, as two patterns: `any` finds whether one occurs (a quick test before the
+   * replacements), `every` (global, of lookaheads, so that it finds occurrences that overlap)
+   * where each does. No forms: patterns that never match.
    */
-  #everyForm(): { re: RegExp; markers: Map<string, string> } {
-    if (!this.#every) {
+  #patterns(): { any: RegExp; every: RegExp; markers: Map<string, string> } {
+    if (!this.#compiled) {
       const markers = new Map<string, string>();
       for (const e of this.#searchable()) for (const f of e.forms) if (!markers.has(f)) markers.set(f, e.marker);
-      const alternatives = [...markers.keys()].map((f) => f.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'));
-      this.#every = { re: new RegExp(`(?=(${alternatives.join('|')}))`, 'g'), markers };
+      const alternatives = [...markers.keys()].map((f) => f.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|');
+      this.#compiled = markers.size === 0 ? { any: /(?!)/, every: /(?!)/g, markers } : { any: new RegExp(alternatives), every: new RegExp(`(?=(${alternatives}))`, 'g'), markers };
     }
-    return this.#every;
+    return this.#compiled;
+  }
+
+  /** Whether `text` may hold a form of a searchable secret (never false when it does). */
+  #mayHold(text: string): boolean {
+    return this.#patterns().any.test(text);
   }
 
   /** Replaces every registered secret (in all its forms) with its marker. */
@@ -151,9 +144,9 @@ export class SecretRegistry {
     // registers every key its checks create): where a form starts, the first to match in the
     // order of the replacements below. Occurrences apart from each other are replaced as the
     // form-by-form replacement would; where two overlap, that replacement decides.
-    const every = this.#everyForm();
+    const every = this.#patterns();
     const found: { at: number; form: string }[] = [];
-    for (const m of text.matchAll(every.re)) found.push({ at: m.index, form: m[1]! });
+    for (const m of text.matchAll(every.every)) found.push({ at: m.index, form: m[1]! });
     const apart = found.every((f, i) => i === 0 || found[i - 1]!.at + found[i - 1]!.form.length <= f.at);
     let out = text;
     if (apart) {
