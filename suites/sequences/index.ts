@@ -479,28 +479,11 @@ const OPS_JUDGED_BY: Readonly<Record<string, readonly Cmd['kind'][]>> = {
   'DEF-006': ['invalid', 'edge'],
   'DEF-011': ['invalid'],
 };
+/** Judged by the live CRM reads and compute runs of an operations sequence (live-reads.ts), the submitting key's: all need the test-control protocol. */
+const LIVE_READ_CLAUSES = ['SCOPE-006', 'SCOPE-009', 'ROLE-001', 'ROLE-002', 'OPS-012', 'BILL-005'];
+
 /** Judged by the steps of an operations sequence that need the test-control protocol. */
-const OPS_CONTROLLED = [
-  ...GRANT_CLAUSES,
-  'SCOPE-011',
-  'ERR-009',
-  'ERR-008',
-  'AUTH-007',
-  'ROLE-004',
-  'ROLE-005',
-  'OPS-001',
-  'OPS-006',
-  'OPS-014',
-  'DATA-001',
-  'DATA-002',
-  // Live CRM reads and compute runs (live-reads.ts), the submitting key's.
-  'SCOPE-006',
-  'SCOPE-009',
-  'ROLE-001',
-  'ROLE-002',
-  'OPS-012',
-  'BILL-005',
-];
+const OPS_CONTROLLED = [...GRANT_CLAUSES, 'SCOPE-011', 'ERR-009', 'ERR-008', 'AUTH-007', 'ROLE-004', 'ROLE-005', 'OPS-001', 'OPS-006', 'OPS-014', 'DATA-001', 'DATA-002', ...LIVE_READ_CLAUSES];
 
 /** The operations sequences, played in OPS_PARTS parts. */
 const operationsModel: Family = {
@@ -543,12 +526,7 @@ const operationsModel: Family = {
     'BILL-001',
     'BILL-006',
     'BILL-010',
-    'SCOPE-006',
-    'SCOPE-009',
-    'ROLE-001',
-    'ROLE-002',
-    'OPS-012',
-    'BILL-005',
+    ...LIVE_READ_CLAUSES,
     ...GRANT_CLAUSES,
   ],
   parts: OPS_PARTS,
