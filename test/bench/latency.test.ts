@@ -10,15 +10,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { fileURLToPath } from 'node:url';
 import { benchCommand, parseArgs, parseLatencies } from '../../src/cli/bench.ts';
 import { discoverSuites, loadSuiteDefs } from '../../src/engine/discover.ts';
-
-/**
- * Checks whose requests depend on the wall clock, against a target (the reference) that counts
- * its rate limit per calendar minute: one tries once more when its calls straddle a minute
- * (suites/errors/limit-count.ts), the other sends one more call when the minute turns between
- * its first two under a limit of one a minute (suites/errors/limits.ts). One run may meet the
- * turn and the other not: beside a looping benchmark the runs differed by one request each time.
- */
-const CLOCKED: ReadonlySet<string> = new Set(['errors/rate-limit-counts-calls', 'errors/rate-limited']);
+import { CLOCKED_CHECKS } from '../reference/helpers.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'wgc-bench-latency-test-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -49,7 +41,7 @@ describe('wgc bench --latency', () => {
     const json = join(dir, 'latency.json');
     const root = fileURLToPath(new URL('../../', import.meta.url));
     const errors = (await loadSuiteDefs(await discoverSuites(join(root, 'suites')), root)).find((s) => s.name === 'errors')!;
-    const checks = errors.checks.map((x) => x.id).filter((id) => !CLOCKED.has(id));
+    const checks = errors.checks.map((x) => x.id).filter((id) => !CLOCKED_CHECKS.has(id));
     expect(checks.length).toBeGreaterThan(5);
     const code = await benchCommand(['--latency', '0,5', '--iterations', '1', '--suite', 'errors', ...checks.flatMap((id) => ['--check', id]), '--runs', '2', '--json', json], c.io);
     expect(code, c.err()).toBe(0);

@@ -22,6 +22,7 @@ import { runSuitesInProcess } from '../../src/engine/run.ts';
 import { startReference } from '../../src/reference/index.ts';
 import type { VariantName } from '../../src/reference/choices.ts';
 import { buildRunResult } from '../../src/report/build.ts';
+import { CLOCKED_CHECKS } from './helpers.ts';
 import { DEFAULT_SPEC_PATH, hashFile } from '../../src/report/meta.ts';
 import { fileURLToPath } from 'node:url';
 
@@ -36,17 +37,9 @@ interface Outcome {
   credits: number | null;
   /** checkId → "outcome requests clause:outcome,...". */
   checks: Map<string, string>;
-  /** Requests of the CLOCKED checks (left out of the totals compared). */
+  /** Requests of the CLOCKED_CHECKS (helpers.ts), left out of the totals compared. */
   clocked: number;
 }
-
-/**
- * Checks whose request count depends on the wall clock: errors/rate-limit-counts-calls counts
- * again when its calls straddle a calendar minute (its Date-header guard), and
- * errors/rate-limited sends one call more when the minute turns between its first two (the
- * reference counts its limit per calendar minute), which a run may or may not meet.
- */
-const CLOCKED = new Set(['errors/rate-limit-counts-calls', 'errors/rate-limited']);
 
 /**
  * The ambient ERR-001/ERR-002 (every error answer's envelope) are left out, as in the variant
@@ -92,7 +85,7 @@ async function runOnce(variant: VariantName, concurrency: number, maxInFlight: n
       requests: out.requests,
       credits: out.creditsCharged,
       checks: new Map(out.results.map((c) => [c.checkId, line(c)])),
-      clocked: out.results.filter((c) => CLOCKED.has(c.checkId)).reduce((n, c) => n + c.requests, 0),
+      clocked: out.results.filter((c) => CLOCKED_CHECKS.has(c.checkId)).reduce((n, c) => n + c.requests, 0),
     };
   } finally {
     await ref.close();
@@ -118,7 +111,7 @@ describe.concurrent('suites and lanes side by side and requests pipelined change
       const [serial, parallel, laneless] = await Promise.all([runOnce(variant, 4, 1), runOnce(variant, 9, 32), LANELESS.has(variant) ? runOnce(variant, 9, 32, false) : undefined]);
       expect(serial.checks.size).toBeGreaterThan(100);
       // "outcome requests clauses", the requests left out where they depend on timing.
-      const shown = (id: string, line: string | undefined): string | undefined => ((variant !== 'default' && POLLING(id)) || CLOCKED.has(id) ? line?.replace(/^(\S+) \d+ /, '$1 * ') : line);
+      const shown = (id: string, line: string | undefined): string | undefined => ((variant !== 'default' && POLLING(id)) || CLOCKED_CHECKS.has(id) ? line?.replace(/^(\S+) \d+ /, '$1 * ') : line);
       const differ = [...serial.checks.keys()]
         .filter((id) => shown(id, serial.checks.get(id)) !== shown(id, parallel.checks.get(id)))
         .map((id) => `${id}: ${serial.checks.get(id)} → ${parallel.checks.get(id)}`);
