@@ -1,17 +1,23 @@
 /**
- * A latency-injecting HTTP proxy for the benchmark (`wgc bench --latency MS`): it stands in
- * front of a served reference and holds every request `oneWayMs` before forwarding it and every
- * response `oneWayMs` before returning it, so a run sees a target 2 × oneWayMs of round trip
- * away, as a staging server in another region would be. Loopback only; bodies are buffered
- * (they are small), connections kept alive on both sides.
+ * The latency-injecting proxies of the benchmark (`wgc bench --latency MS`): each stands in front
+ * of a served reference so that a run sees a target 2 × oneWayMs of round trip away, as a staging
+ * server in another region would be. Loopback only.
  *
- * With `rateLimit` it is also a staging gateway's rate limit: past `requests` API calls (paths
- * under /api/) in any `windowMs` (a sliding window of the calls it let through), a call is
- * answered 429 TOO_MANY_REQUESTS in part 7's envelope with a Retry-After in whole seconds until
- * a call may pass, and is not forwarded. The test-control protocol's calls are never limited.
+ * - Without a rate limit it delays bytes, as a network does: every chunk read from either side is
+ *   written to the other `oneWayMs` later, in order, one upstream connection per client
+ *   connection. It never parses HTTP, so its own CPU stays far below the run's: on a 2-core
+ *   machine the HTTP proxy below took as much CPU as the reference it stood in front of
+ *   (measured in docs/benchmark.md), CPU a real network does not take from the run.
+ * - With `rateLimit` it is an HTTP proxy that is also a staging gateway's rate limit: it holds
+ *   every request `oneWayMs` before forwarding it and every response `oneWayMs` before returning
+ *   it, and past `requests` API calls (paths under /api/) in any `windowMs` (a sliding window of
+ *   the calls it let through), a call is answered 429 TOO_MANY_REQUESTS in part 7's envelope
+ *   with a Retry-After in whole seconds until a call may pass, and is not forwarded. The
+ *   test-control protocol's calls are never limited. Bodies are buffered (they are small),
+ *   connections kept alive on both sides.
  */
 import { createServer, request as httpRequest, Agent, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect, createServer as createTcpServer, type AddressInfo, type Socket } from 'node:net';
 
 export interface LatencyProxy {
   /** e.g. http://127.0.0.1:4011 (same paths as the target). */
@@ -33,6 +39,67 @@ export interface RateLimit {
 
 /** Starts a proxy to `target` (an origin such as http://127.0.0.1:4010) adding `oneWayMs` each way, and limiting the API's rate when asked. */
 export async function startLatencyProxy(target: string, oneWayMs: number, opts: { rateLimit?: RateLimit } = {}): Promise<LatencyProxy> {
+  return opts.rateLimit ? startGateway(target, oneWayMs, opts.rateLimit) : startDelayLine(target, oneWayMs);
+}
+
+/**
+ * The byte-delaying proxy. `forwarded` counts requests without parsing them: a connection's
+ * first chunk toward the target after an answer (or its first ever) starts a request, since a
+ * client sends its next request on a connection only once the answer to the last has come.
+ */
+async function startDelayLine(target: string, oneWayMs: number): Promise<LatencyProxy> {
+  const upstream = new URL(target);
+  let forwarded = 0;
+  const sockets = new Set<Socket>();
+  /** Writes `chunk` to `to` oneWayMs from now; timers of one delay fire in the order they were set. */
+  const later = (to: Socket, chunk: Buffer): void => {
+    setTimeout(() => {
+      if (!to.destroyed) to.write(chunk);
+    }, oneWayMs);
+  };
+  const server = createTcpServer((client) => {
+    const up = connect(Number(upstream.port), upstream.hostname);
+    for (const s of [client, up]) {
+      sockets.add(s);
+      s.setNoDelay(true);
+      s.once('close', () => sockets.delete(s));
+    }
+    let answered = true;
+    client.on('data', (chunk: Buffer) => {
+      if (answered) forwarded++;
+      answered = false;
+      later(up, chunk);
+    });
+    up.on('data', (chunk: Buffer) => {
+      answered = true;
+      later(client, chunk);
+    });
+    // An end or a failure on one side reaches the other after the data sent before it.
+    const pair = (from: Socket, to: Socket): void => {
+      from.once('end', () => setTimeout(() => to.end(), oneWayMs));
+      from.once('error', () => setTimeout(() => to.destroy(), oneWayMs));
+      from.once('close', () => setTimeout(() => to.destroy(), oneWayMs));
+    };
+    pair(client, up);
+    pair(up, client);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    get forwarded() {
+      return forwarded;
+    },
+    limited: 0,
+    async close() {
+      for (const s of sockets) s.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** The HTTP proxy with a rate limit (see the file's comment). */
+async function startGateway(target: string, oneWayMs: number, rateLimit: RateLimit): Promise<LatencyProxy> {
   const upstream = new URL(target);
   const agent = new Agent({ keepAlive: true, maxSockets: 256 });
   let forwarded = 0;
@@ -40,8 +107,7 @@ export async function startLatencyProxy(target: string, oneWayMs: number, opts: 
   const passed: number[] = [];
   /** Whole seconds until an API call may pass, or 0 when this one may (and is counted). */
   const admit = (now: number): number => {
-    const rl = opts.rateLimit;
-    if (!rl) return 0;
+    const rl = rateLimit;
     while (passed.length > 0 && passed[0]! <= now - rl.windowMs) passed.shift();
     if (passed.length < rl.requests) {
       passed.push(now);
