@@ -13,7 +13,7 @@
  */
 import type { CheckContext, CheckDef, KeyHandle } from '../../src/engine/check.ts';
 import { describeResponse, INVALID_STATUSES } from '../../src/engine/expect.ts';
-import { NotObservable } from '../../src/engine/finding.ts';
+import { NotObservable, type Evidence } from '../../src/engine/finding.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 import { is2xx } from '../_shared/definitions.ts';
 import { brief, compareIds, containsString, isObject } from '../_shared/json.ts';
@@ -146,24 +146,40 @@ export const relatedCollections: CheckDef = {
     const { paths: links, foreign, account } = await linkedCollections(ctx, key);
     // 4.9: an account's relatedData links to its contacts, among others: some collection it links
     // to lists one of its 51 contacts on the first page (by either id; which link is which is not shown).
-    const ownContacts: Exchange[] = [];
-    let contactsListed = false;
-    for (const path of [...links, ...LISTINGS]) {
+    // Each collection is read on its own, the collections side by side: against a distant target,
+    // eight collections one after another were the longest wait of their lane. Their findings are
+    // reported in the order of the collections, whatever order the answers came in, and a visit
+    // that throws ends the check as it did one after another: after the findings of those before it.
+    const settled = await Promise.allSettled([...links, ...LISTINGS].map((path) => visitCollection(path)));
+    const visits: Awaited<ReturnType<typeof visitCollection>>[] = [];
+    for (const v of settled) {
+      if (v.status === 'rejected') throw v.reason;
+      for (const e of v.value.found) ctx.softFail(e);
+      visits.push(v.value);
+    }
+    const ownContacts = visits.flatMap((v) => (v.own ? [v.own] : []));
+    const contactsListed = visits.some((v) => v.listsContact);
+
+    /** Reads one collection whole, pages it, and judges it; what it found is returned, not reported. */
+    async function visitCollection(path: string): Promise<{ found: Evidence[]; own?: Exchange; listsContact: boolean }> {
+      const found: Evidence[] = [];
+      const visit = { found, listsContact: false } as { found: Evidence[]; own?: Exchange; listsContact: boolean };
+      const soft = (e: Evidence): void => void found.push(e);
       const linked = links.includes(path);
       const whole = await ctx.api.send({ method: 'GET', path, key });
       const env = envelopeOf(whole);
       // Another shape of a 4.9 listing is ENV-002's and ENV-003's (SHOULD): nothing to page here.
-      if ((!is2xx(whole) || !env) && !linked) continue;
+      if ((!is2xx(whole) || !env) && !linked) return visit;
       if (linked) ctx.judged('ENV-004');
       if (!is2xx(whole) || !env) {
-        ctx.softFail({
+        soft({
           clause: 'ENV-004',
           message: `${path}, linked from relatedData, did not answer the collection envelope`,
           expected: '2xx with { items: [...], nextCursor: uuid | null }',
           received: is2xx(whole) ? brief(whole.response?.json ?? whole.response?.text) : received(whole),
           exchange: whole,
         });
-        continue;
+        return visit;
       }
       // A linked collection is read to its end (a few pages at most): an unrelated record may sort
       // anywhere, and the account's contacts fill more than a default page.
@@ -181,15 +197,15 @@ export const relatedCollections: CheckDef = {
       };
       const lists = (id: string): boolean => pages.some((ex) => listsOn(ex, id));
       if (account.paths.includes(path)) {
-        ownContacts.push(whole);
-        if (account.contacts.some(lists)) contactsListed = true;
+        visit.own = whole;
+        if (account.contacts.some(lists)) visit.listsContact = true;
       }
       // A record's collections are its own: nothing of an unrelated account of the workspace.
       const alien = (foreign.get(path) ?? []).find(lists);
       if (linked) ctx.judged('DATA-005');
       if (alien !== undefined) {
         const at = pages.find((ex) => listsOn(ex, alien)) ?? whole;
-        ctx.softFail({
+        soft({
           clause: 'DATA-005',
           message: `${path}, linked from a stored record's relatedData, lists ${alien}, a record of an unrelated account of the workspace`,
           expected: "only the linking record's own evidence, deals, contacts or accounts",
@@ -207,7 +223,7 @@ export const relatedCollections: CheckDef = {
         const moreAfterShort = next !== undefined && (!is2xx(next) || !nextEnv || nextEnv.items.length > 0);
         ctx.judged('PAGE-013');
         if (env.items.length > DEFAULT_PAGE || moreAfterShort) {
-          ctx.softFail({
+          soft({
             clause: 'PAGE-013',
             message: `${path}: a read without limit listed ${env.items.length} items${moreAfterShort ? ', and the page after it more' : ''}, not part 8's default page of ${DEFAULT_PAGE}`,
             expected: `${DEFAULT_PAGE} items, with nextCursor to the rest (or fewer, the rest an empty page)`,
@@ -220,14 +236,14 @@ export const relatedCollections: CheckDef = {
       const keyless = linked ? await ctx.api.send({ method: 'GET', path, key: null }) : undefined;
       if (keyless) ctx.judged('AUTH-004');
       if (keyless && keyless.response?.status !== 401) {
-        ctx.softFail({ clause: 'AUTH-004', message: `${path}, linked from relatedData, was not rejected with 401 without a key`, expected: '401', received: received(keyless), exchange: keyless });
+        soft({ clause: 'AUTH-004', message: `${path}, linked from relatedData, was not rejected with 401 without a key`, expected: '401', received: received(keyless), exchange: keyless });
       }
       const walk = await walkOneByOne(ctx, key, path, linked ? WALK_PAGES : LISTING_PAGES);
       const all = env.nextCursor === null ? env.items.map(idOfItem).filter((x): x is string => x !== undefined) : undefined;
       // The page size is judged only where the collection shows it reads `limit` (module comment).
       if (walk.problem !== undefined) {
-        if (/holds \d+ items/.test(walk.problem)) continue;
-        ctx.softFail({
+        if (/holds \d+ items/.test(walk.problem)) return visit;
+        soft({
           clause: 'PAGE-013',
           message: `${path}: ${walk.problem}`,
           expected: 'a page of at most one item, its nextCursor leading on',
@@ -235,7 +251,7 @@ export const relatedCollections: CheckDef = {
           exchange: walk.pages.at(-1)!,
           context: walk.pages.slice(0, -1),
         });
-        continue;
+        return visit;
       }
       ctx.judged('PAGE-013');
       const ascending = walk.ids.every((id, i) => i === 0 || compareIds(walk.ids[i - 1]!, id) < 0);
@@ -243,7 +259,7 @@ export const relatedCollections: CheckDef = {
       const sorted = all === undefined ? undefined : [...all].sort(compareIds);
       const same = sorted === undefined || (walk.cut ? sorted.slice(0, walk.ids.length) : sorted).join() === walk.ids.join();
       if (!ascending || !same) {
-        ctx.softFail({
+        soft({
           clause: 'PAGE-013',
           message: `${path}: following nextCursor one item at a time ${ascending ? 'did not list each item of the collection once' : 'listed ids out of ascending order'}`,
           expected: sorted ? `the ${walk.cut ? `first ${walk.ids.length} of the ` : ''}${sorted.length} items of the whole read, ascending by id: ${brief(sorted)}` : 'ids ascending',
@@ -251,21 +267,21 @@ export const relatedCollections: CheckDef = {
           exchange: walk.pages.at(-1)!,
           context: [whole, ...walk.pages.slice(0, -1)],
         });
-        continue;
+        return visit;
       }
-      if (walk.ids.length < 2) continue;
+      if (walk.ids.length < 2) return visit;
       // Shown to read `limit`: its bounds are part 8's, both edges (200 the last accepted, 0 and 201 refused).
       for (const limit of [0, 201]) {
         const ex = await ctx.api.send({ method: 'GET', path, key, query: { limit } });
         ctx.judged('PAGE-013');
         if (ex.response && INVALID_STATUSES.includes(ex.response.status)) continue;
-        ctx.softFail({ clause: 'PAGE-013', message: `${path}: limit=${limit} was not refused as invalid`, expected: '400, or 422 with defined false', received: received(ex), exchange: ex });
+        soft({ clause: 'PAGE-013', message: `${path}: limit=${limit} was not refused as invalid`, expected: '400, or 422 with defined false', received: received(ex), exchange: ex });
       }
       const widest = await ctx.api.send({ method: 'GET', path, key, query: { limit: 200 } });
       const page = envelopeOf(widest);
       ctx.judged('PAGE-013');
       if (!is2xx(widest) || !page || page.items.length > 200) {
-        ctx.softFail({
+        soft({
           clause: 'PAGE-013',
           message: `${path}: limit=200, part 8's maximum, was not answered with a page of at most 200 items`,
           expected: '2xx with the collection envelope',
@@ -273,6 +289,7 @@ export const relatedCollections: CheckDef = {
           exchange: widest,
         });
       }
+      return visit;
     }
     if (ownContacts.length > 0) {
       ctx.judged('DATA-001');
