@@ -16,4 +16,10 @@ export const rolesSuite: SuiteDef = {
   title: 'Roles: workspace roles gate compute and agent operations on top of scopes',
   cast: CAST,
   checks: [computeRefusesAnalyst, computeAllowsOwnerAndAdmin, previewByRole, memberRefused, roleChangeCompute, roleChangeAgent, labelChangeNeedsAdminAndRole],
+  // Side by side, each in a workspace of its own (with the test-control protocol): the role
+  // changes, whose keys each check makes for itself, and the label change, which makes its own
+  // account; the gates of the cast's keys stay in the suite's workspace. Nothing one leaves is
+  // read by another, and against a distant target the seven one after another were one of the
+  // run's longest lanes.
+  lanes: [[roleChangeCompute, roleChangeAgent], [labelChangeNeedsAdminAndRole]],
 };
