@@ -640,24 +640,31 @@ async function refusedBetween(r: Runner, m: Model, calls: readonly ('list' | 'cr
       throw new Finding({ ...e.evidence, clause, message: `right after ${w.what} was taken away, ${e.evidence.message}` });
     }
   }
-  const answers: Exchange[] = [];
+  let answers: Exchange[];
   try {
     const reason = `${REASON} ${r.step} without ${w.what}`;
-    for (const call of sent) {
-      answers.push(
+    // Every call is one made after the withdrawal, so they go side by side (one after another they
+    // were as many round trips of a sequence that waits for every answer); the withdrawal is
+    // undone only once all are answered.
+    const calls = [
+      ...sent.map((call) =>
         call === 'list'
-          ? await send(r, { method: 'GET', path: '/definitions', key: r.key, query: { limit: 200 } })
+          ? send(r, { method: 'GET', path: '/definitions', key: r.key, query: { limit: 200 } })
           : call === 'patch'
-            ? await send(r, { method: 'PATCH', path: `/definitions/${target!.id}`, key: r.key, body: { reason, description: `written without ${w.what}` } })
-            : await send(r, {
+            ? send(r, { method: 'PATCH', path: `/definitions/${target!.id}`, key: r.key, body: { reason, description: `written without ${w.what}` } })
+            : send(r, {
                 method: 'POST',
                 path: '/definitions',
                 key: r.key,
                 body: { ...plainCreateBody(r), reason },
               }),
-      );
-    }
-    if (w.capabilities) answers.push(await send(r, { method: 'GET', path: '/capabilities', key: r.key }));
+      ),
+      ...(w.capabilities ? [send(r, { method: 'GET', path: '/capabilities', key: r.key })] : []),
+    ];
+    const settled = await Promise.allSettled(calls);
+    const thrown = settled.find((x): x is PromiseRejectedResult => x.status === 'rejected');
+    if (thrown) throw thrown.reason;
+    answers = settled.map((x) => (x as PromiseFulfilledResult<Exchange>).value);
   } finally {
     await w.give();
   }
@@ -785,7 +792,12 @@ async function revoke(r: Runner, m: Model): Promise<void> {
  */
 async function reads(r: Runner, m: Model): Promise<void> {
   let before = await ownListed(r, m, { kind: 'walk', includeArchived: true });
-  for (const what of ['me', 'capabilities', 'account', 'person', 'relationships'] as const) await read(r, m, what);
+  // The five reads side by side (one after another they were five round trips of a sequence that
+  // waits for every answer), the account they share made first; a failed one is reported as it
+  // was in turn: the first in this order.
+  if (r.ctx.run.hasControl) r.account ??= await makeAccount(r.ctx, `sq-${r.prefix}`);
+  const done = await Promise.allSettled((['me', 'capabilities', 'account', 'person', 'relationships'] as const).map((what) => read(r, m, what)));
+  for (const d of done) if (d.status === 'rejected') throw d.reason;
   before = await unchangedSince(r, m, before, 'SVC-005', 'GET /me, /capabilities, /data/accounts/{id}, /data/people/{id} and /data/relationships');
   if (m.defs.length === 0) return;
   if (await read(r, m, 'trace')) await unchangedSince(r, m, before, 'TRACE-017', 'GET /graph/traces');
