@@ -99,29 +99,32 @@ export async function openSession(suite: SuiteDef, run: RunContext, deps: Sessio
   const picked = run.checks && run.checks.length > 0 ? new Set(run.checks) : undefined;
   const lanes = picked ? declared.filter((l) => l.some((c) => picked.has(c.id))) : declared;
   if (lanes.length === 0) return openLane(suite, run, deps);
-  const opened = Date.now();
+  const started = Date.now();
   // The lanes share the suite's keep-alive Agent (one, as before lanes) and its share of the
   // run's 429 retries (one budget for the suite).
   const ownDispatcher = deps.dispatcher ? undefined : createDispatcher({ connectTimeoutMs: run.http.timeoutMs });
   const shared: SessionDeps = { dispatcher: deps.dispatcher ?? ownDispatcher!, retryBudget: deps.retryBudget ?? new RetryBudget(run.http.retry429.budget) };
-  const opening = await Promise.allSettled([openLane(suite, run, shared), ...lanes.map(() => openLane(suite, run, shared))]);
-  const broke = opening.find((o): o is PromiseRejectedResult => o.status === 'rejected');
-  if (broke) {
-    // Those that opened are closed again (their workspaces deleted).
-    await Promise.allSettled(opening.map((o) => (o.status === 'fulfilled' ? o.value.close() : undefined)));
-    await ownDispatcher?.close();
-    throw broke.reason;
-  }
-  const [main, ...others] = opening.map((o) => (o as PromiseFulfilledResult<SuiteSession>).value);
+  // Each lane's checks start once its own workspace and cast are ready, not once every lane's
+  // are: against a distant target the provisioning of a suite's lanes is several round trips,
+  // and the run's longest lanes need not wait for the suite's others.
+  const opening = [openLane(suite, run, shared), ...lanes.map(() => openLane(suite, run, shared))];
+  for (const o of opening) o.catch(() => undefined);
   const laneOf = new Map<string, number>();
   lanes.forEach((lane, i) => lane.forEach((c) => laneOf.set(c.id, i)));
+  /** The sessions opened so far (for the request count). */
+  const open: SuiteSession[] = [];
+  for (const o of opening)
+    void o.then(
+      (session) => void open.push(session),
+      () => undefined,
+    );
   // A lane is closed (its ledger read, its workspace deleted) once its last check is done, not
   // with the last lane: the teardowns of a suite's lanes do not all go at once.
   const left = lanes.map((lane) => lane.length);
   const closing: (Promise<SessionSummary> | undefined)[] = lanes.map(() => undefined);
   const closeLane = (i: number): Promise<SessionSummary> => {
     if (!closing[i]) {
-      closing[i] = others[i]!.close();
+      closing[i] = opening[i + 1]!.then((session) => session.close());
       closing[i]!.catch(() => undefined);
     }
     return closing[i]!;
@@ -129,21 +132,28 @@ export async function openSession(suite: SuiteDef, run: RunContext, deps: Sessio
   return {
     suite,
     get requestCount() {
-      return [main!, ...others].reduce((t, s) => t + s.requestCount, 0);
+      return open.reduce((t, s) => t + s.requestCount, 0);
     },
     run(check) {
       const i = laneOf.get(check.id);
-      if (i === undefined) return main!.run(check);
-      const result = others[i]!.run(check);
-      void result.then(() => {
-        if (--left[i]! === 0 && !deps.keepLanesOpen) void closeLane(i);
-      });
+      // A lane that could not open rejects its checks' runs (the suite's close reports why).
+      if (i === undefined) return opening[0]!.then((session) => session.run(check));
+      const result = opening[i + 1]!.then((session) => session.run(check));
+      void result.then(
+        () => {
+          if (--left[i]! === 0 && !deps.keepLanesOpen) void closeLane(i);
+        },
+        () => undefined,
+      );
       return result;
     },
     async close() {
-      // Every lane's workspace goes, whatever the others' teardowns did.
-      const closed = await Promise.allSettled([main!.close(), ...others.map((_, i) => closeLane(i))]);
+      // Every lane that opened is closed (its workspace deleted), whatever the others did.
+      const opened = await Promise.allSettled(opening);
+      const closed = await Promise.allSettled([opening[0]!.then((session) => session.close()), ...lanes.map((_, i) => closeLane(i))]);
       if (ownDispatcher && !ownDispatcher.closed) await ownDispatcher.close();
+      const broke = opened.find((o): o is PromiseRejectedResult => o.status === 'rejected');
+      if (broke) throw broke.reason;
       const failed = closed.find((c): c is PromiseRejectedResult => c.status === 'rejected');
       if (failed) throw failed.reason;
       const summaries = closed.map((c) => (c as PromiseFulfilledResult<SessionSummary>).value);
@@ -152,7 +162,7 @@ export async function openSession(suite: SuiteDef, run: RunContext, deps: Sessio
         suite: suite.name,
         requests: summaries.reduce((t, s) => t + s.requests, 0),
         creditsCharged: credits.includes(null) ? null : (credits as number[]).reduce((a, b) => a + b, 0),
-        durationMs: Date.now() - opened,
+        durationMs: Date.now() - started,
       };
     },
   };

@@ -1,4 +1,6 @@
 /** Suite sessions against the reference target: outcome mapping, needs, credits, provisioning, redaction. */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { CheckDef, CheckResult, SuiteDef } from '../../src/engine/check.ts';
 import { NOTHING_JUDGED } from '../../src/engine/conclude.ts';
@@ -238,6 +240,54 @@ describe('lanes (SuiteDef.lanes)', () => {
     for (const id of ['a', 'c']) {
       const me = await fetch(`${ref.baseUrl}/api/v1/me`, { headers: { authorization: `Bearer ${at(id).secret}` } });
       expect(me.status).toBe(401);
+    }
+  });
+
+  test("a lane's checks start once its own workspace is ready, not once the other lanes' are", async () => {
+    // The control protocol through a proxy that holds the second workspace's creation HOLD_MS: the
+    // check in the other workspace runs meanwhile.
+    const HOLD_MS = 600;
+    let creates = 0;
+    let heldUntil = 0;
+    let heldWorkspace: string | undefined;
+    const upstream = new URL(ref.controlUrl);
+    const proxy = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        void (async () => {
+          if (req.method === 'POST' && /\/workspaces$/.test(req.url ?? '') && ++creates === 2) {
+            await sleep(HOLD_MS);
+            heldUntil = Date.now();
+          }
+          const body = chunks.length > 0 ? Buffer.concat(chunks) : undefined;
+          const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => !['host', 'content-length', 'connection'].includes(k))) as Record<string, string>;
+          const answer = await fetch(`${upstream.origin}${req.url}`, { method: req.method, headers, ...(body ? { body } : {}) });
+          const text = Buffer.from(await answer.arrayBuffer());
+          if (heldUntil > 0 && heldWorkspace === undefined) heldWorkspace = (JSON.parse(text.toString('utf8')) as { workspaceId: string }).workspaceId;
+          res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' });
+          res.end(text);
+        })();
+      });
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    try {
+      const controlUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}${upstream.pathname}`;
+      const seen = new Map<string, { ws?: string; secret?: string; start: number; end: number }>();
+      const [a, c] = ['a', 'c'].map((id) => noting(seen, id, true)) as [CheckDef, CheckDef];
+      const suite: SuiteDef = { ...suiteOf([a, c]), lanes: [[c]] };
+      const session = await openSession(suite, runContext({ baseUrl: ref.baseUrl, controlUrl, controlToken: ref.controlToken }));
+      const results = await Promise.all(suite.checks.map((x) => session.run(x)));
+      await session.close();
+      expect(results.map((r) => `${r.checkId} ${r.outcome}`)).toEqual(['t/a passed', 't/c passed']);
+      expect(creates).toBe(2);
+      // The check whose workspace came first ran while the other's was still being created; the other after it.
+      const [waited, first] = seen.get('a')!.ws === heldWorkspace ? ['a', 'c'] : ['c', 'a'];
+      expect(seen.get(waited)!.ws).toBe(heldWorkspace);
+      expect(seen.get(first)!.end).toBeLessThanOrEqual(heldUntil);
+      expect(seen.get(waited)!.start).toBeGreaterThanOrEqual(heldUntil);
+    } finally {
+      await new Promise<void>((resolve) => proxy.close(() => resolve()));
     }
   });
 
