@@ -60,8 +60,10 @@ export class SecretRegistry {
   readonly #entries = new Map<string, Entry>();
   /** Searchable entries, longest secret first; rebuilt after `add`. */
   #ordered: Entry[] | undefined;
-  /** The patterns over every form of every searchable secret (see #patterns); rebuilt after `add`. */
-  #compiled: { any: RegExp; every: RegExp; markers: Map<string, string> } | undefined;
+  /** The patterns over every form of every searchable secret (see #patterns); rebuilt after a new secret. */
+  #compiled: { any: RegExp; every: RegExp } | undefined;
+  /** Each form's marker, in the patterns' order (see #patterns); rebuilt after a new secret or a new label. */
+  #markers: Map<string, string> | undefined;
 
   /** Registers a secret under a label (e.g. the cast name "admin"). Empty secrets are ignored. */
   add(secret: string, label: string): void {
@@ -71,11 +73,12 @@ export class SecretRegistry {
       // A new label only: the forms, their order and the quick pattern stand.
       known.label = normaliseLabel(label);
       known.marker = redactionMarker(label);
-      this.#compiled = undefined;
+      this.#markers = undefined;
       return;
     }
     this.#ordered = undefined;
     this.#compiled = undefined;
+    this.#markers = undefined;
     const forms = new Set<string>([secret]);
     // The same secret may come back URL-encoded (echoed query parameters) or base64-encoded
     // (Basic auth, tokens embedded in JSON); each of these forms is a leak too.
@@ -119,13 +122,18 @@ export class SecretRegistry {
    * where each does. No forms: patterns that never match.
    */
   #patterns(): { any: RegExp; every: RegExp; markers: Map<string, string> } {
-    if (!this.#compiled) {
+    if (!this.#markers) {
       const markers = new Map<string, string>();
       for (const e of this.#searchable()) for (const f of e.forms) if (!markers.has(f)) markers.set(f, e.marker);
-      const alternatives = [...markers.keys()].map((f) => f.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|');
-      this.#compiled = markers.size === 0 ? { any: /(?!)/, every: /(?!)/g, markers } : { any: new RegExp(alternatives), every: new RegExp(`(?=(${alternatives}))`, 'g'), markers };
+      this.#markers = markers;
     }
-    return this.#compiled;
+    const markers = this.#markers;
+    // A relabel keeps the secrets, their forms and their order: the patterns stand, only the markers change.
+    if (!this.#compiled) {
+      const alternatives = [...markers.keys()].map((f) => f.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|');
+      this.#compiled = markers.size === 0 ? { any: /(?!)/, every: /(?!)/g } : { any: new RegExp(alternatives), every: new RegExp(`(?=(${alternatives}))`, 'g') };
+    }
+    return { ...this.#compiled, markers };
   }
 
   /** Whether `text` may hold a form of a searchable secret (never false when it does). */
@@ -144,16 +152,16 @@ export class SecretRegistry {
     // registers every key its checks create): where a form starts, the first to match in the
     // order of the replacements below. Occurrences apart from each other are replaced as the
     // form-by-form replacement would; where two overlap, that replacement decides.
-    const every = this.#patterns();
+    const patterns = this.#patterns();
     const found: { at: number; form: string }[] = [];
-    for (const m of text.matchAll(every.every)) found.push({ at: m.index, form: m[1]! });
+    for (const m of text.matchAll(patterns.every)) found.push({ at: m.index, form: m[1]! });
     const apart = found.every((f, i) => i === 0 || found[i - 1]!.at + found[i - 1]!.form.length <= f.at);
     let out = text;
     if (apart) {
       out = '';
       let from = 0;
       for (const f of found) {
-        out += text.slice(from, f.at) + every.markers.get(f.form)!;
+        out += text.slice(from, f.at) + patterns.markers.get(f.form)!;
         from = f.at + f.form.length;
       }
       out += text.slice(from);

@@ -104,6 +104,16 @@ describe('redaction', () => {
     );
   });
 
+  test('a secret relabelled after its patterns were used is redacted with its new label, in every form', () => {
+    const secrets = new SecretRegistry();
+    secrets.add('wgc_live_relabelled_secret', 'key');
+    const b64 = Buffer.from('wgc_live_relabelled_secret').toString('base64');
+    expect(secrets.redact(`a wgc_live_relabelled_secret b ${b64}`)).toBe('a [REDACTED:key] b [REDACTED:key]');
+    secrets.add('wgc_live_relabelled_secret', 'admin');
+    expect(secrets.redact(`a wgc_live_relabelled_secret b ${b64}`)).toBe('a [REDACTED:admin] b [REDACTED:admin]');
+    expect(secrets.labelOf('wgc_live_relabelled_secret')).toBe('admin');
+  });
+
   test('the longest secret wins when one secret contains another', () => {
     const secrets = new SecretRegistry();
     secrets.add('abcdef123456', 'short');
