@@ -17,7 +17,7 @@
  *   connections kept alive on both sides.
  */
 import { createServer, request as httpRequest, Agent, type IncomingHttpHeaders, type Server } from 'node:http';
-import { connect, createServer as createTcpServer, type AddressInfo, type Socket } from 'node:net';
+import { connect, createServer as createTcpServer, type AddressInfo, type Server as NetServer, type Socket } from 'node:net';
 
 export interface LatencyProxy {
   /** e.g. http://127.0.0.1:4011 (same paths as the target). */
@@ -28,6 +28,15 @@ export interface LatencyProxy {
   readonly limited: number;
   close(): Promise<void>;
 }
+
+/** Starts `server` on an ephemeral port of 127.0.0.1; its origin. */
+async function listenOnLoopback(server: NetServer): Promise<string> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+/** Resolves once `server` has closed. */
+const closed = (server: NetServer): Promise<void> => new Promise<void>((resolve) => server.close(() => resolve()));
 
 const sleep = (ms: number): Promise<void> => (ms > 0 ? new Promise((r) => setTimeout(r, ms)) : Promise.resolve());
 
@@ -83,17 +92,15 @@ async function startDelayLine(target: string, oneWayMs: number): Promise<Latency
     pair(client, up);
     pair(up, client);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
   return {
-    origin: `http://127.0.0.1:${port}`,
+    origin: await listenOnLoopback(server),
     get forwarded() {
       return forwarded;
     },
     limited: 0,
     async close() {
       for (const s of sockets) s.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await closed(server);
     },
   };
 }
@@ -107,13 +114,12 @@ async function startGateway(target: string, oneWayMs: number, rateLimit: RateLim
   const passed: number[] = [];
   /** Whole seconds until an API call may pass, or 0 when this one may (and is counted). */
   const admit = (now: number): number => {
-    const rl = rateLimit;
-    while (passed.length > 0 && passed[0]! <= now - rl.windowMs) passed.shift();
-    if (passed.length < rl.requests) {
+    while (passed.length > 0 && passed[0]! <= now - rateLimit.windowMs) passed.shift();
+    if (passed.length < rateLimit.requests) {
       passed.push(now);
       return 0;
     }
-    return Math.max(1, Math.ceil((passed[passed.length - rl.requests]! + rl.windowMs - now) / 1000));
+    return Math.max(1, Math.ceil((passed[passed.length - rateLimit.requests]! + rateLimit.windowMs - now) / 1000));
   };
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -150,10 +156,8 @@ async function startGateway(target: string, oneWayMs: number, rateLimit: RateLim
       })();
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
   return {
-    origin: `http://127.0.0.1:${port}`,
+    origin: await listenOnLoopback(server),
     get forwarded() {
       return forwarded;
     },
@@ -162,7 +166,7 @@ async function startGateway(target: string, oneWayMs: number, rateLimit: RateLim
     },
     async close() {
       server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await closed(server);
       agent.destroy();
     },
   };
