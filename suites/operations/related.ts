@@ -105,6 +105,14 @@ async function linkedCollections(ctx: CheckContext, key: KeyHandle): Promise<Lin
 /** The listings of 4.9 besides GET /definitions, paged like the linked collections (PAGE-013). */
 const LISTINGS = ['/data/relationships', '/operations'] as const;
 
+/** What reading one collection found (operations/related-collections): its findings, and whether it is one of the account's and lists a contact. */
+interface Visit {
+  found: Evidence[];
+  /** The whole read, where the collection is one the account links to. */
+  own?: Exchange;
+  listsContact: boolean;
+}
+
 /** Walks `path` one item a page; the ids in order, or the finding's words. */
 async function walkOneByOne(ctx: CheckContext, key: KeyHandle, path: string, most: number): Promise<{ ids: string[]; pages: Exchange[]; problem?: string; cut?: true }> {
   const ids: string[] = [];
@@ -151,7 +159,7 @@ export const relatedCollections: CheckDef = {
     // reported in the order of the collections, whatever order the answers came in, and a visit
     // that throws ends the check as it did one after another: after the findings of those before it.
     const settled = await Promise.allSettled([...links, ...LISTINGS].map((path) => visitCollection(path)));
-    const visits: Awaited<ReturnType<typeof visitCollection>>[] = [];
+    const visits: Visit[] = [];
     for (const v of settled) {
       if (v.status === 'rejected') throw v.reason;
       for (const e of v.value.found) ctx.softFail(e);
@@ -161,9 +169,9 @@ export const relatedCollections: CheckDef = {
     const contactsListed = visits.some((v) => v.listsContact);
 
     /** Reads one collection whole, pages it, and judges it; what it found is returned, not reported. */
-    async function visitCollection(path: string): Promise<{ found: Evidence[]; own?: Exchange; listsContact: boolean }> {
+    async function visitCollection(path: string): Promise<Visit> {
       const found: Evidence[] = [];
-      const visit = { found, listsContact: false } as { found: Evidence[]; own?: Exchange; listsContact: boolean };
+      const visit: Visit = { found, listsContact: false };
       const soft = (e: Evidence): void => void found.push(e);
       const linked = links.includes(path);
       const whole = await ctx.api.send({ method: 'GET', path, key });
