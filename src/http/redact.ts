@@ -7,6 +7,9 @@
 /** Secrets shorter than this are not searched for inside text (they would shred unrelated text). */
 const MIN_SEARCHABLE_LENGTH = 6;
 
+/** Redacted header names a registry keeps (see SecretRegistry's #names). */
+const MAX_NAMES_KEPT = 512;
+
 /** Header names whose values are always redacted, whether or not the value is a known secret. */
 export const CREDENTIAL_HEADERS: ReadonlySet<string> = new Set(['authorization', 'x-api-key', 'proxy-authorization']);
 
@@ -64,21 +67,36 @@ export class SecretRegistry {
   #compiled: { any: RegExp; every: RegExp } | undefined;
   /** Each form's marker, in the patterns' order (see #patterns); rebuilt after a new secret or a new label. */
   #markers: Map<string, string> | undefined;
+  /** The patterns with their markers, as #patterns hands them out; rebuilt with either. */
+  #current: { any: RegExp; every: RegExp; markers: Map<string, string> } | undefined;
+  /**
+   * Header names already redacted (#redactName), cleared with the markers: a response's header
+   * names are the same few on every answer, and each would otherwise be searched for every form
+   * of every secret again.
+   */
+  readonly #names = new Map<string, string>();
 
   /** Registers a secret under a label (e.g. the cast name "admin"). Empty secrets are ignored. */
   add(secret: string, label: string): void {
     if (!secret) return;
     const known = this.#entries.get(secret);
     if (known) {
+      // The API client registers a request's key before each request: the same label changes nothing.
+      const relabel = normaliseLabel(label);
+      if (relabel === known.label) return;
       // A new label only: the forms, their order and the quick pattern stand.
-      known.label = normaliseLabel(label);
+      known.label = relabel;
       known.marker = redactionMarker(label);
       this.#markers = undefined;
+      this.#current = undefined;
+      this.#names.clear();
       return;
     }
     this.#ordered = undefined;
     this.#compiled = undefined;
     this.#markers = undefined;
+    this.#current = undefined;
+    this.#names.clear();
     const forms = new Set<string>([secret]);
     // The same secret may come back URL-encoded (echoed query parameters) or base64-encoded
     // (Basic auth, tokens embedded in JSON); each of these forms is a leak too.
@@ -122,6 +140,8 @@ export class SecretRegistry {
    * where each does. No forms: patterns that never match.
    */
   #patterns(): { any: RegExp; every: RegExp; markers: Map<string, string> } {
+    // Asked for on every redaction: built once per change of the secrets or their labels.
+    if (this.#current) return this.#current;
     if (!this.#markers) {
       const markers = new Map<string, string>();
       for (const e of this.#searchable()) for (const f of e.forms) if (!markers.has(f)) markers.set(f, e.marker);
@@ -133,7 +153,8 @@ export class SecretRegistry {
       const alternatives = [...markers.keys()].map((f) => f.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|');
       this.#compiled = markers.size === 0 ? { any: /(?!)/, every: /(?!)/g } : { any: new RegExp(alternatives), every: new RegExp(`(?=(${alternatives}))`, 'g') };
     }
-    return { ...this.#compiled, markers };
+    this.#current = { ...this.#compiled, markers };
+    return this.#current;
   }
 
   /** Whether `text` may hold a form of a searchable secret (never false when it does). */
@@ -207,12 +228,16 @@ export class SecretRegistry {
 
   /** Case-insensitive redaction of a (lower-cased) header name. */
   #redactName(name: string): string {
+    const known = this.#names.get(name);
+    if (known !== undefined) return known;
     let out = name;
     for (const entry of this.#searchable()) {
       for (const lower of entry.lowerForms) {
         if (out.includes(lower)) out = out.split(lower).join(entry.marker);
       }
     }
+    // Bounded: a target that sends a new name on every answer cannot grow it past this.
+    if (this.#names.size < MAX_NAMES_KEPT) this.#names.set(name, out);
     return out;
   }
 }

@@ -114,6 +114,19 @@ describe('redaction', () => {
     expect(secrets.labelOf('wgc_live_relabelled_secret')).toBe('admin');
   });
 
+  test('a header name holding a secret is redacted whether the secret came before or after the name was first seen, under its label of the moment', () => {
+    const secrets = new SecretRegistry();
+    secrets.add('wgc_live_first_secret', 'first');
+    const headers = { 'X-WGC_LIVE_FIRST_SECRET': 'v', 'x-wgc_live_later_secret': 'w', 'content-type': 'application/json' };
+    expect(secrets.redactHeaders(headers)).toEqual({ 'x-[REDACTED:first]': 'v', 'x-wgc_live_later_secret': 'w', 'content-type': 'application/json' });
+    // A name seen before the secret was known is searched again once it is.
+    secrets.add('wgc_live_later_secret', 'later');
+    expect(secrets.redactHeaders(headers)).toEqual({ 'x-[REDACTED:first]': 'v', 'x-[REDACTED:later]': 'w', 'content-type': 'application/json' });
+    // And a relabel shows in the names as in the text.
+    secrets.add('wgc_live_first_secret', 'admin');
+    expect(Object.keys(secrets.redactHeaders(headers))[0]).toBe('x-[REDACTED:admin]');
+  });
+
   test('the longest secret wins when one secret contains another', () => {
     const secrets = new SecretRegistry();
     secrets.add('abcdef123456', 'short');
