@@ -77,6 +77,23 @@ export interface AttributeOptions {
 
 const WORKSPACE_IN_PATH = /\/__control\/v1\/workspaces\/([^/?#]+)/;
 const DELETE_WORKSPACE = /\/__control\/v1\/workspaces\/([^/?#]+)\/?$/;
+const CREATE_WORKSPACE = /\/__control\/v1\/workspaces\/?$/;
+
+/**
+ * The workspace a recorded control call names in its path, or the one it made (POST
+ * /workspaces: with the cast addition a lane's workspace is never named in a path at set-up).
+ */
+function workspaceOf(r: RecordedRequest): string | undefined {
+  const raw = WORKSPACE_IN_PATH.exec(r.path)?.[1];
+  if (raw !== undefined) return decodeURIComponent(raw);
+  if (r.method !== 'POST' || r.status !== 201 || !CREATE_WORKSPACE.test(r.path)) return undefined;
+  try {
+    const made = (JSON.parse(r.responseBody.toString('utf8')) as { workspaceId?: unknown }).workspaceId;
+    return typeof made === 'string' ? made : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 /** The ledgers of every workspace the run has touched, read in increments. */
 class LedgerWatch {
@@ -98,11 +115,10 @@ class LedgerWatch {
     private readonly quietMs = 0,
   ) {}
 
-  /** Notes the workspaces named in recorded control paths. */
+  /** Notes the workspaces named in recorded control paths, or made by recorded control calls. */
   discover(records: readonly RecordedRequest[]): void {
     for (const r of records) {
-      const raw = WORKSPACE_IN_PATH.exec(r.path)?.[1];
-      const ws = raw === undefined ? undefined : decodeURIComponent(raw);
+      const ws = workspaceOf(r);
       if (ws && !this.gone.has(ws) && !this.lastSeq.has(ws)) this.lastSeq.set(ws, 0);
     }
   }
@@ -217,18 +233,25 @@ export async function attributeCharges(suites: readonly SuiteDef[], run: RunCont
       recorder.group = suite.name;
       recorder.label = `${suite.name}: set-up`;
       const session = await openSession(suite, prepared.run, { dispatcher: recorder, retryBudget, keepLanesOpen: true });
-      // The suite's workspaces: its own and its lanes' (SuiteDef.lanes), provisioned at set-up.
-      const setUp = recorder.records.filter((r) => r.group === suite.name && r.label === `${suite.name}: set-up` && WORKSPACE_IN_PATH.test(r.path));
-      current.suiteWorkspaces = new Set(setUp.map((r) => decodeURIComponent(WORKSPACE_IN_PATH.exec(r.path)![1]!)));
-      for (const ws of current.suiteWorkspaces) suiteWorkspaces.add(ws);
-      discover();
+      // The suite's workspaces: its own and its lanes' (SuiteDef.lanes), made by the calls sent at
+      // set-up. A lane opens on its own (its checks wait for it), so the set is read again before
+      // every collection: a charge in a workspace comes only after the answer that made it.
+      const setUp = recorder.records.filter((r) => r.group === suite.name && r.label === `${suite.name}: set-up`);
+      const ownWorkspaces = (): void => {
+        current.suiteWorkspaces = new Set(setUp.map(workspaceOf).filter((ws): ws is string => ws !== undefined));
+        for (const ws of current.suiteWorkspaces) suiteWorkspaces.add(ws);
+        // The set-up's calls again: an answer that had not come at the last look has now.
+        watch.discover(setUp);
+        discover();
+      };
+      ownWorkspaces();
       await watch.collect();
       for (const check of suite.checks) {
         const charge = emptyCharge(suite, check, run.numRuns, run.seed);
         current.charge = charge;
         recorder.label = check.id;
         const result = await session.run(check);
-        discover();
+        ownWorkspaces();
         await watch.collect();
         Object.assign(charge, { outcome: result.outcome, requests: result.requests, durationMs: result.durationMs });
         checks.push(charge);
@@ -237,7 +260,7 @@ export async function attributeCharges(suites: readonly SuiteDef[], run: RunCont
       recorder.label = `${suite.name}: teardown`;
       const summary = await session.close();
       creditsCharged = summary.creditsCharged === null || creditsCharged === null ? null : creditsCharged + summary.creditsCharged;
-      discover();
+      ownWorkspaces();
       await watch.collect();
     }
   } finally {

@@ -21,10 +21,29 @@ export interface ControlLabel {
 
 export type CapabilityName = 'definitions' | 'graphReads' | 'graphEdits' | 'context' | 'research' | 'enrichment' | 'crm' | 'workflows' | 'automaticCapture' | 'relationEditing' | 'graphCompute';
 
+/** A member to make with a workspace (the cast addition): its role, and the scopes of the key it is given. */
+export interface CastRequest {
+  role: Role;
+  scopes: readonly Scope[];
+}
+
+/** A member made with its workspace, in the order asked for. */
+export interface CastAnswer {
+  userId: string;
+  keyId: string;
+  secret: string;
+}
+
 /** Every control call throws ControlError on a non-success status: that is a harness problem, not a finding. */
 export interface ControlApi {
   info(): Promise<{ protocol: string; version: number }>;
-  createWorkspace(credits?: number): Promise<{ workspaceId: string }>;
+  /**
+   * A new workspace. With `members` (the cast addition, docs/control-protocol-additions.md) a
+   * target that offers it also makes those members and their keys, and answers them in the same
+   * order; one that does not answers the workspace alone (no `members`): the caller then makes
+   * them one call at a time.
+   */
+  createWorkspace(credits?: number, members?: readonly CastRequest[]): Promise<{ workspaceId: string; members?: CastAnswer[] }>;
   deleteWorkspace(ws: string): Promise<void>;
   pauseWorkspace(ws: string): Promise<void>;
   resumeWorkspace(ws: string): Promise<void>;

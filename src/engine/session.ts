@@ -392,8 +392,8 @@ interface CreatedWorkspaces {
 function countingControl(control: ControlApi, created: CreatedWorkspaces): ControlApi {
   return {
     ...control,
-    async createWorkspace(credits) {
-      const out = await control.createWorkspace(credits);
+    async createWorkspace(credits, members) {
+      const out = await control.createWorkspace(credits, members);
       created.live.add(out.workspaceId);
       return out;
     },

@@ -53,6 +53,14 @@ function scopes(v: unknown): Scope[] {
   return v as Scope[];
 }
 
+// Stryker disable all: the cast addition is the test harness's interface (docs/control-protocol-additions.md), not a rule of the API document (see castMember)
+/** The `members` of POST /workspaces (the cast addition): each a role and the scopes of its key. */
+function castOf(v: unknown): { role: Role; scopes: Scope[] }[] {
+  if (!Array.isArray(v) || v.some((m) => typeof m !== 'object' || m === null)) throw new ControlError(400, 'members must be an array of { role, scopes }');
+  return v.map((m: Body) => ({ role: role(m.role), scopes: scopes(m.scopes) }));
+}
+// Stryker restore all
+
 // Stryker disable next-line BlockStatement: the names, domains and titles a check gives the records it makes are its own labels: no check reads them back, and the API document ties them to no field
 function optString(b: Body, name: string): string | null {
   const v = b[name];
@@ -133,6 +141,21 @@ export class Control {
   }
 
   // Stryker restore all
+  // Stryker disable all: the cast addition is the test harness's interface (docs/control-protocol-additions.md), not a rule of the API document: a cast member made wrong is the run's harness error (provisioning checks the answer) or a check's wrong premise, and test/reference/control.test.ts tests the addition against the calls one by one
+  /**
+   * One member of a workspace created with its cast (an addition to version 1): the member, its
+   * key, and its role. A "member" cannot be given a key (control protocol, Roles): it is made an
+   * analyst, given its key, and moved, as the calls one by one would do.
+   */
+  private castMember(ws: Workspace, m: { role: Role; scopes: Scope[] }): { userId: string; keyId: string; secret: string } {
+    const s = this.store;
+    const userId = s.addMember(ws, m.role === 'member' ? 'analyst' : m.role);
+    const key = s.createKey(ws, userId, m.scopes);
+    if (m.role === 'member') ws.members.get(userId)!.role = 'member';
+    return { userId, keyId: key.keyId, secret: key.secret };
+  }
+  // Stryker restore all
+
   /** POST /workspaces/{ws}/labels (an addition to version 1): the entity carries that value of the definition. */
   // Stryker disable next-line BlockStatement: a label not planted is caught by the check that plants it (a harness error: the addition answered and did not do it), not by a clause
   private plantLabel(ws: Workspace, b: Body): string {
@@ -163,7 +186,14 @@ export class Control {
       const credits = b.credits ?? 1_000_000;
       // Stryker disable next-line all: the control protocol's refusals of malformed or unknown control requests are the test harness's interface (../shared/control-protocol.md), not a rule of the API document: the suite sends only well-formed control requests for what it made, and test/reference/control.test.ts tests these refusals
       if (typeof credits !== 'number' || !Number.isFinite(credits) || credits < 0) throw new ControlError(400, 'credits must be a number of at least 0');
-      return { status: 201, body: { workspaceId: s.createWorkspace(credits).id } };
+      // The cast addition (docs/control-protocol-additions.md): members and their keys in the same call.
+      // Stryker disable next-line all: the cast addition is optional: a target without it (as this line mutated makes the reference) is provisioned one call at a time, with the same cast
+      const cast = b.members === undefined ? undefined : castOf(b.members);
+      const ws = s.createWorkspace(credits);
+      // Stryker disable next-line all: as above
+      if (!cast) return { status: 201, body: { workspaceId: ws.id } };
+      // Stryker disable next-line all: as above
+      return { status: 201, body: { workspaceId: ws.id, members: cast.map((m) => this.castMember(ws, m)) } };
     }
     // Stryker disable next-line ConditionalExpression,LogicalOperator: a looser match of a control path only routes paths the suite never sends (the control protocol's refusals of malformed or unknown control requests are the test harness's interface (../shared/control-protocol.md), not a rule of the API document: the suite sends only well-formed control requests for what it made)
     if (a0 === 'workspaces' && a1 !== undefined) {

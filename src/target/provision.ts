@@ -29,30 +29,50 @@ export interface ProvisionOptions {
 const KEY_HOLDING_ROLES: readonly Role[] = ['owner', 'admin', 'analyst'];
 
 /**
- * Creates the suite's workspace, members and keys (in parallel). On any failure the workspace
- * is deleted again and the error is rethrown, naming the suite, the run prefix and the step.
+ * Creates the suite's workspace, members and keys. Where the target offers the cast addition
+ * (docs/control-protocol-additions.md) that is one call; elsewhere the members are made one
+ * call at a time once the workspace is there (side by side). On any failure the workspace is
+ * deleted again and the error is rethrown, naming the suite, the run prefix and the step.
  */
 export async function provisionSuite(suite: SuiteCast, control: ControlApi, prefix: string, opts: ProvisionOptions = {}): Promise<ProvisionedSuite> {
   const failed = (e: unknown): Error => new Error(`provisioning suite "${suite.name}" (run prefix ${prefix}) failed: ${(e as Error).message}`, { cause: e });
-  let workspaceId: string;
+  let cast: [string, CastMember, Role][];
   try {
-    ({ workspaceId } = await control.createWorkspace(opts.credits));
+    cast = Object.entries(suite.cast).map(([castName, member]) => {
+      const role = (Array.isArray(member.role) ? member.role[0] : member.role) as Role | undefined;
+      if (!role) throw new Error(`cast member "${castName}" names no role`);
+      return [castName, member, role];
+    });
   } catch (e) {
     throw failed(e);
   }
+  let created: Awaited<ReturnType<ControlApi['createWorkspace']>>;
+  try {
+    created = await control.createWorkspace(
+      opts.credits,
+      cast.map(([, member, role]) => ({ role, scopes: member.scopes })),
+    );
+  } catch (e) {
+    throw failed(e);
+  }
+  const { workspaceId } = created;
   let deleted: Promise<void> | undefined;
   const teardown = (): Promise<void> => (deleted ??= control.deleteWorkspace(workspaceId));
+  const handle = (castName: string, member: CastMember, role: Role, made: { userId: string; keyId: string; secret: string }): [string, KeyHandle] => [
+    castName,
+    { name: castName, secret: made.secret, role, scopes: [...member.scopes], keyId: made.keyId, userId: made.userId, workspaceId },
+  ];
   try {
+    const made = created.members;
+    if (made) return { workspaceId, keys: new Map(cast.map(([castName, member, role], i) => handle(castName, member, role, made[i]!))), teardown };
     const entries = await Promise.all(
-      Object.entries(suite.cast).map(async ([castName, member]): Promise<[string, KeyHandle]> => {
-        const role = (Array.isArray(member.role) ? member.role[0] : member.role) as Role | undefined;
-        if (!role) throw new Error(`cast member "${castName}" names no role`);
+      cast.map(async ([castName, member, role]): Promise<[string, KeyHandle]> => {
         // A "member" cannot be given a key: create it as an analyst, then move it (control protocol, Roles).
         const initial: Role = KEY_HOLDING_ROLES.includes(role) ? role : 'analyst';
         const { userId } = await control.addMember(workspaceId, initial);
         const { keyId, secret } = await control.createKey(workspaceId, userId, member.scopes);
         if (initial !== role) await control.setMemberRole(workspaceId, userId, role);
-        return [castName, { name: castName, secret, role, scopes: [...member.scopes], keyId, userId, workspaceId }];
+        return handle(castName, member, role, { userId, keyId, secret });
       }),
     );
     return { workspaceId, keys: new Map(entries), teardown };

@@ -234,9 +234,10 @@ describe('lanes (SuiteDef.lanes)', () => {
     expect(at('b').start).toBeGreaterThanOrEqual(at('a').end);
     expect(at('d').start).toBeGreaterThanOrEqual(at('c').end);
     expect(at('c').start).toBeLessThan(at('a').end);
-    // Two workspaces provisioned (one member and key each), read and deleted, and the four checks' calls.
+    // Two workspaces provisioned (each with its one member and key in one call: the reference
+    // offers the cast addition), read and deleted, and the four checks' calls.
     expect(summary).toMatchObject({ suite: 't', requests: session.requestCount, creditsCharged: 0 });
-    expect(summary.requests).toBe(2 * 5 + 4);
+    expect(summary.requests).toBe(2 * 3 + 4);
     for (const id of ['a', 'c']) {
       const me = await fetch(`${ref.baseUrl}/api/v1/me`, { headers: { authorization: `Bearer ${at(id).secret}` } });
       expect(me.status).toBe(401);
@@ -299,8 +300,8 @@ describe('lanes (SuiteDef.lanes)', () => {
     const results = await Promise.all(suite.checks.map((x) => session.run(x)));
     const summary = await session.close();
     expect(results.map((r) => `${r.checkId} ${r.outcome} ${r.requests}`)).toEqual(['t/a disabled 0', 't/b disabled 0', 't/c passed 1', 't/d disabled 0']);
-    // The suite's workspace and c's lane only (one member and key each), not d's.
-    expect(summary.requests).toBe(2 * 5 + 1);
+    // The suite's workspace and c's lane only (each made with its cast in one call), not d's.
+    expect(summary.requests).toBe(2 * 3 + 1);
     expect([...seen.keys()]).toEqual(['c']);
   });
 

@@ -94,6 +94,32 @@ describe('control protocol', () => {
     expect((await ref.control('PUT', `/workspaces/${ws}/capabilities`, {})).status).toBe(204);
   });
 
+  it('makes a workspace with its cast in one call (the cast addition): each member with its role and a key of its scopes, in order', async () => {
+    const cast = [
+      { role: 'owner', scopes: ['admin', 'graph:read'] },
+      { role: 'analyst', scopes: ['graph:read'] },
+      { role: 'member', scopes: ['crm:read'] },
+    ];
+    const w = await ref.control('POST', '/workspaces', { credits: 9, members: cast });
+    expect(w.status).toBe(201);
+    expect(Object.keys(w.json).sort()).toEqual(['members', 'workspaceId']);
+    const made = w.json.members as { userId: string; keyId: string; secret: string }[];
+    expect(made).toHaveLength(3);
+    for (const [i, m] of made.entries()) {
+      expect(Object.keys(m).sort()).toEqual(['keyId', 'secret', 'userId']);
+      const me = await ref.api(m.secret, 'GET', '/me');
+      expect(me.json).toMatchObject({ workspaceId: w.json.workspaceId, userId: m.userId, role: cast[i]!.role });
+      expect([...me.json.scopes].sort()).toEqual([...cast[i]!.scopes].sort());
+    }
+    expect(new Set(made.map((m) => m.userId)).size).toBe(3);
+    // The "member" cannot be given another key, as when it was made one call at a time.
+    expect((await ref.control('POST', `/workspaces/${w.json.workspaceId}/keys`, { userId: made[2]!.userId, scopes: [] })).status).toBe(409);
+    expect((await ref.control('GET', `/workspaces/${w.json.workspaceId}/usage`)).json).toEqual({ balance: 9, charged: 0, entries: [] });
+    // Without members: the workspace alone, as version 1 has it.
+    expect(Object.keys((await ref.control('POST', '/workspaces', {})).json)).toEqual(['workspaceId']);
+    for (const members of [{}, [{ role: 'king', scopes: [] }], [{ role: 'owner', scopes: ['root'] }], [null]]) expect((await ref.control('POST', '/workspaces', { members })).status).toBe(400);
+  });
+
   it('never bills, rate-limits or records control calls', async () => {
     const ws = await ref.workspace();
     await ref.control('PUT', `/workspaces/${ws.id}/rate-limit`, { requestsPerMinute: 0 });
