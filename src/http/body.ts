@@ -1,11 +1,9 @@
 /**
- * Reads a response body within bounds: at most `maxResponseBytes` from the wire (the rest is
- * not read, the prefix is kept) and at most `maxDecompressedBytes` after content decoding
- * (gzip, deflate, br, streamed, so a decompression bomb is stopped at the cap instead of
- * being inflated in memory).
+ * Reads a response body within bounds, chunk by chunk as the transport hands it over: at most
+ * `maxResponseBytes` from the wire (the rest is not read, the prefix is kept) and at most
+ * `maxDecompressedBytes` after content decoding (gzip, deflate, br, streamed, so a
+ * decompression bomb is stopped at the cap instead of being inflated in memory).
  */
-import { once } from 'node:events';
-import type { Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import type { TransportError } from './exchange.ts';
 
@@ -53,108 +51,123 @@ function makeDecoder(encoding: string, firstBytes: Buffer | undefined): Decoder 
   return zlib.createGunzip();
 }
 
-/** Reads `body` within `limits`, decoding `contentEncoding`. Never throws. */
-export async function readBody(body: Readable, contentEncoding: string | undefined, limits: BodyLimits): Promise<BodyRead> {
-  const encodings = parseContentEncoding(contentEncoding);
-  const unsupported = encodings.find((e) => !SUPPORTED.has(e));
-  const decode = encodings.length > 0 && unsupported === undefined;
+/**
+ * Takes a body chunk by chunk as it comes off the wire (`write`), within `limits`, decoding
+ * `contentEncoding` as it goes; `end` gives what was read. The caller stops reading once `write`
+ * says no more is wanted (the cap reached, a decompression bomb, a body that cannot be decoded).
+ */
+export class BodySink {
+  readonly #limits: BodyLimits;
+  readonly #encodings: string[];
+  readonly #unsupported: string | undefined;
+  readonly #decode: boolean;
+  readonly #raw: Buffer[] = [];
+  #rawBytes = 0;
+  #truncated = false;
+  readonly #out: Buffer[] = [];
+  #outBytes = 0;
+  #bomb = false;
+  #decodeError: Error | undefined;
+  #chain: Decoder[] = [];
+  #settled: Promise<void> = Promise.resolve();
 
-  const raw: Buffer[] = [];
-  let rawBytes = 0;
-  let truncated = false;
-  let streamError: unknown;
+  constructor(contentEncoding: string | undefined, limits: BodyLimits) {
+    this.#limits = limits;
+    this.#encodings = parseContentEncoding(contentEncoding);
+    this.#unsupported = this.#encodings.find((e) => !SUPPORTED.has(e));
+    this.#decode = this.#encodings.length > 0 && this.#unsupported === undefined;
+  }
 
-  const out: Buffer[] = [];
-  let outBytes = 0;
-  let bomb = false;
-  let decodeError: Error | undefined;
-  let chain: Decoder[] = [];
-  let settled: Promise<void> = Promise.resolve();
+  /** Takes the next chunk; false once no more is wanted. */
+  write(piece: Buffer): boolean {
+    if (!this.wanted) return false;
+    let chunk = piece;
+    if (this.#rawBytes + chunk.length > this.#limits.maxResponseBytes) {
+      chunk = chunk.subarray(0, this.#limits.maxResponseBytes - this.#rawBytes);
+      this.#truncated = true;
+    }
+    this.#rawBytes += chunk.length;
+    if (!this.#decode) {
+      // undici hands over a chunk it does not reuse (its own request API keeps chunks in a stream).
+      this.#raw.push(chunk);
+      return this.wanted;
+    }
+    if (this.#chain.length === 0 && chunk.length > 0) this.#startChain(chunk);
+    const head = this.#chain[0];
+    // Unread input stays within the wire cap: a decoder's buffer holds at most maxResponseBytes.
+    if (head && !head.destroyed && chunk.length > 0) head.write(chunk);
+    return this.wanted;
+  }
 
-  const startChain = (first: Buffer): void => {
+  /** Whether more of the body is wanted. */
+  get wanted(): boolean {
+    return !this.#truncated && !this.#bomb && this.#decodeError === undefined;
+  }
+
+  /** The body ended (`streamError`: it failed, or the caller stopped reading it); what was read. */
+  async end(streamError?: unknown): Promise<BodyRead> {
+    const limits = this.#limits;
+    const encodings = this.#encodings;
+    if (this.#decode && this.#chain.length > 0) {
+      const head = this.#chain[0]!;
+      if (this.#truncated || streamError !== undefined) {
+        // Incomplete input: flush what the decoder has rather than fail on "unexpected end".
+        await new Promise<void>((resolve) => (head.destroyed ? resolve() : head.flush(() => resolve())));
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        for (const d of this.#chain) d.destroy();
+      } else if (!this.#bomb && !this.#decodeError) {
+        head.end();
+        await this.#settled;
+      }
+    }
+    const data = this.#decode ? Buffer.concat(this.#out) : Buffer.concat(this.#raw);
+    let error: TransportError | undefined;
+    if (this.#bomb) {
+      error = {
+        kind: 'decompression',
+        message: `decoded body exceeds the cap of ${limits.maxDecompressedBytes} bytes (content-encoding ${encodings.join(', ')}); reading stopped`,
+      };
+    } else if (this.#decodeError && !this.#truncated && streamError === undefined) {
+      error = { kind: 'decompression', message: `body could not be decoded (content-encoding ${encodings.join(', ')}): ${this.#decodeError.message}` };
+    } else if (this.#truncated) {
+      error = { kind: 'too-large', message: `body exceeds the response size cap of ${limits.maxResponseBytes} bytes; the first ${this.#rawBytes} bytes were kept` };
+    } else if (this.#unsupported !== undefined && this.#rawBytes > 0) {
+      error = { kind: 'decompression', message: `unsupported content-encoding "${this.#unsupported}"; the body is kept undecoded` };
+    }
+    const result: BodyRead = { data, rawBytes: this.#rawBytes, truncated: this.#truncated };
+    if (error) result.error = error;
+    if (streamError !== undefined) result.streamError = streamError;
+    return result;
+  }
+
+  #startChain(first: Buffer): void {
     // Decoders are applied in the reverse order of the encodings.
-    chain = [...encodings].reverse().map((e, i) => makeDecoder(e, i === 0 ? first : undefined));
+    const chain = [...this.#encodings].reverse().map((e, i) => makeDecoder(e, i === 0 ? first : undefined));
+    this.#chain = chain;
     for (let i = 0; i < chain.length - 1; i++) chain[i]!.pipe(chain[i + 1]!);
     const tail = chain[chain.length - 1]!;
+    const max = this.#limits.maxDecompressedBytes;
     tail.on('data', (c: Buffer) => {
-      if (bomb) return;
-      if (outBytes + c.length > limits.maxDecompressedBytes) {
-        out.push(c.subarray(0, limits.maxDecompressedBytes - outBytes));
-        outBytes = limits.maxDecompressedBytes;
-        bomb = true;
+      if (this.#bomb) return;
+      if (this.#outBytes + c.length > max) {
+        this.#out.push(c.subarray(0, max - this.#outBytes));
+        this.#outBytes = max;
+        this.#bomb = true;
         for (const d of chain) d.destroy();
         return;
       }
-      out.push(c);
-      outBytes += c.length;
+      this.#out.push(c);
+      this.#outBytes += c.length;
     });
-    settled = new Promise<void>((resolve) => {
+    this.#settled = new Promise<void>((resolve) => {
       tail.once('end', () => resolve());
       tail.once('close', () => resolve());
       for (const d of chain) {
         d.once('error', (e: Error) => {
-          decodeError ??= e;
+          this.#decodeError ??= e;
           resolve();
         });
       }
     });
-  };
-
-  try {
-    for await (const piece of body as AsyncIterable<Buffer>) {
-      let chunk = piece;
-      if (rawBytes + chunk.length > limits.maxResponseBytes) {
-        chunk = chunk.subarray(0, limits.maxResponseBytes - rawBytes);
-        truncated = true;
-      }
-      rawBytes += chunk.length;
-      if (decode) {
-        if (chain.length === 0 && chunk.length > 0) startChain(chunk);
-        const head = chain[0];
-        if (head && !head.destroyed && chunk.length > 0 && !head.write(chunk)) {
-          await Promise.race([once(head, 'drain'), settled]);
-        }
-        if (bomb || decodeError) break;
-      } else {
-        raw.push(chunk);
-      }
-      if (truncated) break;
-    }
-  } catch (e) {
-    streamError = e;
   }
-  // Stop reading whatever the server still sends (cap reached, bomb, decode error).
-  if (truncated || bomb || decodeError || streamError) body.destroy();
-
-  if (decode && chain.length > 0) {
-    const head = chain[0]!;
-    if (truncated || streamError) {
-      // Incomplete input: flush what the decoder has rather than fail on "unexpected end".
-      await new Promise<void>((resolve) => (head.destroyed ? resolve() : head.flush(() => resolve())));
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      for (const d of chain) d.destroy();
-    } else if (!bomb && !decodeError) {
-      head.end();
-      await settled;
-    }
-  }
-
-  const data = decode ? Buffer.concat(out) : Buffer.concat(raw);
-  let error: TransportError | undefined;
-  if (bomb) {
-    error = {
-      kind: 'decompression',
-      message: `decoded body exceeds the cap of ${limits.maxDecompressedBytes} bytes (content-encoding ${encodings.join(', ')}); reading stopped`,
-    };
-  } else if (decodeError && !truncated && !streamError) {
-    error = { kind: 'decompression', message: `body could not be decoded (content-encoding ${encodings.join(', ')}): ${decodeError.message}` };
-  } else if (truncated) {
-    error = { kind: 'too-large', message: `body exceeds the response size cap of ${limits.maxResponseBytes} bytes; the first ${rawBytes} bytes were kept` };
-  } else if (unsupported !== undefined && rawBytes > 0) {
-    error = { kind: 'decompression', message: `unsupported content-encoding "${unsupported}"; the body is kept undecoded` };
-  }
-  const result: BodyRead = { data, rawBytes, truncated };
-  if (error) result.error = error;
-  if (streamError !== undefined) result.streamError = streamError;
-  return result;
 }
