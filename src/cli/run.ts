@@ -213,7 +213,12 @@ export async function runCommand(argv: string[], env: NodeJS.ProcessEnv, io: Cli
     // cannot be reached, is not the API or refuses a key is named before the suites are loaded.
     // The control protocol's GET / (free too) goes beside it: against a distant target the two
     // cost one round trip, not two. A control URL that is unusable is named first.
-    const [controlProblem, pre] = await Promise.all([checkControlProtocol(target, config), runPreflight(run)]);
+    // Vitest's node API is the heaviest import of a run (0.3 s on the 2-core host): it loads while
+    // the preflight waits for the target. The round trip is measured once it has loaded, so that
+    // loading it (which holds this thread) never stretches a sample.
+    const launching = Promise.all([import('../engine/launch.ts'), import('../../reporters/wgc-reporter.ts')]);
+    launching.catch(() => undefined);
+    const [controlProblem, pre] = await Promise.all([checkControlProtocol(target, config), runPreflight(run, launching)]);
     if (controlProblem) {
       io.err(`wgc run: --control-url: ${controlProblem}\n`);
       return abort([`the test-control protocol at --control-url is unusable, so no suite ran: ${controlProblem}`]);
@@ -240,8 +245,7 @@ export async function runCommand(argv: string[], env: NodeJS.ProcessEnv, io: Cli
       ...(config.maxDurationMs !== undefined ? { maxDurationMs: config.maxDurationMs } : {}),
       ...(observer.exit ? { exit: observer.exit } : {}),
     });
-    // Imported here: vitest's node API is the heaviest import of a run, and the preflight need not wait for it.
-    const [{ runSuitesWithVitest, shardFiles }, { WgcReporter }] = await Promise.all([import('../engine/launch.ts'), import('../../reporters/wgc-reporter.ts')]);
+    const [{ runSuitesWithVitest, shardFiles }, { WgcReporter }] = await launching;
     const collector = new WgcReporter();
     type Launched = Awaited<ReturnType<typeof runSuitesWithVitest<InstanceType<typeof WgcReporter>>>>;
     // Set by refuse (below), read by the progress callbacks: declared before them, since vitest's
@@ -487,14 +491,19 @@ function paceRecord(pace: PaceChoice, sessions: readonly SessionSummary[]): Pace
   };
 }
 
-/** The preflight (src/target/preflight.ts) through a client of its own, with the run's bounds; secrets redacted; then the round trip (src/target/pace.ts). */
-async function runPreflight(run: RunContext): Promise<PreflightResult & { requests: number; roundTripMs: number | null }> {
+/**
+ * The preflight (src/target/preflight.ts) through a client of its own, with the run's bounds;
+ * secrets redacted; then, once `quiet` has settled (nothing else holds this thread), the round
+ * trip (src/target/pace.ts).
+ */
+async function runPreflight(run: RunContext, quiet: Promise<unknown>): Promise<PreflightResult & { requests: number; roundTripMs: number | null }> {
   const secrets = new SecretRegistry();
   for (const k of run.keys) secrets.add(k.secret, k.name);
   const api = createHttpClient({ baseUrl: run.baseUrl, ...run.http, secrets, idPrefix: 'preflight' });
   try {
     const keys = hasControl(run) ? [] : run.keys;
     const out = await preflight(api, keys);
+    if (out.problems.length === 0) await quiet.catch(() => undefined);
     const roundTripMs = out.problems.length === 0 ? await measureRoundTrip(api) : null;
     return { ...out, problems: out.problems.map((p) => secrets.redact(p)), requests: api.requestCount, roundTripMs };
   } finally {
