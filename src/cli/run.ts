@@ -349,7 +349,7 @@ export async function runCommand(argv: string[], env: NodeJS.ProcessEnv, io: Cli
     let prepared: PreparedRun;
     try {
       const { prepareRun } = await import('../engine/run.ts');
-      prepared = await prepareRun(suites, run);
+      prepared = await prepareRun(suites, run, { plan });
     } catch (e) {
       return refuse('the run preparation failed', () => {
         throw e;

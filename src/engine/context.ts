@@ -40,7 +40,11 @@ export interface RunContext {
    * The run-wide credit plan, computed once over every selected check (see credits.ts);
    * sessions disable the checks it excludes. Absent: the session plans its own suite alone.
    */
-  creditPlan?: { excluded: string[] };
+  creditPlan?: {
+    excluded: string[];
+    /** Each planned check's exact credits (CreditPlanEntry.credits), by check id. */
+    planned?: Record<string, number>;
+  };
   /** Suites selected by --suite; empty means all. Unselected suites report their checks disabled. */
   suites: string[];
   /** Check ids selected by --check; absent or empty means every check of the selected suites. */

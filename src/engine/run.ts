@@ -26,9 +26,12 @@ export interface PreparedRun {
  * Completes a run context before any check runs: introspects supplied keys once (without
  * control) and fixes the run-wide credit plan, so every worker sees the same decisions.
  */
-export async function prepareRun(suites: readonly SuiteDef[], run: RunContext, deps: { dispatcher?: Dispatcher } = {}): Promise<PreparedRun> {
-  const plan = planCredits(suites, run);
-  const out: RunContext = { ...run, creditPlan: { excluded: plan.excluded } };
+export async function prepareRun(suites: readonly SuiteDef[], run: RunContext, deps: { dispatcher?: Dispatcher; plan?: CreditPlan } = {}): Promise<PreparedRun> {
+  // The plan of these suites for this run, unless the caller has it already (wgc run prints it first).
+  const plan = deps.plan ?? planCredits(suites, run);
+  // Each check's credits go with the context: a session need not draw a seeded check's values again to price it.
+  const planned = Object.fromEntries(plan.entries.map((e) => [e.checkId, e.credits]));
+  const out: RunContext = { ...run, creditPlan: { excluded: plan.excluded, planned } };
   let requests = 0;
   if (!hasControl(run) && !run.introspected && run.keys.length > 0) {
     const secrets = new SecretRegistry();

@@ -251,7 +251,7 @@ async function openLane(suite: SuiteDef, run: RunContext, deps: SessionDeps): Pr
   async function runCheck(check: CheckDef): Promise<CheckResult> {
     const started = Date.now();
     const before = (api?.requestCount ?? 0) + (control?.requestCount ?? 0);
-    const planned = plannedCredits(check, run.numRuns, run.seed);
+    const planned = run.creditPlan?.planned?.[check.id] ?? plannedCredits(check, run.numRuns, run.seed);
     let conclusion: Conclusion;
     const idle = idleReason(suite, check, run);
     const stopped = selected ? (setup.stopped ?? stop.reason()) : undefined;
