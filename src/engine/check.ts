@@ -6,11 +6,7 @@
  */
 import type { ApiClient } from '../http/api.ts';
 import type { CastMember, KeyHandle } from '../vocabulary.ts';
-import { z } from 'zod';
-import { LiveCatalogSchema } from '../target/live-catalog.ts';
-import { ExchangeSchema } from '../http/exchange.ts';
-import { OutcomeSchema } from './outcome.ts';
-import { EvidenceSchema } from './finding.ts';
+import type { CheckResult, ScenarioStep } from './result-schema.ts';
 
 export { ROLES, SCOPES, type CastMember, type KeyHandle, type Role, type Scope } from '../vocabulary.ts';
 export type { ApiClient, ApiRequest } from '../http/api.ts';
@@ -175,48 +171,8 @@ export interface CheckContext {
   registerSecret(secret: string, label: string): void;
 }
 
-/** One request of a check's scenario: through which client, in which phase, against which base URL (the target's base URL, or the control URL) the request URL starts with. */
-export const ScenarioStepSchema = z.object({
-  via: z.enum(['api', 'control']),
-  phase: z.enum(['setup', 'check', 'cleanup']),
-  base: z.string(),
-  exchange: ExchangeSchema,
-});
-export type ScenarioStep = z.infer<typeof ScenarioStepSchema>;
+/** One request of a check's scenario (declared in result-schema.ts). */
+export type { ScenarioStep };
 
-/**
- * What one check concluded, per clause. Serialisable (sent from vitest workers through task
- * meta, and in shard partials, where it is parsed with this schema). `clauses`: the outcome per
- * clause of the check; `reason`: why, for notObservable, disabled and harnessError (and "not
- * reached" notes); `requests`: requests the check sent; `plannedCredits`: what it was planned
- * to spend; `scenario`: every request of the check's scenario, in order, when it reported a
- * finding (the suite's set-up through the test-control protocol, the check's own API and
- * control requests, its clean-up), redacted like every exchange; the report turns it into a
- * runnable reproduction script. The one declaration of the shape: the report's per-check view
- * (src/report/model.ts CheckSummarySchema) is derived from it.
- */
-export const CheckResultSchema = z.object({
-  checkId: z.string().min(1),
-  suite: z.string(),
-  title: z.string(),
-  outcome: OutcomeSchema,
-  clauses: z.record(z.string(), OutcomeSchema),
-  reason: z.string().optional(),
-  findings: z.array(EvidenceSchema),
-  requests: z.number().int().nonnegative(),
-  plannedCredits: z.number().nonnegative(),
-  durationMs: z.number().nonnegative(),
-  seed: z.number(),
-  scenario: z.array(ScenarioStepSchema).optional(),
-  /** What the check saw of the target that the report keeps beside the verdicts: the live catalog (src/target/live-catalog.ts). */
-  observed: z.object({ liveCatalog: LiveCatalogSchema.optional() }).strict().optional(),
-  /**
-   * Why each clause the check could not judge, where the rest of the check concluded (its
-   * reason holds them all, joined): the report's entry of each clause shows its own, not the
-   * whole list. Not in the report's per-check view, whose reason holds them.
-   */
-  notJudged: z.record(z.string(), z.string()).optional(),
-  /** Per clause of the check, how many times it was judged (src/engine/judged.ts); absent where the check did not run. */
-  judged: z.record(z.string(), z.number().int().nonnegative()).optional(),
-});
-export type CheckResult = z.infer<typeof CheckResultSchema>;
+/** What one check concluded, per clause (declared in result-schema.ts, with what each field means). */
+export type { CheckResult };

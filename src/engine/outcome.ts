@@ -4,11 +4,8 @@
  * a failure outweighs everything, a harness error outweighs a pass (the pass is not trusted
  * while the harness broke), a pass outweighs "not observable", which outweighs "disabled".
  */
-import { z } from 'zod';
-
 export const OUTCOMES = ['disabled', 'notObservable', 'passed', 'harnessError', 'failed'] as const;
-export const OutcomeSchema = z.enum(OUTCOMES);
-export type Outcome = z.infer<typeof OutcomeSchema>;
+export type Outcome = (typeof OUTCOMES)[number];
 
 /** The outcome of higher precedence. */
 export function worst(a: Outcome, b: Outcome): Outcome {

@@ -1,9 +1,9 @@
 /**
  * Runtime validation of CheckResults arriving from outside the process (vitest workers
  * through task meta, shard partial files), with the engine's own schema of them
- * (src/engine/check.ts CheckResultSchema): one declaration, so the compiler sees any drift.
+ * (src/engine/result-schema.ts CheckResultSchema): one declaration, so the compiler sees any drift.
  */
-import { CheckResultSchema, type CheckResult } from '../engine/check.ts';
+import { CheckResultSchema, type CheckResult } from '../engine/result-schema.ts';
 
 export { CheckResultSchema };
 

@@ -6,11 +6,9 @@
  * Bump FORMAT_VERSION on any change that an older reader would misread.
  */
 import { z } from 'zod';
-import { LiveCatalogSchema } from '../target/live-catalog.ts';
-import { OutcomeSchema } from '../engine/outcome.ts';
-import { CheckResultSchema } from '../engine/check.ts';
-import { EvidenceSchema } from '../engine/finding.ts';
-import { CapturedRequestSchema, CapturedResponseSchema, ExchangeSchema, TransportErrorSchema } from '../http/exchange.ts';
+import { LiveCatalogSchema } from '../target/live-catalog-schema.ts';
+import { CheckResultSchema, EvidenceSchema, OutcomeSchema } from '../engine/result-schema.ts';
+import { CapturedRequestSchema, CapturedResponseSchema, ExchangeSchema, TransportErrorSchema } from '../http/exchange-schema.ts';
 import { LEVELS } from '../catalog/types.ts';
 
 /** Version of the report format; readers refuse other versions. */
@@ -32,7 +30,7 @@ const Headers = z.record(z.string(), z.string());
 /**
  * A captured exchange as the report shows it (already redacted at capture), with its curl
  * command ("Reproduce with": secrets stay redacted). Derived from the engine's one declaration
- * (src/http/exchange.ts ExchangeSchema): the parsed JSON body is left out (its text is there).
+ * (src/http/exchange-schema.ts ExchangeSchema): the parsed JSON body is left out (its text is there).
  */
 export const ReportExchangeSchema = ExchangeSchema.extend({
   request: CapturedRequestSchema.strict(),
@@ -44,7 +42,7 @@ export type ReportExchange = z.infer<typeof ReportExchangeSchema>;
 
 /**
  * One deviation of the target, reproducible from the report alone: the engine's Evidence
- * (src/engine/finding.ts EvidenceSchema) with the check that found it, its exchanges as the
+ * (src/engine/result-schema.ts EvidenceSchema) with the check that found it, its exchanges as the
  * report shows them, and how many identical findings (same clause, message and request line)
  * were folded into this one.
  */

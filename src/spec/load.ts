@@ -9,8 +9,6 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CatalogOperationsSchema, parseExtension } from './extensions.ts';
-import { checkLocalRefs, extractOperations, withExtensions } from './operations.ts';
 import { routeMatcher } from './route.ts';
 import { readSource, SpecError, type SourceFile } from './source.ts';
 import { readCached, writeCached } from './disk-cache.ts';
@@ -38,6 +36,8 @@ export function loadSpec(path: string = DEFAULT_SPEC_PATH): Promise<LoadedSpec> 
     const hit = await fromDisk<SpecParts>('api', file);
     if (hit) return Object.freeze({ ...view(hit.source, hit.parts.document, hit.parts.operations), catalogOperations: deepFreeze(hit.parts.catalogOperations) });
     const { source, document } = await loadDocument(file);
+    // Imported on a miss only: with the disk cache warm no process needs them (nor zod, which the extensions are read with).
+    const [{ CatalogOperationsSchema, parseExtension }, { extractOperations, withExtensions }] = await Promise.all([import('./extensions.ts'), import('./operations.ts')]);
     const operations = withExtensions(source, document, extractOperations(source, document));
     const catalog = parseExtension(CatalogOperationsSchema, document['x-wgc-operations'] ?? {});
     if (!catalog.ok) throw new SpecError(`${source.locate('/x-wgc-operations')}: x-wgc-operations: ${catalog.problem}`);
@@ -56,6 +56,7 @@ export function loadControlSpec(path: string = DEFAULT_CONTROL_SPEC_PATH): Promi
     const hit = await fromDisk<DocumentParts<BaseOperationInfo>>('control', file);
     if (hit) return Object.freeze(view(hit.source, hit.parts.document, hit.parts.operations));
     const { source, document } = await loadDocument(file);
+    const { extractOperations } = await import('./operations.ts');
     const operations = extractOperations(source, document);
     writeCached('control', file, source.hash, { data: source.data, document, operations } satisfies DocumentParts<BaseOperationInfo>);
     return Object.freeze(view(source, document, operations));
@@ -102,6 +103,7 @@ function cached<T>(cache: Map<string, Promise<T>>, file: string, load: (file: st
 
 async function loadDocument(file: string): Promise<{ source: SourceFile; document: Record<string, unknown> }> {
   const source = await readSource(file);
+  const { checkLocalRefs } = await import('./operations.ts');
   checkLocalRefs(source);
   // Imported here, not at the top: with the disk cache warm no process needs it (~0.1 s of CPU each).
   const { default: SwaggerParser } = await import('@apidevtools/swagger-parser');

@@ -14,19 +14,10 @@
  * `wgc diff` compares the live catalogs of two runs (catalogDrift): an operation or a change
  * kind that disappeared is a regression, one that appeared is news.
  */
-import { z } from 'zod';
+import type { LiveCatalog } from './live-catalog-schema.ts';
 
-export const LiveCatalogSchema = z
-  .object({
-    /** Operation names found, sorted. */
-    operations: z.array(z.string()),
-    /** Per operation, its change kinds, sorted; null when the catalog lists none anywhere. */
-    changeKinds: z.record(z.string(), z.array(z.string())).nullable(),
-    /** The check whose GET /capabilities answer this was read from. */
-    observedBy: z.string(),
-  })
-  .strict();
-export type LiveCatalog = z.infer<typeof LiveCatalogSchema>;
+/** What a run keeps of the live catalog (declared in live-catalog-schema.ts). */
+export type { LiveCatalog };
 
 type Json = unknown;
 const isObject = (v: Json): v is Record<string, Json> => typeof v === 'object' && v !== null && !Array.isArray(v);
