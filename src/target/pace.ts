@@ -7,6 +7,7 @@
  * server takes. From there the run adapts to what the target answers (src/http/limit.ts): a
  * 429 or a slow answer lowers it.
  */
+import { performance } from 'node:perf_hooks';
 import type { ApiClient } from '../http/api.ts';
 import { DEFAULT_MAX_IN_FLIGHT } from '../http/limit.ts';
 
@@ -18,7 +19,7 @@ export const NEAR_CONCURRENCY = 2;
 const PER_MS = 2;
 const FAR_MIN = 16;
 const FAR_MAX = 128;
-/** Samples of the round trip after the preflight's call (which paid for the first connection). */
+/** Clean samples of the round trip after the preflight's call (which paid for the first connection). */
 export const ROUND_TRIP_SAMPLES = 2;
 
 export interface PaceChoice {
@@ -47,18 +48,37 @@ export function choosePace(roundTripMs: number | null, suites: number, set: { co
   };
 }
 
+/** Samples tried at most: past it the quickest of those taken stands, clean or not. */
+export const ROUND_TRIP_TRIES = 6;
+
 /**
- * The round trip: the quickest of ROUND_TRIP_SAMPLES keyless GET /me (free, part 8), sent side
- * by side (one round trip, not one per sample), ms; null when one got no answer. The quickest,
- * not the median: a busy machine delays some answers, never speeds one up, so the least is the
- * distance and a loaded loopback still reads as near. Side by side, one sample may pay for a
- * connection of its own: another goes on the connection the preflight left open.
+ * The round trip: the quickest of ROUND_TRIP_SAMPLES keyless GET /me (free, part 8) sent one
+ * after another, ms; null when one got no answer. The quickest, not the median: a busy machine
+ * delays some answers, never speeds one up, so the least is the distance and a loaded loopback
+ * still reads as near. A sample during which this thread was busy for more than a little of it
+ * (what it had just loaded still settling, a garbage collection) is not the target's distance:
+ * it is taken again, up to ROUND_TRIP_TRIES in all. One clean sample under NEAR_MS is enough.
  */
 export async function measureRoundTrip(api: ApiClient): Promise<number | null> {
-  const samples = await Promise.all(Array.from({ length: ROUND_TRIP_SAMPLES }, () => api.send({ method: 'GET', path: '/me', key: null, retry429: false })));
-  if (samples.some((ex) => !ex.response)) return null;
-  return Math.min(...samples.map((ex) => ex.durationMs));
+  const clean: number[] = [];
+  const all: number[] = [];
+  for (let i = 0; i < ROUND_TRIP_TRIES && clean.length < ROUND_TRIP_SAMPLES; i++) {
+    const before = performance.eventLoopUtilization();
+    const ex = await api.send({ method: 'GET', path: '/me', key: null, retry429: false });
+    const busy = performance.eventLoopUtilization(before).active;
+    if (!ex.response) return null;
+    all.push(ex.durationMs);
+    if (busy > BUSY_ALLOWANCE_MS + BUSY_SHARE * ex.durationMs) continue;
+    clean.push(ex.durationMs);
+    // Near, or so far that a second sample changes nothing: the pace is decided.
+    if (ex.durationMs < NEAR_MS || ex.durationMs >= FAR_MAX / PER_MS) break;
+  }
+  return Math.min(...(clean.length > 0 ? clean : all));
 }
+
+/** What a sample's own work may keep this thread busy for (ms), and the share of the sample beyond it. */
+const BUSY_ALLOWANCE_MS = 2;
+const BUSY_SHARE = 0.1;
 
 /** The pace in one line, printed with the credit plan. */
 export function describePace(p: PaceChoice): string {

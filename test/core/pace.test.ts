@@ -6,7 +6,9 @@
  */
 import { describe, expect, test } from 'vitest';
 import { InFlightLimiter } from '../../src/http/limit.ts';
-import { choosePace, describePace } from '../../src/target/pace.ts';
+import { choosePace, describePace, measureRoundTrip, NEAR_MS, ROUND_TRIP_TRIES } from '../../src/target/pace.ts';
+import type { ApiClient } from '../../src/http/api.ts';
+import type { Exchange } from '../../src/http/exchange.ts';
 
 describe('choosePace', () => {
   test('loopback and unknown round trips keep the near defaults: 2 suites, 8 in flight', () => {
@@ -32,6 +34,54 @@ describe('choosePace', () => {
     expect(p.chosen).toEqual({ concurrency: 'set', maxInFlight: 'set' });
     expect(describePace(p)).toMatch(/3 suites side by side \(set\), up to 5 requests in flight \(set\)/);
     expect(describePace(choosePace(50, 9))).toMatch(/round trip 50\.0 ms; 9 suites side by side \(from the round trip\)/);
+  });
+});
+
+/**
+ * A target `ms` away whose samples are each answered while this thread is busy for `busy[i]` ms
+ * (what a run had just loaded settling, a garbage collection): the sample then takes that long.
+ */
+function sampled(ms: number, busy: number[]): { api: ApiClient; sent: () => number } {
+  let i = 0;
+  const api: ApiClient = {
+    async send() {
+      const hold = busy[i++] ?? 0;
+      const started = Date.now();
+      await new Promise((r) => setTimeout(r, ms));
+      // The thread busy: the answer is there, but it is read only once the work is done.
+      while (Date.now() - started < ms + hold) {
+        /* busy */
+      }
+      return { response: { status: 401 }, durationMs: Date.now() - started } as unknown as Exchange;
+    },
+  };
+  return { api, sent: () => i };
+}
+
+describe('measureRoundTrip', () => {
+  test('a sample taken while the thread was busy is taken again: a loopback target whose first samples were held reads as near', async () => {
+    const { api, sent } = sampled(0, [60, 60]);
+    const rtt = await measureRoundTrip(api);
+    // The held samples (60 ms and more) do not count; a clean one does, however slow the machine
+    // makes it (one under NEAR_MS on an idle machine, when no further sample is taken).
+    expect(rtt).not.toBeNull();
+    expect(rtt!).toBeLessThan(60);
+    expect(sent()).toBeGreaterThanOrEqual(3);
+    if (rtt! < NEAR_MS) expect(sent()).toBe(3);
+  });
+
+  test('a far target: one clean sample far enough decides; the samples stop at the bound of tries when none is clean', async () => {
+    const far = sampled(70, []);
+    expect(await measureRoundTrip(far.api)).toBeGreaterThanOrEqual(70);
+    expect(far.sent()).toBe(1);
+    const held = sampled(0, Array(ROUND_TRIP_TRIES + 2).fill(40));
+    expect(await measureRoundTrip(held.api)).toBeGreaterThanOrEqual(40);
+    expect(held.sent()).toBe(ROUND_TRIP_TRIES);
+  });
+
+  test('no answer: not measured', async () => {
+    const api: ApiClient = { send: async () => ({ durationMs: 5 }) as unknown as Exchange };
+    expect(await measureRoundTrip(api)).toBeNull();
   });
 });
 
