@@ -7,7 +7,7 @@
  * server takes. From there the run adapts to what the target answers (src/http/limit.ts): a
  * 429 or a slow answer lowers it.
  */
-import { performance } from 'node:perf_hooks';
+import { performance, type EventLoopUtilization } from 'node:perf_hooks';
 import type { ApiClient } from '../http/api.ts';
 import { DEFAULT_MAX_IN_FLIGHT } from '../http/limit.ts';
 
@@ -59,13 +59,13 @@ export const ROUND_TRIP_TRIES = 6;
  * (what it had just loaded still settling, a garbage collection) is not the target's distance:
  * it is taken again, up to ROUND_TRIP_TRIES in all. One clean sample under NEAR_MS is enough.
  */
-export async function measureRoundTrip(api: ApiClient): Promise<number | null> {
+export async function measureRoundTrip(api: ApiClient, thread: ThreadMeter = eventLoopMeter): Promise<number | null> {
   const clean: number[] = [];
   const all: number[] = [];
   for (let i = 0; i < ROUND_TRIP_TRIES && clean.length < ROUND_TRIP_SAMPLES; i++) {
-    const before = performance.eventLoopUtilization();
+    const before = thread.mark();
     const ex = await api.send({ method: 'GET', path: '/me', key: null, retry429: false });
-    const busy = performance.eventLoopUtilization(before).active;
+    const busy = thread.busySince(before);
     if (!ex.response) return null;
     all.push(ex.durationMs);
     if (busy > BUSY_ALLOWANCE_MS + BUSY_SHARE * ex.durationMs) continue;
@@ -75,6 +75,18 @@ export async function measureRoundTrip(api: ApiClient): Promise<number | null> {
   }
   return Math.min(...(clean.length > 0 ? clean : all));
 }
+
+/** How long this thread was busy (not waiting for I/O) since a mark, in ms; tests give their own. */
+export interface ThreadMeter {
+  mark(): unknown;
+  busySince(mark: unknown): number;
+}
+
+/** The event loop's own account (its utilisation: time not spent waiting for I/O). */
+export const eventLoopMeter: ThreadMeter = {
+  mark: () => performance.eventLoopUtilization(),
+  busySince: (mark) => performance.eventLoopUtilization(mark as EventLoopUtilization).active,
+};
 
 /** What a sample's own work may keep this thread busy for (ms), and the share of the sample beyond it. */
 const BUSY_ALLOWANCE_MS = 2;

@@ -6,7 +6,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { InFlightLimiter } from '../../src/http/limit.ts';
-import { choosePace, describePace, measureRoundTrip, NEAR_MS, ROUND_TRIP_TRIES } from '../../src/target/pace.ts';
+import { choosePace, describePace, eventLoopMeter, measureRoundTrip, NEAR_MS, ROUND_TRIP_TRIES, type ThreadMeter } from '../../src/target/pace.ts';
 import type { ApiClient } from '../../src/http/api.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 
@@ -38,50 +38,59 @@ describe('choosePace', () => {
 });
 
 /**
- * A target `ms` away whose samples are each answered while this thread is busy for `busy[i]` ms
- * (what a run had just loaded settling, a garbage collection): the sample then takes that long.
+ * Samples of a target `ms` away, the i-th answered while this thread was busy for `busy[i]` ms
+ * (what a run had just loaded settling, a garbage collection): that sample reports the hold on
+ * top of the distance, and the thread meter says the thread was busy that long. Declared, not
+ * timed: what the test sees does not depend on how busy the machine is.
  */
-function sampled(ms: number, busy: number[]): { api: ApiClient; sent: () => number } {
+function sampled(ms: number, busy: number[]): { api: ApiClient; meter: ThreadMeter; sent: () => number } {
   let i = 0;
+  let held = 0;
   const api: ApiClient = {
     async send() {
-      const hold = busy[i++] ?? 0;
-      const started = Date.now();
-      await new Promise((r) => setTimeout(r, ms));
-      // The thread busy: the answer is there, but it is read only once the work is done.
-      while (Date.now() - started < ms + hold) {
-        /* busy */
-      }
-      return { response: { status: 401 }, durationMs: Date.now() - started } as unknown as Exchange;
+      held = busy[i++] ?? 0;
+      return { response: { status: 401 }, durationMs: ms + held } as unknown as Exchange;
     },
   };
-  return { api, sent: () => i };
+  const meter: ThreadMeter = { mark: () => undefined, busySince: () => held };
+  return { api, meter, sent: () => i };
 }
 
 describe('measureRoundTrip', () => {
   test('a sample taken while the thread was busy is taken again: a loopback target whose first samples were held reads as near', async () => {
-    const { api, sent } = sampled(0, [60, 60]);
-    const rtt = await measureRoundTrip(api);
-    // The held samples (60 ms and more) do not count; a clean one does, however slow the machine
-    // makes it (one under NEAR_MS on an idle machine, when no further sample is taken).
-    expect(rtt).not.toBeNull();
-    expect(rtt!).toBeLessThan(60);
-    expect(sent()).toBeGreaterThanOrEqual(3);
-    if (rtt! < NEAR_MS) expect(sent()).toBe(3);
+    const { api, meter, sent } = sampled(1, [60, 60]);
+    expect(await measureRoundTrip(api, meter)).toBe(1);
+    expect(sent()).toBe(3);
+    expect(1).toBeLessThan(NEAR_MS);
   });
 
-  test('a far target: one clean sample far enough decides; the samples stop at the bound of tries when none is clean', async () => {
+  test('a far target: one clean sample far enough decides; one near enough decides; else two clean samples, the quickest', async () => {
     const far = sampled(70, []);
-    expect(await measureRoundTrip(far.api)).toBeGreaterThanOrEqual(70);
+    expect(await measureRoundTrip(far.api, far.meter)).toBe(70);
     expect(far.sent()).toBe(1);
-    const held = sampled(0, Array(ROUND_TRIP_TRIES + 2).fill(40));
-    expect(await measureRoundTrip(held.api)).toBeGreaterThanOrEqual(40);
+    const mid = sampled(30, [0, 1]);
+    expect(await measureRoundTrip(mid.api, mid.meter)).toBe(30);
+    expect(mid.sent()).toBe(2);
+  });
+
+  test('the tries are bounded: when no sample is clean, the quickest of those taken stands', async () => {
+    const held = sampled(1, Array(ROUND_TRIP_TRIES + 2).fill(40));
+    expect(await measureRoundTrip(held.api, held.meter)).toBe(41);
     expect(held.sent()).toBe(ROUND_TRIP_TRIES);
   });
 
   test('no answer: not measured', async () => {
     const api: ApiClient = { send: async () => ({ durationMs: 5 }) as unknown as Exchange };
     expect(await measureRoundTrip(api)).toBeNull();
+  });
+
+  test('the event loop meter counts the time the thread was kept busy', () => {
+    const mark = eventLoopMeter.mark();
+    const started = Date.now();
+    while (Date.now() - started < 30) {
+      /* busy */
+    }
+    expect(eventLoopMeter.busySince(mark)).toBeGreaterThanOrEqual(30);
   });
 });
 
