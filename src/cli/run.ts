@@ -503,8 +503,11 @@ async function runPreflight(run: RunContext, quiet: Promise<unknown>): Promise<P
   try {
     const keys = hasControl(run) ? [] : run.keys;
     const out = await preflight(api, keys);
-    if (out.problems.length === 0) await quiet.catch(() => undefined);
-    const roundTripMs = out.problems.length === 0 ? await measureRoundTrip(api) : null;
+    let roundTripMs: number | null = null;
+    if (out.problems.length === 0) {
+      await quiet.catch(() => undefined);
+      roundTripMs = await measureRoundTrip(api);
+    }
     return { ...out, problems: out.problems.map((p) => secrets.redact(p)), requests: api.requestCount, roundTripMs };
   } finally {
     await api.close();

@@ -102,16 +102,17 @@ export function createControlClient(opts: ControlClientOptions): ControlClient {
     info: () => call('GET', '/'),
     async createWorkspace(credits, members) {
       const body = credits === undefined ? {} : { credits };
+      const alone = () => call<{ workspaceId: string }>('POST', '/workspaces', body);
       // A target that refused the cast addition once (a strict version 1 answers 400 to a field it
       // does not know) is not asked again: the workspace alone, its members one call at a time.
-      if (!members || castRefused.has(base)) return call<{ workspaceId: string }>('POST', '/workspaces', body);
+      if (!members || castRefused.has(base)) return alone();
       let out: { workspaceId: string; members?: unknown };
       try {
         out = await call('POST', '/workspaces', { ...body, members: members.map((m) => ({ role: m.role, scopes: [...m.scopes] })) });
       } catch (e) {
         if (!(e instanceof ControlError) || e.status !== 400) throw e;
         castRefused.add(base);
-        return call<{ workspaceId: string }>('POST', '/workspaces', body);
+        return alone();
       }
       if (out?.members === undefined) return out;
       const cast = out.members;

@@ -65,9 +65,7 @@ export class SecretRegistry {
   #ordered: Entry[] | undefined;
   /** The patterns over every form of every searchable secret (see #patterns); rebuilt after a new secret. */
   #compiled: { any: RegExp; every: RegExp } | undefined;
-  /** Each form's marker, in the patterns' order (see #patterns); rebuilt after a new secret or a new label. */
-  #markers: Map<string, string> | undefined;
-  /** The patterns with their markers, as #patterns hands them out; rebuilt with either. */
+  /** The patterns with each form's marker, as #patterns hands them out; rebuilt after a new secret or a new label. */
   #current: { any: RegExp; every: RegExp; markers: Map<string, string> } | undefined;
   /**
    * Header names already redacted (#redactName), cleared with the markers: a response's header
@@ -87,14 +85,12 @@ export class SecretRegistry {
       // A new label only: the forms, their order and the quick pattern stand.
       known.label = relabel;
       known.marker = redactionMarker(label);
-      this.#markers = undefined;
       this.#current = undefined;
       this.#names.clear();
       return;
     }
     this.#ordered = undefined;
     this.#compiled = undefined;
-    this.#markers = undefined;
     this.#current = undefined;
     this.#names.clear();
     const forms = new Set<string>([secret]);
@@ -142,12 +138,8 @@ export class SecretRegistry {
   #patterns(): { any: RegExp; every: RegExp; markers: Map<string, string> } {
     // Asked for on every redaction: built once per change of the secrets or their labels.
     if (this.#current) return this.#current;
-    if (!this.#markers) {
-      const markers = new Map<string, string>();
-      for (const e of this.#searchable()) for (const f of e.forms) if (!markers.has(f)) markers.set(f, e.marker);
-      this.#markers = markers;
-    }
-    const markers = this.#markers;
+    const markers = new Map<string, string>();
+    for (const e of this.#searchable()) for (const f of e.forms) if (!markers.has(f)) markers.set(f, e.marker);
     // A relabel keeps the secrets, their forms and their order: the patterns stand, only the markers change.
     if (!this.#compiled) {
       const alternatives = [...markers.keys()].map((f) => f.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|');
