@@ -42,6 +42,11 @@ export interface Ledger {
   /** Total credits charged so far in the workspace. */
   charged(): Promise<number>;
   entries(): Promise<LedgerEntry[]>;
+  /**
+   * Both in one read, where the ledger answers them together (the control protocol's GET usage
+   * does): one round trip instead of three for the first check of consistency.
+   */
+  usage?(): Promise<{ charged: number; entries: LedgerEntry[] }>;
 }
 /** One entry of the ledger, as the test-control protocol lists it. */
 export type LedgerEntry = UsageLedger['entries'][number];
@@ -192,10 +197,10 @@ function isEntry(e: unknown): e is LedgerEntry {
   return typeof o === 'object' && o !== null && typeof o.seq === 'number' && typeof o.credits === 'number' && Number.isFinite(o.credits) && typeof o.method === 'string' && typeof o.path === 'string';
 }
 
-/** Reads the ledger's entries once and attributes the new ones. */
-async function read(ctx: Source, book: Book): Promise<void> {
-  const start = Date.now();
-  const raw = await ctx.ledger.entries();
+/** Reads the ledger's entries once (or takes `given`, just read from `start`) and attributes the new ones. */
+async function read(ctx: Source, book: Book, given?: { entries: unknown; start: number }): Promise<void> {
+  const start = given?.start ?? Date.now();
+  const raw: unknown = given ? given.entries : await ctx.ledger.entries();
   const end = Date.now();
   // An answer that is not the protocol's ledger leaves no charge to trust: the check breaks
   // (a harness error) rather than judge a price from what it could read.
@@ -225,14 +230,27 @@ async function read(ctx: Source, book: Book): Promise<void> {
   book.lastReadStart = start;
 }
 
-/** Whether the entries add up to the ledger's total (checked once per workspace; retried while charges land). */
+const sumOf = (book: Book): number => [...book.seen.values()].reduce((t, e) => t + e.entry.credits, 0);
+
+/**
+ * Whether the entries add up to the ledger's total (checked once per workspace; retried while
+ * charges land). A ledger that answers both in one read and adds up there is consistent at
+ * once; otherwise (or where one read disagrees, as it may while a charge lands between the two
+ * figures) the entries are read between two equal totals.
+ */
 async function checkConsistent(ctx: Source, book: Book): Promise<boolean> {
   if (book.consistent !== undefined) return book.consistent;
+  if (ctx.ledger.usage) {
+    const start = Date.now();
+    const u = await ctx.ledger.usage();
+    await read(ctx, book, { entries: u?.entries, start });
+    if (typeof u?.charged === 'number' && sumOf(book) === u.charged) return (book.consistent = true);
+  }
   for (let i = 0; i < 3 && book.consistent === undefined; i++) {
     const before = await ctx.ledger.charged();
     await read(ctx, book);
     const after = await ctx.ledger.charged();
-    if (before === after) book.consistent = [...book.seen.values()].reduce((t, e) => t + e.entry.credits, 0) === after;
+    if (before === after) book.consistent = sumOf(book) === after;
     else await sleep(50);
   }
   book.consistent ??= false;
@@ -378,8 +396,14 @@ export interface MeasureOptions<T> {
 async function measureCharges<T>(ctx: Source, book: Book, action: () => Promise<T>, opts: MeasureOptions<T> = {}): Promise<Measured<T>> {
   const checked = book.consistent === undefined;
   const attributable = await checkConsistent(ctx, book);
-  // The check of consistency (first in a workspace) has just read the entries between two equal totals.
-  if (!(checked && attributable)) await read(ctx, book);
+  // The check of consistency (first in a workspace) has just read the entries. A deferred
+  // measurement on a ledger whose every entry so far was attributed reads none before its call
+  // either: its price is the entries attributed to its calls whenever they show, and the read
+  // before only kept entries no call explains, of which there are none, out of its window (its
+  // window stays open until it concludes, as every deferred one's does, so such an entry would
+  // be counted in the measurements still open anyway).
+  const readBefore = !(checked && attributable) && !(opts.defer && attributable && book.unexplained === 0 && book.lastReadStart > 0);
+  if (readBefore) await read(ctx, book);
   const before = book.total;
   const mark = book.calls.length;
   const seqsBefore = new Set(book.seen.keys());
@@ -535,8 +559,9 @@ export interface LedgerService extends Ledger {
   /**
    * {@link expectFree} for each of `calls` (a sweep), the calls sent `n` at a time and their
    * measurements concluded together, so a target far away costs a few round trips, not a few
-   * per call. The requests are those of the calls measured one after another (each call's read
-   * of the ledger before it, the call, the reads that conclude it). When the batch comes out
+   * per call. The requests are those of the calls measured one after another (the call, the
+   * reads that conclude it, and where the ledger has shown an entry no call explains, a read
+   * before the call). When the batch comes out
    * clean (the ledger's entries attribute every charge, no judged answer was charged, every other
    * call was charged exactly what it owes, nothing unexplained or in doubt) its results are
    * those of one call at a time. Otherwise they are set aside unjudged and the calls are sent
@@ -606,6 +631,7 @@ export class LedgerBook {
       ledger: {
         charged: async () => (gate(), this.src.ledger.charged()),
         entries: async () => (gate(), this.src.ledger.entries()),
+        ...(this.src.ledger.usage ? { usage: async () => (gate(), this.src.ledger.usage!()) } : {}),
       },
       run: this.src.run,
     };

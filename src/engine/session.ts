@@ -238,7 +238,11 @@ async function openLane(suite: SuiteDef, run: RunContext, deps: SessionDeps): Pr
   const book =
     control && setup.workspaceId
       ? new LedgerBook({
-          ledger: { charged: async () => (await control.usage(setup.workspaceId!)).charged, entries: async () => (await control.usage(setup.workspaceId!)).entries },
+          ledger: {
+            charged: async () => (await control.usage(setup.workspaceId!)).charged,
+            entries: async () => (await control.usage(setup.workspaceId!)).entries,
+            usage: () => control.usage(setup.workspaceId!),
+          },
           run: { patience: run.patience ?? 1 },
         })
       : undefined;

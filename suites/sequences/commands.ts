@@ -24,6 +24,7 @@ import { answerOf, sameAnswer, sameJson } from '../idempotency/support.ts';
 import { computePoll, computeRun, crmRead, withoutScope } from './live-reads.ts';
 import { carriesLinks } from '../_shared/linked.ts';
 import { answer, fail, send, type Runner } from './runner.ts';
+import { CHECK_PARALLEL, inParallel } from '../_shared/parallel.ts';
 import { differences, liveDefs, liveValues, valuesFromAnswer, visibleDefs, type Model, type ModelDef, type ModelOpKey, type ModelValue } from './model.ts';
 
 const LABELS = ['Alpha', 'Beta', 'Gamma', 'Delta'] as const;
@@ -501,7 +502,8 @@ export async function apply(r: Runner, m: Model, c: Cmd): Promise<void> {
     }
     case 'invalid': {
       // Names keep the sequence's prefix where they can: a listing would show a definition, were one stored.
-      for (const breaks of BREAKS) {
+      // The creates are sent together (none depends on another's answer), judged in order.
+      const sent = await inParallel(BREAKS, CHECK_PARALLEL, (breaks) => {
         const body = plainCreateBody(r);
         if (breaks === 'name-empty') body.name = '';
         if (breaks === 'name-long') body.name = String(body.name).padEnd(81, 'x');
@@ -510,13 +512,15 @@ export async function apply(r: Runner, m: Model, c: Cmd): Promise<void> {
         if (breaks === 'values-201') body.enumValues = [...EDGE_LABELS, 'V201'].map((label) => ({ label }));
         if (breaks === 'kinds-empty') body.entityKinds = [];
         if (breaks === 'reason-long') body.reason = 'r'.repeat(501);
-        const ex = await send(r, { method: 'POST', path: '/definitions', key: k, body });
+        return r.ctx.api.send({ method: 'POST', path: '/definitions', key: k, body });
+      });
+      r.log.push(...sent);
+      // Every create accepted is owed its credit (the sequence's charges), whichever is reported.
+      r.billed.push(...sent.filter(is2xx));
+      for (const [i, ex] of sent.entries()) {
         r.ctx.judged('DEF-006');
         r.looked.add('DEF-006');
-        if (!INVALID_STATUSES.includes(ex.response?.status ?? 0)) {
-          if (is2xx(ex)) r.billed.push(ex);
-          fail('DEF-006', `a create that breaks one bound (${breaks}) was not refused as invalid`, '400 or 422', answer(ex), ex);
-        }
+        if (!INVALID_STATUSES.includes(ex.response?.status ?? 0)) fail('DEF-006', `a create that breaks one bound (${BREAKS[i]}) was not refused as invalid`, '400 or 422', answer(ex), ex);
       }
       // Read back at once: nothing stored (DEF-011).
       r.looked.add('DEF-011');

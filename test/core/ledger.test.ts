@@ -165,6 +165,76 @@ describe('expectFreeEach (a sweep measured together)', () => {
   });
 });
 
+describe('reads of the ledger', () => {
+  /** A ledger answering its total and entries together (the control protocol's GET usage), counting each kind of read. */
+  function countingLedger(opts: { offBy?: number } = {}) {
+    const fake = fakeLedger();
+    const reads = { usage: 0, charged: 0, entries: 0 };
+    let off = opts.offBy ?? 0;
+    const ledger: Ledger = {
+      charged: async () => (reads.charged++, fake.ledger.charged()),
+      entries: async () => (reads.entries++, fake.ledger.entries()),
+      usage: async () => {
+        reads.usage++;
+        // Once: the total read a moment before a charge landed that the entries already show.
+        const charged = (await fake.ledger.charged()) - off;
+        off = 0;
+        return { charged, entries: await fake.ledger.entries() };
+      },
+    };
+    const book = new LedgerBook({ ledger, run: { patience: 1 } });
+    const soft: Evidence[] = [];
+    const service = book.service((e) => soft.push(e));
+    const send = async (method: string, path: string, status: number, credits: number, lagMs = 0): Promise<Exchange> => {
+      const answered = book.sent({ method, path });
+      const ex = exchange(method, path, status);
+      answered(ex);
+      if (credits > 0) fake.charge(method, path, status, credits, lagMs);
+      return ex;
+    };
+    return { fake, reads, service, soft, send };
+  }
+  const total = (r: { usage: number; charged: number; entries: number }) => r.usage + r.charged + r.entries;
+
+  test('a ledger whose one answer adds up is consistent after that one read; one that does not is read between two equal totals', async () => {
+    const one = countingLedger();
+    one.fake.charge('POST', '/definitions', 201, 1, 0);
+    await one.service.measure(async () => undefined, { defer: true });
+    expect(one.reads).toEqual({ usage: 1, charged: 0, entries: 0 });
+
+    const off = countingLedger({ offBy: 1 });
+    off.fake.charge('POST', '/definitions', 201, 1, 0);
+    await off.service.measure(async () => undefined, { defer: true });
+    expect(off.reads).toEqual({ usage: 1, charged: 2, entries: 1 });
+    // Either way the measurements that follow price by the entries.
+    const m = await off.service.measure(() => off.send('POST', '/definitions', 201, 1), { atLeast: () => 1 });
+    expect(m).toMatchObject({ basis: 'entries', delta: 1 });
+  });
+
+  test('deferred measurements on a ledger whose every entry was attributed read nothing before their calls, and still price each call', async () => {
+    const t = countingLedger();
+    await t.service.quiet();
+    const before = total(t.reads);
+    const ms = [];
+    for (let i = 0; i < 5; i++) ms.push(await t.service.measure(() => t.send('POST', `/definitions/d${i}/archive`, 200, i === 3 ? 2 : 1, 50), { atLeast: () => 1, defer: true }));
+    expect(total(t.reads)).toBe(before);
+    const finals = await Promise.all(ms.map((m) => m.final()));
+    expect(finals.map((f) => f.delta)).toEqual([1, 1, 1, 2, 1]);
+  });
+
+  test('once an entry no call explains has shown, a deferred measurement reads the ledger before its call again', async () => {
+    const t = countingLedger();
+    await t.service.quiet();
+    // A charge no call of the book explains.
+    t.fake.charge('POST', '/somewhere-else', 200, 1, 0);
+    await t.service.quiet();
+    const before = total(t.reads);
+    const m = await t.service.measure(() => t.send('POST', '/definitions', 201, 1), { atLeast: () => 1, defer: true });
+    expect(total(t.reads)).toBe(before + 1);
+    expect((await m.final()).delta).toBe(1);
+  });
+});
+
 describe('the settle policy', () => {
   test('pollUntil reads until the predicate holds, or reports that it did not by the deadline', async () => {
     let v = 0;
