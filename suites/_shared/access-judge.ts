@@ -10,6 +10,7 @@ import { describeResponse, expectResponse } from '../../src/engine/expect.ts';
 import { Finding, type Evidence } from '../../src/engine/finding.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 import { is2xx } from './definitions.ts';
+import { CHECK_PARALLEL, inParallel } from './parallel.ts';
 
 /** What a key may get: "allow" 2xx, "refuse" a refusal, "either" one or the other. */
 export type Expectation = 'allow' | 'refuse' | 'either';
@@ -38,8 +39,15 @@ export interface JudgeClauses {
 const isFinding = (e: unknown): e is Finding => e instanceof Finding || (e instanceof Error && e.name === 'Finding' && 'evidence' in e);
 const MAX_CONTEXT = 5;
 
-/** Sends one request per key, in order (never in parallel: later checks read back what changed). */
-export async function sweep(keys: readonly KeyHandle[], expectOf: (key: KeyHandle) => Expectation, send: (key: KeyHandle) => Promise<Exchange>): Promise<Attempt[]> {
+/**
+ * Sends one request per key; the attempts come back in the keys' order. One after another by
+ * default. `together`: the requests cannot see one another (a refusal changes nothing, and each
+ * permitted request acts where no other one does), so they go CHECK_PARALLEL at a time and a
+ * target far away costs a round trip or two for the row, not one per key. Either way every
+ * answer is in before the caller reads back what changed.
+ */
+export async function sweep(keys: readonly KeyHandle[], expectOf: (key: KeyHandle) => Expectation, send: (key: KeyHandle) => Promise<Exchange>, opts: { together?: boolean } = {}): Promise<Attempt[]> {
+  if (opts.together) return inParallel(keys, CHECK_PARALLEL, async (key) => ({ key, expect: expectOf(key), ex: await send(key) }));
   const out: Attempt[] = [];
   for (const key of keys) out.push({ key, expect: expectOf(key), ex: await send(key) });
   return out;

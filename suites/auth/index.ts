@@ -53,12 +53,14 @@ export const authSuite: SuiteDef = {
     grantRemovalKeepsEffects,
   ],
   // Side by side, each in a workspace of its own (with the test-control protocol); the key
-  // headers and rejections stay in the suite's workspace.
+  // headers and rejections stay in the suite's workspace, but for X-API-Key's, which sweep
+  // every endpoint (a lane of their own keeps the suite's longest lane near the others').
   lanes: [
     [revokedKey, revokedStaysRevoked, disabledKey, departedMember],
-    [pausedWorkspace, deletedWorkspaceKey, workspaceFromKey],
+    [pausedWorkspace, deletedWorkspaceKey],
     [foreignIds, foreignWork],
-    [noSecretInResponses, meShape],
+    [noSecretInResponses, meShape, workspaceFromKey],
     [meReportsKey, grantChange, grantRemovalKeepsEffects],
+    [apiKeyReads, apiKeyWrites, apiKeyEveryEndpoint],
   ],
 };

@@ -13,7 +13,8 @@ import fc from 'fast-check';
 import type { CheckDef } from '../../src/engine/check.ts';
 import { describeResponse, INVALID_STATUSES } from '../../src/engine/expect.ts';
 import { Finding, NotObservable } from '../../src/engine/finding.ts';
-import { checkProperty } from '../../src/engine/property.ts';
+import { checkPropertyTrial } from '../../src/engine/property.ts';
+import { inParallel, WIDE_PARALLEL } from '../_shared/parallel.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 import { bodyArbitraries } from '../../src/generators/index.ts';
 import { loadSpec } from '../../src/spec/load.ts';
@@ -55,13 +56,19 @@ export const malformedJson: CheckDef = {
     const owner = ctx.key('owner');
     const endpoints = (await jsonBodyEndpoints(await scratchDefinition(ctx, owner))).filter((ep) => ep.shown);
     let judged = 0;
-    for (const ep of endpoints) {
-      for (const m of MALFORMED) {
-        const ex = await sendRaw(ctx, owner, ep, m.text);
-        if (unavailable(ex)) break;
-        judged++;
-        if (!(await judgeInvalidRefusal(ctx, ex, 'ERR-004'))) ctx.softFail(notRefused(ep, m.scenario, ex).evidence);
+    // Every malformed body of every endpoint together (a refusal changes nothing), judged in
+    // order; an endpoint's bodies after its first 503 are not judged.
+    const cases = endpoints.flatMap((ep) => MALFORMED.map((m) => ({ ep, m })));
+    const sent = await inParallel(cases, WIDE_PARALLEL, ({ ep, m }) => sendRaw(ctx, owner, ep, m.text));
+    const off = new Set<BodyEndpoint>();
+    for (const [i, { ep, m }] of cases.entries()) {
+      const ex = sent[i]!;
+      if (off.has(ep) || unavailable(ex)) {
+        off.add(ep);
+        continue;
       }
+      judged++;
+      if (!(await judgeInvalidRefusal(ctx, ex, 'ERR-004'))) ctx.softFail(notRefused(ep, m.scenario, ex).evidence);
     }
     if (judged === 0) throw new NotObservable('every endpoint that takes a body answered 503 (capability not configured)');
 
@@ -76,15 +83,27 @@ export const malformedJson: CheckDef = {
           return fc.integer({ min: 1, max: text.length - 1 }).map((n) => ({ ep, text: text.slice(0, n), scenario: `a valid body cut after ${n} of ${text.length} characters`, path: '' }));
         }),
     );
-    await checkProperty(ctx, {
-      clause: 'ERR-004',
-      arbitrary: cut,
-      predicate: async ({ ep, text, scenario }) => {
-        const ex = await sendRaw(ctx, owner, ep, text);
-        if (unavailable(ex)) return;
-        ctx.judged('ERR-004');
-        if (!INVALID_STATUSES.includes(ex.response?.status ?? 0)) throw notRefused(ep, scenario, ex);
+    // The cases side by side; one at a time, as the property, where any is not refused.
+    const trial = await checkPropertyTrial(
+      ctx,
+      {
+        clause: 'ERR-004',
+        arbitrary: cut,
+        predicate: async ({ ep, text, scenario }) => {
+          const ex = await sendRaw(ctx, owner, ep, text);
+          if (unavailable(ex)) return;
+          ctx.judged('ERR-004');
+          if (!INVALID_STATUSES.includes(ex.response?.status ?? 0)) throw notRefused(ep, scenario, ex);
+        },
       },
-    });
+      {
+        n: WIDE_PARALLEL,
+        run: async ({ ep, text }) => {
+          const ex = await sendRaw(ctx, owner, ep, text);
+          return unavailable(ex) ? 'unavailable' : INVALID_STATUSES.includes(ex.response?.status ?? 0) && 'refused';
+        },
+      },
+    );
+    for (const r of trial ?? []) if (r === 'refused') ctx.judged('ERR-004');
   },
 };

@@ -12,7 +12,8 @@ import fc from 'fast-check';
 import type { CheckContext, CheckDef, KeyHandle } from '../../src/engine/check.ts';
 import { describeResponse, INVALID_STATUSES } from '../../src/engine/expect.ts';
 import { Finding, NotObservable } from '../../src/engine/finding.ts';
-import { checkProperty } from '../../src/engine/property.ts';
+import { checkPropertyTrial } from '../../src/engine/property.ts';
+import { inParallel, WIDE_PARALLEL } from '../_shared/parallel.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 import { bodyArbitraries } from '../../src/generators/index.ts';
 import { loadSpec } from '../../src/spec/load.ts';
@@ -92,12 +93,19 @@ export const wrongTypes: CheckDef = {
     const owner = ctx.key('owner');
     const create = { method: 'POST' as const, path: '/definitions' };
     let judged = 0;
-    for (const c of createCases(ctx)) if (await judge(ctx, owner, await sendRaw(ctx, owner, create, JSON.stringify(c.body)), c.scenario, true)) judged++;
+    // The cases of each endpoint together (a refusal changes nothing), judged in order.
+    const creates = createCases(ctx);
+    const created = await inParallel(creates, WIDE_PARALLEL, (c) => sendRaw(ctx, owner, create, JSON.stringify(c.body)));
+    for (const [i, c] of creates.entries()) if (await judge(ctx, owner, created[i]!, c.scenario, true)) judged++;
     if (judged === 0) throw new NotObservable('POST /definitions answered 503 (capability not configured) to every body');
     // PATCH needs a definition; without one only the create bodies are judged.
     const id = await scratchDefinition(ctx, owner);
     const patch = id === undefined ? undefined : { method: 'PATCH' as const, path: `/definitions/${encodeURIComponent(id)}` };
-    if (patch) for (const c of patchCases()) await judge(ctx, owner, await sendRaw(ctx, owner, patch, JSON.stringify(c.body)), c.scenario, true);
+    if (patch) {
+      const patches = patchCases();
+      const patched = await inParallel(patches, WIDE_PARALLEL, (c) => sendRaw(ctx, owner, patch, JSON.stringify(c.body)));
+      for (const [i, c] of patches.entries()) await judge(ctx, owner, patched[i]!, c.scenario, true);
+    }
 
     const spec = await loadSpec();
     const typeViolations = bodyArbitraries(spec, 'createDefinition').violations.filter((v) => v.keyword === 'type');
@@ -106,10 +114,24 @@ export const wrongTypes: CheckDef = {
     const arbitrary = fc.oneof(
       ...typeViolations.map((v) => v.value.map((body) => ({ body: isObject(body) && v.path !== '/name' ? { ...body, name: uniqueName(ctx, 'types') } : body, scenario: v.scenario, path: v.path }))),
     );
-    await checkProperty(ctx, {
-      clause: 'ERR-005',
-      arbitrary,
-      predicate: async ({ body, scenario }) => void (await judge(ctx, owner, await sendRaw(ctx, owner, create, JSON.stringify(body)), scenario, false)),
-    });
+    // The cases side by side; one at a time, as the property, where any is not refused.
+    const trial = await checkPropertyTrial(
+      ctx,
+      {
+        clause: 'ERR-005',
+        arbitrary,
+        predicate: async ({ body, scenario }) => void (await judge(ctx, owner, await sendRaw(ctx, owner, create, JSON.stringify(body)), scenario, false)),
+      },
+      {
+        n: WIDE_PARALLEL,
+        run: async ({ body }) => {
+          const ex = await sendRaw(ctx, owner, create, JSON.stringify(body));
+          // A body wrongly accepted is archived again, whatever the property then finds.
+          archiveIfCreated(ctx, owner, ex);
+          return unavailable(ex) ? 'unavailable' : INVALID_STATUSES.includes(ex.response?.status ?? 0) && 'refused';
+        },
+      },
+    );
+    for (const r of trial ?? []) if (r === 'refused') ctx.judged('ERR-005');
   },
 };

@@ -42,7 +42,11 @@ export const operationsSuite: SuiteDef = {
     accountFieldsGapFill,
     unknownRecords,
   ],
-  // Side by side with the receipts, in a workspace of its own (with the test-control
-  // protocol): the agent previews, compute runs and stored data, which read no receipt listing.
-  lanes: [[previewQuotes, oversizedPreviewNotQuoted, computeRunPollable, accountRead, personRead, relationshipsListed, unknownRecords]],
+  // Side by side with the receipts, each in a workspace of its own (with the test-control
+  // protocol): the agent previews, compute runs and stored data, which read no receipt listing;
+  // and the related collections with the gap fill (which submits after every receipt check).
+  lanes: [
+    [previewQuotes, oversizedPreviewNotQuoted, computeRunPollable, accountRead, personRead, relationshipsListed, unknownRecords],
+    [relatedCollections, accountFieldsGapFill],
+  ],
 };

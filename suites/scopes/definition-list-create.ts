@@ -25,7 +25,7 @@ export const definitionList: CheckDef = {
   async run(ctx) {
     const required = await endpointScopes('listDefinitions');
     const { refused, permitted } = split(ctx, required, 'GET /definitions');
-    const attempts = await sweep([...refused, ...permitted], byScopes(required), (key) => ctx.api.send({ method: 'GET', path: '/definitions', key }));
+    const attempts = await sweep([...refused, ...permitted], byScopes(required), (key) => ctx.api.send({ method: 'GET', path: '/definitions', key }), { together: true });
     judgeSweep(ctx, attempts, { row: 'SCOPE-001', letThrough: (k) => (k.scopes.length === 0 ? 'SCOPE-001' : 'SCOPE-010'), forbidden: 'ERR-007' }, 'GET /definitions');
   },
 };
@@ -52,7 +52,8 @@ export const definitionCreate: CheckDef = {
       names.set(key.name, String(body.name));
       return ctx.api.send({ method: 'POST', path: '/definitions', key, body });
     };
-    const attempts = await sweep([...refused, ...permitted], byScopes(required), send);
+    // Each key's create names a definition of its own: they go together.
+    const attempts = await sweep([...refused, ...permitted], byScopes(required), send, { together: true });
     // Whatever a 2xx stored is archived again, whoever was let through.
     for (const a of attempts) {
       const id = is2xx(a.ex) && isObject(a.ex.response?.json) ? a.ex.response.json.id : undefined;

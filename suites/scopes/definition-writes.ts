@@ -11,6 +11,7 @@ import { readDefinition } from './readback.ts';
 import { enumValueSlugs, is2xx } from '../_shared/definitions.ts';
 import { byScopes, castHolding, endpointScopes, fullKey, split } from './matrix.ts';
 import { expectUntouched, markerFor, readVictim, setupDefinition } from './untouched.ts';
+import { CHECK_PARALLEL, inParallel } from '../_shared/parallel.ts';
 
 const PERMITTED = castHolding(['admin']);
 // Two listings of the victim (before and after the refused calls), one page each while the
@@ -18,6 +19,8 @@ const PERMITTED = castHolding(['admin']);
 const READBACKS = 2;
 // ...or two (a workspace holding more, or a walk ending on an empty page).
 const MAX_READBACKS = 4;
+/** Where a refused key was let through (runRow): a second victim, its clean-up archive and its read-backs. */
+const AGAIN = 2 + MAX_READBACKS;
 
 interface RowRun {
   operationId: string;
@@ -34,6 +37,8 @@ interface RowRun {
    * that state (409) would blur what is observed about scopes.
    */
   freshAfterLetThrough?: boolean;
+  /** The permitted keys act together (each on a target of its own); otherwise one after another on the victim. */
+  permittedTogether?: boolean;
 }
 
 /** The common run of the three write rows. */
@@ -45,26 +50,54 @@ async function runRow(ctx: CheckContext, r: RowRun): Promise<void> {
   // A create answer without enum_values gives no slugs (a DEF-001 problem): the rows that need none still run.
   const victim = { id: made.id, slugs: enumValueSlugs(made) };
   const before = await readVictim(ctx, reader, victim.id);
-  const markers = new Map<string, string>();
-  let current = victim;
-  const refusedAttempts = await sweep(refused, byScopes(required), async (key) => {
-    const m = markerFor(ctx, key, 'refused');
-    markers.set(key.name, m);
-    const ex = await r.write(ctx, key, m, current, 0);
-    if (r.freshAfterLetThrough && is2xx(ex)) {
-      const d = await setupDefinition(ctx, reader, r.createOverrides);
-      current = { id: d.id, slugs: enumValueSlugs(d) };
-    }
-    return ex;
-  });
-  const after = await readDefinition(ctx, reader, victim.id);
-  expectUntouched(ctx, refusedAttempts, markers, before, after, r.what);
-
-  const permittedAttempts: Attempt[] = [];
-  for (const [i, key] of permitted.entries()) {
-    const target = r.permittedTarget ? await r.permittedTarget(ctx, reader, victim, i) : victim;
-    permittedAttempts.push({ key, expect: 'allow', ex: await r.write(ctx, key, markerFor(ctx, key, 'permitted'), target, i) });
+  /** The refused keys' writes, each with its marker; one at a time, a let-through is followed by a fresh definition (freshAfterLetThrough). */
+  const refusedPass = async (keys: readonly KeyHandle[], target: { id: string; slugs: string[] }, together: boolean) => {
+    const markers = new Map<string, string>();
+    let current = target;
+    const attempts = await sweep(
+      keys,
+      byScopes(required),
+      async (key) => {
+        const m = markerFor(ctx, key, 'refused');
+        markers.set(key.name, m);
+        const ex = await r.write(ctx, key, m, current, 0);
+        if (!together && r.freshAfterLetThrough && is2xx(ex)) {
+          const d = await setupDefinition(ctx, reader, r.createOverrides);
+          current = { id: d.id, slugs: enumValueSlugs(d) };
+        }
+        return ex;
+      },
+      { together },
+    );
+    return { attempts, markers };
+  };
+  // A refusal changes nothing: the refused keys act on the victim together.
+  const first = await refusedPass(refused, victim, true);
+  expectUntouched(ctx, first.attempts, first.markers, before, await readDefinition(ctx, reader, victim.id), r.what);
+  let refusedAttempts = first.attempts;
+  const letThrough = first.attempts.filter((a) => is2xx(a.ex));
+  if (r.freshAfterLetThrough && letThrough.length > 0) {
+    // A key let through changed the victim's state under the keys sent with it (an archived
+    // definition may be answered 409 whatever the scopes): the others act again one at a time,
+    // on a fresh definition, each let-through followed by another.
+    const made2 = await setupDefinition(ctx, reader, r.createOverrides);
+    const victim2 = { id: made2.id, slugs: enumValueSlugs(made2) };
+    const before2 = await readVictim(ctx, reader, victim2.id);
+    const second = await refusedPass(
+      refused.filter((k) => !letThrough.some((a) => a.key === k)),
+      victim2,
+      false,
+    );
+    expectUntouched(ctx, second.attempts, second.markers, before2, await readDefinition(ctx, reader, victim2.id), r.what);
+    refusedAttempts = refused.map((k) => letThrough.find((a) => a.key === k) ?? second.attempts.find((a) => a.key === k)!);
   }
+
+  const permittedOne = async (key: KeyHandle, i: number): Promise<Attempt> => {
+    const target = r.permittedTarget ? await r.permittedTarget(ctx, reader, victim, i) : victim;
+    return { key, expect: 'allow', ex: await r.write(ctx, key, markerFor(ctx, key, 'permitted'), target, i) };
+  };
+  const permittedAttempts: Attempt[] = r.permittedTogether ? await inParallel(permitted, CHECK_PARALLEL, permittedOne) : [];
+  if (!r.permittedTogether) for (const [i, key] of permitted.entries()) permittedAttempts.push(await permittedOne(key, i));
   judgeSweep(ctx, [...refusedAttempts, ...permittedAttempts], { row: r.row, forbidden: 'ERR-007' }, r.what);
 }
 
@@ -98,7 +131,7 @@ export const definitionArchive: CheckDef = {
   // its own and the archive under test (archiving it again at clean-up is refused: free).
   credits: 2 + READBACKS + 2 * PERMITTED,
   // A target may accept archiving those again.
-  maxCredits: (1 + PERMITTED) * 2 + MAX_READBACKS + PERMITTED,
+  maxCredits: (1 + PERMITTED) * 2 + MAX_READBACKS + PERMITTED + AGAIN,
   run: (ctx) =>
     runRow(ctx, {
       operationId: 'archiveDefinition',
@@ -106,6 +139,7 @@ export const definitionArchive: CheckDef = {
       what: 'POST /definitions/{id}/archive',
       write: (ctx, key, marker, target) => ctx.api.send({ method: 'POST', path: `/definitions/${target.id}/archive`, key, body: { reason: marker } }),
       freshAfterLetThrough: true,
+      permittedTogether: true,
       permittedTarget: async (ctx, reader) => {
         const d = await setupDefinition(ctx, reader);
         return { id: d.id, slugs: [] };
@@ -126,7 +160,7 @@ export const definitionMerge: CheckDef = {
   needs: { mutation: true },
   // The victim, its archiving at clean-up, read-backs, the permitted merges.
   credits: 2 + READBACKS + PERMITTED,
-  maxCredits: 2 + MAX_READBACKS + PERMITTED,
+  maxCredits: 2 + MAX_READBACKS + PERMITTED + AGAIN,
   run: (ctx) =>
     runRow(ctx, {
       operationId: 'mergeDefinitionValue',

@@ -37,7 +37,9 @@ async function runOperationRow(ctx: CheckContext, r: OperationRow): Promise<void
   const send = r.send(ctx, fx);
   const established = await establish(full, [send], r.row, r.name);
   const before = await receiptIds(ctx, full);
-  const refusedAttempts = await sweep(refused, expectOf, send);
+  // Refused submissions change nothing: they go together. The permitted ones go one after
+  // another (each edits or researches the same account).
+  const refusedAttempts = await sweep(refused, expectOf, send, { together: true });
   const after = await receiptIds(ctx, full);
   expectNoReceipt(ctx, refusedAttempts, before, after, r.name);
   await r.readBack?.(ctx, full, fx, refusedAttempts);

@@ -27,7 +27,8 @@ async function row(ctx: CheckContext, required: readonly Scope[], candidates: re
     throw e;
   }
   const others = [...refused, ...permitted.filter((k) => k !== full)];
-  const attempts = await sweep(others, byScopes(required), established.send);
+  // A read, or a compute run of its own, per key: they go together.
+  const attempts = await sweep(others, byScopes(required), established.send, { together: true });
   judgeSweep(ctx, [{ key: full, expect: 'allow', ex: established.accepted }, ...attempts], { row: clause, forbidden: 'ERR-007' }, what);
   return undefined;
 }
