@@ -16,14 +16,14 @@ import type { Exchange } from '../../src/http/exchange.ts';
 import { documentedBody } from '../_shared/documented.ts';
 import { brief, canonical, compareIds, findObjects, isObject } from '../_shared/json.ts';
 import { comparableRenderings, is2xx, MODULE_KEYS } from '../_shared/definitions.ts';
-import { agentPreviewBody, applyUpdateBody, makeAccount } from '../_shared/ops-fixtures.ts';
+import { agentPreviewBody, applyUpdateBody } from '../_shared/ops-fixtures.ts';
 import { traceQueries } from '../_shared/ops-shapes.ts';
 import { allReceiptIds, findResourceId, idOf, isUuid, listedReceiptIds, pollUntil, RECEIPT_BOUND_MS } from '../_shared/receipts.ts';
 import { provisionKey } from '../auth/support.ts';
 import { answerOf, sameAnswer, sameJson } from '../idempotency/support.ts';
 import { computePoll, computeRun, crmRead, withoutScope } from './live-reads.ts';
 import { carriesLinks } from '../_shared/linked.ts';
-import { answer, fail, send, type Runner } from './runner.ts';
+import { accountOf, answer, fail, send, type Runner } from './runner.ts';
 import { CHECK_PARALLEL, inParallel } from '../_shared/parallel.ts';
 import { differences, liveDefs, liveValues, valuesFromAnswer, visibleDefs, type Model, type ModelDef, type ModelOpKey, type ModelValue } from './model.ts';
 
@@ -799,7 +799,7 @@ async function reads(r: Runner, m: Model): Promise<void> {
   // The five reads side by side (one after another they were five round trips of a sequence that
   // waits for every answer), the account they share made first; a failed one is reported as it
   // was in turn: the first in this order.
-  if (r.ctx.run.hasControl) r.account ??= await makeAccount(r.ctx, `sq-${r.prefix}`);
+  if (r.ctx.run.hasControl) await accountOf(r);
   const done = await Promise.allSettled((['me', 'capabilities', 'account', 'person', 'relationships'] as const).map((what) => read(r, m, what)));
   for (const d of done) if (d.status === 'rejected') throw d.reason;
   before = await unchangedSince(r, m, before, 'SVC-005', 'GET /me, /capabilities, /data/accounts/{id}, /data/people/{id} and /data/relationships');
@@ -836,7 +836,7 @@ async function unchangedSince(r: Runner, m: Model, before: readonly Record<strin
 async function read(r: Runner, m: Model, what: ReadKind): Promise<boolean> {
   const needsAccount = what === 'account' || what === 'person';
   if (needsAccount && !r.ctx.run.hasControl) return false;
-  if (needsAccount) r.account ??= await makeAccount(r.ctx, `sq-${r.prefix}`);
+  if (needsAccount) await accountOf(r);
   // The forms a read may take where the document does not fix one (a person's id, a trace's
   // query): tried in turn until one is not refused as unknown or invalid.
   const forms: { path: string; query?: Record<string, string> }[] =
@@ -936,8 +936,7 @@ async function throttle(r: Runner): Promise<void> {
 async function role(r: Runner): Promise<void> {
   const op = r.operator;
   if (!op?.userId) return;
-  r.account ??= await makeAccount(r.ctx, `sq-${r.prefix}`);
-  const account = r.account;
+  const account = await accountOf(r);
   await r.ctx.control.setMemberRole(r.ctx.workspaceId, op.userId, 'member');
   let ex: Exchange;
   try {
@@ -1035,8 +1034,7 @@ async function receiptIdSet(r: Runner, op: KeyHandle): Promise<Set<string> | und
 async function withhold(r: Runner): Promise<void> {
   const op = r.operator;
   if (!op || op.keyId === undefined) return;
-  r.account ??= await makeAccount(r.ctx, `sq-${r.prefix}`);
-  const account = r.account;
+  const account = await accountOf(r);
   const keyId = op.keyId;
   const own = !r.ctx.run.sharedWorkspace;
   const before = own ? await receiptIdSet(r, op) : undefined;
@@ -1083,8 +1081,7 @@ async function operation(r: Runner, m: Model, c: Extract<Cmd, { kind: 'submit' |
   }
   switch (c.kind) {
     case 'submit': {
-      r.account ??= await makeAccount(r.ctx, `sq-${r.prefix}`);
-      const body = applyUpdateBody(r.account, `title ${r.step}.${c.after}`);
+      const body = applyUpdateBody(await accountOf(r), `title ${r.step}.${c.after}`);
       const idem = r.newKey();
       const ex = await send(r, { method: 'POST', path: '/operations', key: op, body, idempotencyKey: idem });
       const id = findResourceId(ex);

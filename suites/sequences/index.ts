@@ -28,6 +28,8 @@ import { walkDuringWritesCheck } from './walk-during-writes.ts';
 import { isComputePoll, isMeteredCall } from './live-reads.ts';
 import { is2xx } from '../_shared/definitions.ts';
 import { scopeDuringSubmission } from './scope-during-submission.ts';
+import { makeAccount } from '../_shared/ops-fixtures.ts';
+import { CHECK_PARALLEL, inParallel } from '../_shared/parallel.ts';
 
 const ADMIN = 'admin';
 /** The cast member that submits catalog operations (graph:write), shared with the interleavings. */
@@ -99,12 +101,15 @@ const JUDGED_BY: Readonly<Record<string, readonly Cmd['kind'][]>> = {
 
 let sequenceCounter = 0;
 
-/** The model's live definitions archived (clean-up of a sequence, whatever happened). */
+/** The kinds of step that use the sequence's account (made through the test-control protocol). */
+const NEEDS_ACCOUNT: ReadonlySet<Cmd['kind']> = new Set(['read', 'role', 'withhold', 'submit', 'poll', 'receipts', 'resubmit', 'reuse']);
+
+/** The model's live definitions archived (clean-up of a sequence, whatever happened), together. */
 async function archiveLive(ctx: CheckContext, key: KeyHandle, m: Model): Promise<void> {
-  for (const d of liveDefs(m)) {
+  await inParallel(liveDefs(m), CHECK_PARALLEL, async (d) => {
     await ctx.api.send({ method: 'POST', path: `/definitions/${d.id}/archive`, key, body: { reason: 'conformance run clean-up' } });
     d.archived = true;
-  }
+  });
 }
 
 /** A sequence's charges, measured and judged once the property has run (their waits overlap). */
@@ -140,6 +145,12 @@ async function runSequence(ctx: CheckContext, sh: Shared, cmds: readonly Cmd[], 
     looked,
     ...(sh.operator ? { operator: sh.operator } : {}),
   };
+  // The account a later step edits or reads is made while the first steps run (two control
+  // calls one after the other: against a distant target, two round trips off the sequence).
+  if (ctx.run.hasControl && cmds.some((c) => NEEDS_ACCOUNT.has(c.kind))) {
+    r.accountSoon = makeAccount(ctx, `sq-${r.prefix}`);
+    r.accountSoon.catch(() => undefined);
+  }
   const steps = cmds.map((c, i) => `${i + 1}. ${describe(c)}`).join('\n');
   const play = async (): Promise<void> => {
     for (const [i, c] of cmds.entries()) {

@@ -6,7 +6,7 @@ import type { CheckContext, KeyHandle } from '../../src/engine/check.ts';
 import { describeResponse } from '../../src/engine/expect.ts';
 import { Finding } from '../../src/engine/finding.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
-import type { AccountFixture } from '../_shared/ops-fixtures.ts';
+import { makeAccount, type AccountFixture } from '../_shared/ops-fixtures.ts';
 import type { Shape } from '../_shared/ops-shapes.ts';
 
 /** Everything a command needs to run against the target. */
@@ -30,6 +30,8 @@ export interface Runner {
   operator?: KeyHandle;
   /** The account and account person the sequence's submissions edit (made at its first submission). */
   account?: AccountFixture;
+  /** The account being made already (runSequence starts it with the sequence when a step will need it). */
+  accountSoon?: Promise<AccountFixture>;
   /** Accepted calls whose charge is at least one credit and may be more (live-reads.ts). */
   metered: Exchange[];
   /** The request shape each row not shown by the document was first accepted in (null: none was). */
@@ -46,4 +48,10 @@ export async function send(r: Runner, req: Parameters<CheckContext['api']['send'
   const ex = await r.ctx.api.send(req);
   r.log.push(ex);
   return ex;
+}
+
+/** The sequence's account: the one made already, or being made, or made now. */
+export async function accountOf(r: Runner): Promise<AccountFixture> {
+  r.account ??= await (r.accountSoon ?? makeAccount(r.ctx, `sq-${r.prefix}`));
+  return r.account;
 }
