@@ -167,10 +167,15 @@ export async function computeRun(r: Runner, m: Model, c: { ladder: boolean }): P
     refused(await start(), ['ROLE-001', 'ROLE-005'], 'by a key holding admin whose holder was just moved to the analyst role');
     await setRole('admin')();
     asAdmin = await start();
-  } finally {
+  } catch (e) {
     await owner();
+    throw e;
   }
-  await accepted(asAdmin, "a workspace admin's");
+  // The holder's role goes back while the run started as admin is judged and polled: an
+  // owner's key and an admin's may poll it alike. Both are done before the next step.
+  const [restored, judgedRun] = await Promise.allSettled([owner(), accepted(asAdmin, "a workspace admin's")]);
+  if (judgedRun.status === 'rejected') throw judgedRun.reason;
+  if (restored.status === 'rejected') throw restored.reason;
 }
 
 /** A started run (2xx) polled until it answers 2xx, its id kept for later polls. */
