@@ -34,9 +34,8 @@ export const envelope: CheckDef = {
   title: 'GET /definitions answers { items: Definition[], nextCursor: uuid | null } on every page, the last one included',
   clauses: ['ENV-001'],
   endpoints: ['listDefinitions'],
-  // Credits measured (specs/credit-plan.json): after the walks' check (index.ts: keys only,
-  // PAGE-001's too) the workspace holds definitions, archived ones among them, so the one-item
-  // listing shows a cursor without definitions of the check's own.
+  // Credits measured (specs/credit-plan.json): after PAGE-001's check (index.ts) the workspace
+  // holds more than a page, so the listings show cursors without definitions of the check's own.
   // Each listing up to its maxPages over a workspace holding data, the one-item walk twice.
   maxCredits: QUERIES.reduce((n, x) => n + x.maxPages, 0) + 4 + 2,
   async run(ctx) {

@@ -30,10 +30,10 @@ export const suite: SuiteDef = {
     // PAGE-001 first among the checks that create: the default page is then read before any
     // archived leftovers of the other checks exist.
     defaultPageSize,
-    // ENV-001 once the workspace holds definitions, archived ones among them: its cursors are
-    // then there to judge (an empty workspace shows none, and a pass that saw no cursor is none).
-    walkOrderAndCompleteness,
+    // ENV-001 once the workspace holds more than a page: its cursors are then there to judge
+    // (an empty workspace shows none, and a pass that saw no cursor is none).
     envelope,
+    walkOrderAndCompleteness,
     cursorIsBoundary,
     unknownCursorIsBoundary,
     visibilityBeforeLimit,
@@ -47,9 +47,7 @@ export const suite: SuiteDef = {
   ],
   // The read-only checks side by side with the rest, in a workspace of their own (with the
   // test-control protocol): a page costs its credit whatever it lists, and they leave nothing.
-  // After them there, the walks and the checks that need only a few items, which the walks
-  // leave (their credits are the same in either workspace; the full pages then create 16 more).
   // The others stay together: each leaves definitions (archived ones too) that the full pages
   // count towards the 201 they need, which would otherwise be created.
-  lanes: [[limitsAccepted, limitsRefused, cursorRefused, includeArchivedParam, walkOrderAndCompleteness, envelope, unknownCursorIsBoundary]],
+  lanes: [[limitsAccepted, limitsRefused, cursorRefused, includeArchivedParam]],
 };
