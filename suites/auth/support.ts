@@ -143,13 +143,19 @@ export async function provisionKey(ctx: CheckContext, workspaceId: string, role:
   return { name, secret, role, scopes: [...scopes], keyId, userId, workspaceId };
 }
 
-/** A second workspace (deleted at clean-up) with one owner holding a key of `scopes`. */
+/**
+ * A second workspace (deleted at clean-up) with one owner holding a key of `scopes`: made with
+ * its owner and key in one control call where the target offers that addition
+ * (docs/control-protocol-additions.md), else one call at a time.
+ */
 export async function otherWorkspace(ctx: CheckContext, scopes: readonly Scope[]): Promise<{ workspaceId: string; key: KeyHandle }> {
   const control = ctx.control;
-  const { workspaceId } = await control.createWorkspace();
+  const made = await control.createWorkspace(undefined, [{ role: 'owner', scopes }]);
+  const { workspaceId } = made;
   ctx.cleanup(() => tolerant(() => control.deleteWorkspace(workspaceId)));
-  const key = await provisionKey(ctx, workspaceId, 'owner', scopes, 'other_workspace');
-  return { workspaceId, key };
+  const member = made.members?.[0];
+  if (!member) return { workspaceId, key: await provisionKey(ctx, workspaceId, 'owner', scopes, 'other_workspace') };
+  return { workspaceId, key: { name: 'other_workspace', secret: member.secret, role: 'owner', scopes: [...scopes], keyId: member.keyId, userId: member.userId, workspaceId } };
 }
 
 /** What a bounded listing walk saw. */

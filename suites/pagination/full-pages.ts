@@ -20,7 +20,8 @@ import { is2xx, minimalCreateBody } from '../_shared/definitions.ts';
 import { isObject } from '../_shared/json.ts';
 import { idOf, listQuery, MAX_LIMIT, type ListQuery } from '../_shared/paging-walk.ts';
 import { archivedIncluded, seed, WRITER } from './support.ts';
-import { CHECK_PARALLEL, inParallel, WIDE_PARALLEL } from '../_shared/parallel.ts';
+import { otherWorkspace } from '../auth/support.ts';
+import { inParallel, WIDE_PARALLEL } from '../_shared/parallel.ts';
 
 /** More visible items than the largest limit. */
 const NEEDED = MAX_LIMIT + 1;
@@ -133,7 +134,7 @@ export const fullPages: CheckDef = {
     const key = ctx.key(WRITER);
     const q = await moreThanAPage(ctx, key);
     // The edge pages are asked together; the first short one in order is the finding.
-    await inParallel(EDGE_LIMITS, CHECK_PARALLEL, (limit) => expectFullPage(ctx, key, q, limit, 'PAGE-011', ''));
+    await inParallel(EDGE_LIMITS, WIDE_PARALLEL, (limit) => expectFullPage(ctx, key, q, limit, 'PAGE-011', ''));
     // The generated limits side by side too; one at a time as the property where a page is short.
     const predicate = (limit: number) => expectFullPage(ctx, key, q, limit, 'PAGE-011', '');
     await checkPropertyTrial(ctx, { clause: 'PAGE-011', arbitrary: interior, predicate }, { n: WIDE_PARALLEL, run: predicate });
@@ -162,15 +163,10 @@ export const workspaceFilterBeforeLimit: CheckDef = {
     // Limits whose page is already short before another workspace has anything are PAGE-011's
     // finding: only those full now are judged once the other workspace's records exist.
     const full: number[] = [];
-    const sizes = await inParallel(EDGE_LIMITS, CHECK_PARALLEL, (limit) => pageSize(ctx, key, q, limit));
+    const sizes = await inParallel(EDGE_LIMITS, WIDE_PARALLEL, (limit) => pageSize(ctx, key, q, limit));
     for (const [i, limit] of EDGE_LIMITS.entries()) if ((sizes[i]!.size ?? 0) >= limit) full.push(limit);
     if (full.length === 0) throw new NotObservable('no page was full before the other workspace had records (see PAGE-011), so the workspace filter cannot be told apart');
-    const control = ctx.control;
-    const { workspaceId } = await control.createWorkspace();
-    ctx.cleanup(() => control.deleteWorkspace(workspaceId));
-    const { userId } = await control.addMember(workspaceId, 'owner');
-    const made = await control.createKey(workspaceId, userId, ['admin', 'graph:read']);
-    const theirs: KeyHandle = { name: 'other_workspace', secret: made.secret, role: 'owner', scopes: ['admin', 'graph:read'], keyId: made.keyId, userId, workspaceId };
+    const { key: theirs } = await otherWorkspace(ctx, ['admin', 'graph:read']);
     const created = await inParallel(
       Array.from({ length: FOREIGN }, (_, i) => i),
       WIDE_PARALLEL,
@@ -180,6 +176,6 @@ export const workspaceFilterBeforeLimit: CheckDef = {
         return ex;
       },
     );
-    await inParallel(full, CHECK_PARALLEL, (limit) => expectFullPage(ctx, key, q, limit, 'PAGE-012', ` and ${FOREIGN} of another workspace interleave with them by id`, created.slice(0, 3)));
+    await inParallel(full, WIDE_PARALLEL, (limit) => expectFullPage(ctx, key, q, limit, 'PAGE-012', ` and ${FOREIGN} of another workspace interleave with them by id`, created.slice(0, 3)));
   },
 };

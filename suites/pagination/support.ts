@@ -10,7 +10,7 @@ import { minimalCreateBody, uniqueName, type ModuleKey } from '../_shared/defini
 import { brief, compareIds, isObject } from '../_shared/json.ts';
 import type { KnownItem } from '../_shared/paging-forms.ts';
 import { idOf, listQuery, type ListQuery } from '../_shared/paging-walk.ts';
-import { CHECK_PARALLEL, inParallel, WIDE_PARALLEL } from '../_shared/parallel.ts';
+import { inParallel } from '../_shared/parallel.ts';
 
 /** Owner key with admin + graph:read: creates what the paging checks look at. */
 export const WRITER = 'writer';
@@ -18,19 +18,26 @@ export const WRITER = 'writer';
 export const READER = 'reader';
 
 /**
- * Creates `count` definitions whose module keys cycle through `modules`, WIDE_PARALLEL at a
- * time; each is archived at clean-up (one billed call each). A refused create leaves the check
- * not observable (no create after it is started): creating definitions is the definitions
- * suite's concern.
+ * Creates of one seeding in flight at once (the run's in-flight bound still caps them): the
+ * suite's definitions go out in one or two waves (51 for the default page, 97 for the full
+ * pages), not two to four of WIDE_PARALLEL, on the run's longest lane when the target is far.
+ */
+const SEED_PARALLEL = 64;
+
+/**
+ * Creates `count` definitions whose module keys cycle through `modules`, SEED_PARALLEL at a
+ * time; each is archived at clean-up (one billed call each), as many at a time. A refused
+ * create leaves the check not observable (no create after it is started): creating definitions
+ * is the definitions suite's concern.
  */
 export async function seed(ctx: CheckContext, key: KeyHandle, count: number, modules: readonly ModuleKey[] = ['customers'], hint = 'page'): Promise<KnownItem[]> {
   const made: string[] = [];
   // One clean-up, archiving every definition made together.
   ctx.cleanup(async () => {
-    await inParallel(made, WIDE_PARALLEL, (id) => ctx.api.send({ method: 'POST', path: `/definitions/${id}/archive`, key, body: { reason: 'conformance run clean-up' } }));
+    await inParallel(made, SEED_PARALLEL, (id) => ctx.api.send({ method: 'POST', path: `/definitions/${id}/archive`, key, body: { reason: 'conformance run clean-up' } }));
   });
   const modulesInTurn = Array.from({ length: count }, (_, i) => modules[i % modules.length]!);
-  return inParallel(modulesInTurn, WIDE_PARALLEL, async (moduleKey) => {
+  return inParallel(modulesInTurn, SEED_PARALLEL, async (moduleKey) => {
     const ex = await ctx.api.send({ method: 'POST', path: '/definitions', key, body: minimalCreateBody(ctx, { name: uniqueName(ctx, hint), moduleKey }) });
     const body = ex.response?.json;
     const id = ex.response && ex.response.status < 300 && isObject(body) && typeof body.id === 'string' ? body.id : undefined;
