@@ -19,6 +19,7 @@ import { compareIds, isObject } from '../_shared/json.ts';
 import { INVALID_STATUSES } from '../../src/engine/expect.ts';
 import { listQuery, MAX_LIMIT, uuidBefore, walkDefinitions, WALK_MAX_PAGES, type Walk } from '../_shared/paging-walk.ts';
 import { archivedIncluded, firstDescent, idsOf, seed, visibleUpTo, WRITER } from './support.ts';
+import { CHECK_PARALLEL, inParallel } from '../_shared/parallel.ts';
 
 /**
  * Visible definitions before the first page (made when missing): the first page's cursor is
@@ -180,11 +181,22 @@ export const unknownCursorIsBoundary: CheckDef = {
     };
     const eligible = ids.slice(1).filter(keepsVersion);
     if (eligible.length <= PICKS.at(-1)! - 1) throw new NotObservable('too few listed ids to form cursors between them');
+    // The cursors formed, up to the first pick that forms none (not observable, once those before it are judged).
+    const picked: { target: string; cursor: string }[] = [];
+    let unformed: string | undefined;
     for (const i of PICKS) {
       const target = eligible[i - 1]!;
       const cursor = uuidBefore(target);
-      if (cursor === undefined || ids.includes(cursor)) throw new NotObservable(`no cursor could be formed just before ${target}`);
-      const ex = await ctx.api.send({ method: 'GET', path: '/definitions', key, query: listQuery({ ...q, limit: 3 }, cursor) });
+      if (cursor === undefined || ids.includes(cursor)) {
+        unformed = target;
+        break;
+      }
+      picked.push({ target, cursor });
+    }
+    // Their pages at once (reads), judged in order.
+    const pages = await inParallel(picked, CHECK_PARALLEL, ({ cursor }) => ctx.api.send({ method: 'GET', path: '/definitions', key, query: listQuery({ ...q, limit: 3 }, cursor) }));
+    for (const [n, { target, cursor }] of picked.entries()) {
+      const ex = pages[n]!;
       const got = idsOf(itemsOf(ex.response?.json));
       ctx.judged('PAGE-008');
       if (ex.response && ex.response.status < 300 && got[0] === target) continue;
@@ -197,5 +209,6 @@ export const unknownCursorIsBoundary: CheckDef = {
         context: [first],
       });
     }
+    if (unformed !== undefined) throw new NotObservable(`no cursor could be formed just before ${unformed}`);
   },
 };

@@ -18,7 +18,7 @@ import { loadSpec } from '../../src/spec/load.ts';
 import { describeVerdicts, filteredQuery, MODULE_KEYS_FORMS, probeForms, type FormVerdict, type KnownItem, type ModuleKeysForm } from '../_shared/paging-forms.ts';
 import { idOf, MAX_LIMIT, walkOrNotObservable, WALK_MAX_PAGES } from '../_shared/paging-walk.ts';
 import { READER, seed, WRITER } from './support.ts';
-import { WIDE_PARALLEL } from '../_shared/parallel.ts';
+import { CHECK_PARALLEL, inParallel, WIDE_PARALLEL } from '../_shared/parallel.ts';
 
 /** Filtering on two of three seeded modules shows both that matches are kept and that others are left out. */
 const SEEDED = ['partners', 'vendors', 'advisors'] as const;
@@ -128,8 +128,10 @@ export const moduleKeysRefused: CheckDef = {
       );
     }
     const expectRefused = async (keys: readonly string[]): Promise<void> => {
-      for (const form of understood) {
-        const ex = await send(form, keys);
+      // Every understood form at once (refusals change nothing), judged in order.
+      const sent = await inParallel(understood, CHECK_PARALLEL, (form) => send(form, keys));
+      for (const [i, form] of understood.entries()) {
+        const ex = sent[i]!;
         const res = expectResponse('PAGE-010', ex);
         ctx.judged('PAGE-010');
         if (!INVALID_STATUSES.includes(res.status)) {
