@@ -21,12 +21,6 @@ const FAR_MIN = 16;
 const FAR_MAX = 128;
 /** Clean samples of the round trip after the preflight's call (which paid for the first connection). */
 export const ROUND_TRIP_SAMPLES = 2;
-/**
- * A clean sample this slow decides alone: no loopback answers a thread that was not busy this
- * late (one loaded to 9.7 read 1-2 ms), and a second sample would only move the in-flight
- * bound by its jitter, which the run's own pace (src/http/limit.ts) absorbs anyway.
- */
-export const FAR_ALONE_MS = 4 * NEAR_MS;
 
 export interface PaceChoice {
   roundTripMs: number | null;
@@ -63,8 +57,7 @@ export const ROUND_TRIP_TRIES = 6;
  * delays some answers, never speeds one up, so the least is the distance and a loaded loopback
  * still reads as near. A sample during which this thread was busy for more than a little of it
  * (what it had just loaded still settling, a garbage collection) is not the target's distance:
- * it is taken again, up to ROUND_TRIP_TRIES in all. One clean sample under NEAR_MS, or of
- * FAR_ALONE_MS or more, is enough.
+ * it is taken again, up to ROUND_TRIP_TRIES in all. One clean sample under NEAR_MS is enough.
  */
 export async function measureRoundTrip(api: ApiClient, thread: ThreadMeter = eventLoopMeter): Promise<number | null> {
   const clean: number[] = [];
@@ -77,8 +70,8 @@ export async function measureRoundTrip(api: ApiClient, thread: ThreadMeter = eve
     all.push(ex.durationMs);
     if (busy > BUSY_ALLOWANCE_MS + BUSY_SHARE * ex.durationMs) continue;
     clean.push(ex.durationMs);
-    // Near, or far beyond doubt: the pace is decided.
-    if (ex.durationMs < NEAR_MS || ex.durationMs >= FAR_ALONE_MS) break;
+    // Near, or so far that a second sample changes nothing: the pace is decided.
+    if (ex.durationMs < NEAR_MS || ex.durationMs >= FAR_MAX / PER_MS) break;
   }
   return Math.min(...(clean.length > 0 ? clean : all));
 }
