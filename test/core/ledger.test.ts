@@ -35,10 +35,12 @@ function exchange(method: string, path: string, status: number): Exchange {
   };
 }
 
-/** A book, its service, and a `send` that logs the call as the session's client does and charges it. */
-function setup() {
-  const fake = fakeLedger();
-  const book = new LedgerBook({ ledger: fake.ledger, run: { patience: 1 } });
+/**
+ * A book, its service, and a `send` that logs the call as the session's client does and charges
+ * it; the book reads `ledger` (default: the fake's own).
+ */
+function setup(fake = fakeLedger(), ledger: Ledger = fake.ledger) {
+  const book = new LedgerBook({ ledger, run: { patience: 1 } });
   const soft: Evidence[] = [];
   const service = book.service((e) => soft.push(e));
   const send = async (method: string, path: string, status: number, credits: number, lagMs = 0): Promise<Exchange> => {
@@ -182,17 +184,7 @@ describe('reads of the ledger', () => {
         return { charged, entries: await fake.ledger.entries() };
       },
     };
-    const book = new LedgerBook({ ledger, run: { patience: 1 } });
-    const soft: Evidence[] = [];
-    const service = book.service((e) => soft.push(e));
-    const send = async (method: string, path: string, status: number, credits: number, lagMs = 0): Promise<Exchange> => {
-      const answered = book.sent({ method, path });
-      const ex = exchange(method, path, status);
-      answered(ex);
-      if (credits > 0) fake.charge(method, path, status, credits, lagMs);
-      return ex;
-    };
-    return { fake, reads, service, soft, send };
+    return { ...setup(fake, ledger), reads };
   }
   const total = (r: { usage: number; charged: number; entries: number }) => r.usage + r.charged + r.entries;
 
