@@ -47,10 +47,7 @@ const MAX_CONTEXT = 5;
  * answer is in before the caller reads back what changed.
  */
 export async function sweep(keys: readonly KeyHandle[], expectOf: (key: KeyHandle) => Expectation, send: (key: KeyHandle) => Promise<Exchange>, opts: { together?: boolean } = {}): Promise<Attempt[]> {
-  if (opts.together) return inParallel(keys, CHECK_PARALLEL, async (key) => ({ key, expect: expectOf(key), ex: await send(key) }));
-  const out: Attempt[] = [];
-  for (const key of keys) out.push({ key, expect: expectOf(key), ex: await send(key) });
-  return out;
+  return inParallel(keys, opts.together ? CHECK_PARALLEL : 1, async (key) => ({ key, expect: expectOf(key), ex: await send(key) }));
 }
 
 /** "only-admin [admin] as owner (403); no-scope [no scope] as owner (200)": which keys got what. */

@@ -96,8 +96,7 @@ async function runRow(ctx: CheckContext, r: RowRun): Promise<void> {
     const target = r.permittedTarget ? await r.permittedTarget(ctx, reader, victim, i) : victim;
     return { key, expect: 'allow', ex: await r.write(ctx, key, markerFor(ctx, key, 'permitted'), target, i) };
   };
-  const permittedAttempts: Attempt[] = r.permittedTogether ? await inParallel(permitted, CHECK_PARALLEL, permittedOne) : [];
-  if (!r.permittedTogether) for (const [i, key] of permitted.entries()) permittedAttempts.push(await permittedOne(key, i));
+  const permittedAttempts = await inParallel(permitted, r.permittedTogether ? CHECK_PARALLEL : 1, permittedOne);
   judgeSweep(ctx, [...refusedAttempts, ...permittedAttempts], { row: r.row, forbidden: 'ERR-007' }, r.what);
 }
 
