@@ -22,7 +22,7 @@ import { checkProperty } from '../../src/engine/property.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 import { apply, describe, MAX_COMMANDS, MAX_OPS_COMMANDS, opsSequenceArb, resolve, sequenceArb, VALUES_LOST, WALK_PAGES, type Cmd, type Runner } from './commands.ts';
 import { emptyModel, liveDefs, type Model } from './model.ts';
-import { drawnSequences, sequenceCredits } from './plan.ts';
+import { drawnSequenceCredits } from './plan.ts';
 import { interleavings } from './interleavings.ts';
 import { walkDuringWritesCheck } from './walk-during-writes.ts';
 import { isComputePoll, isMeteredCall } from './live-reads.ts';
@@ -349,9 +349,8 @@ function modelCheckParts(f: Family): CheckDef[] {
     needs: { mutation: true },
     // The sequences of this part, played on the model and priced as the reference charges (plan.ts).
     credits: (numRuns, seed) =>
-      drawnSequences(seed, f.sequencesFor(numRuns), f.play.arbitrary)
+      drawnSequenceCredits(seed, f.sequencesFor(numRuns), f.play.arbitrary)
         .filter(played(part))
-        .map(sequenceCredits)
         .reduce((a, b) => a + b, 0),
     // Its own sequences and the whole shrinking allowance, which it may take alone.
     maxCredits: (numRuns) => (Math.ceil(f.sequencesFor(numRuns) / f.parts) + MAX_SHRINK_CALLS) * f.sequenceCeiling,

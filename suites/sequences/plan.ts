@@ -162,3 +162,20 @@ export function drawnSequences(seed: number, runs: number, arbitrary: fc.Arbitra
   );
   return drawn;
 }
+
+/** Each drawn sequence's credits, by arbitrary, then by seed and runs (see drawnSequenceCredits). */
+const drawnCredits = new WeakMap<fc.Arbitrary<Cmd[]>, Map<string, readonly number[]>>();
+
+/**
+ * The credits of each sequence the property draws for `seed` and `runs`, in the order drawn.
+ * Every part of a model check prices its share of the same draw (and the plan asks for its
+ * exact credits and its ceiling): the draw is made once per arbitrary, seed and run count.
+ */
+export function drawnSequenceCredits(seed: number, runs: number, arbitrary: fc.Arbitrary<Cmd[]> = sequenceArb): readonly number[] {
+  let bySeed = drawnCredits.get(arbitrary);
+  if (!bySeed) drawnCredits.set(arbitrary, (bySeed = new Map()));
+  const key = `${seed}:${runs}`;
+  let credits = bySeed.get(key);
+  if (!credits) bySeed.set(key, (credits = Object.freeze(drawnSequences(seed, runs, arbitrary).map(sequenceCredits))));
+  return credits;
+}

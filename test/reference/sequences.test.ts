@@ -10,7 +10,7 @@ import type { CheckContext } from '../../src/engine/check.ts';
 import { checkProperty } from '../../src/engine/property.ts';
 import { sequenceArb, type Cmd } from '../../suites/sequences/commands.ts';
 import { differences, emptyModel, type ModelDef } from '../../suites/sequences/model.ts';
-import { drawnSequences, sequenceCredits } from '../../suites/sequences/plan.ts';
+import { drawnSequenceCredits, drawnSequences, sequenceCredits } from '../../suites/sequences/plan.ts';
 
 const def = (over: Partial<ModelDef> = {}): ModelDef => ({
   id: 'd',
@@ -47,6 +47,18 @@ describe('the sequences credit plan', () => {
       await checkProperty(ctx, { clause: 'DEF-029', arbitrary: sequenceArb, predicate: async (cmds) => void ran.push(cmds) });
       expect(drawnSequences(seed, 7)).toEqual(ran);
     }
+  });
+
+  it('prices the draw once per seed and run count: each part of a model check reads the same figures', () => {
+    for (const seed of [1, 4_000_000_000]) {
+      const credits = drawnSequenceCredits(seed, 7);
+      expect(credits).toEqual(drawnSequences(seed, 7).map(sequenceCredits));
+      expect(drawnSequenceCredits(seed, 7)).toBe(credits);
+      expect(Object.isFrozen(credits)).toBe(true);
+    }
+    // Another seed or run count is another draw.
+    expect(drawnSequenceCredits(2, 7)).toEqual(drawnSequences(2, 7).map(sequenceCredits));
+    expect(drawnSequenceCredits(1, 8)).toHaveLength(8);
   });
 
   it('prices each command as the reference charges it, skipped ones at nothing, and archives what stays live', () => {
