@@ -10,6 +10,7 @@
  *   dist/package.json                       name, version and "type": "module"
  *   dist/bin/wgc.mjs                        the entry the benchmark spawns
  *   dist/src/selftest/worker-entry.mjs      the self-test worker's entry (plain JavaScript)
+ *   dist/src/engine/pool-entry.mjs          the vitest worker's entry when started before vitest (prewarm.ts)
  *   dist/build-stamp.json                   what it was built from (bin/compiled.mjs): a clone's
  *                                           command runs dist/ only while it matches the sources
  *
@@ -36,6 +37,7 @@ if (compiled.status !== 0) {
 }
 cpSync(join(ROOT, 'specs'), join(DIST, 'specs'), { recursive: true, filter: (src) => !src.endsWith('README.md') });
 cpSync(join(ROOT, 'src/selftest/worker-entry.mjs'), join(DIST, 'src/selftest/worker-entry.mjs'));
+cpSync(join(ROOT, 'src/engine/pool-entry.mjs'), join(DIST, 'src/engine/pool-entry.mjs'));
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
 writeFileSync(join(DIST, 'package.json'), `${JSON.stringify({ name: pkg.name, version: pkg.version, description: `${pkg.description} (compiled)`, type: 'module', private: true }, null, 2)}\n`);
 mkdirSync(join(DIST, 'bin'), { recursive: true });

@@ -9,14 +9,18 @@ const s = (ms: number): string => `${(ms / 1000).toFixed(2)} s`;
 const mib = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
 const x = (ratio: number): string => (Number.isFinite(ratio) ? `${ratio.toFixed(2)}x` : 'n/a');
 
-/** Phases of a run in order, with the label of the time that ends at each. */
+/**
+ * Phases of a run, with the label of the time that ends at each; shown in the order the run
+ * reached them (vitest starts before the embedded reference, after a remote target's preflight).
+ */
 const PHASES: [string, string][] = [
   ['commandStart', 'node start-up, tsx, CLI import'],
   ['configured', 'run.ts import, config'],
-  ['targetOpen', 'catalog, embedded reference started'],
-  ['preflightDone', 'control check, preflight'],
-  ['suitesLoaded', 'vitest start-up, suite definitions'],
-  ['vitestStart', 'credit plan, run preparation'],
+  ['vitestLaunched', 'vitest import, start (its worker starts)'],
+  ['targetOpen', 'target opened (embedded reference)'],
+  ['preflightDone', 'control check, preflight, round trip'],
+  ['suitesLoaded', 'suite definitions'],
+  ['vitestStart', 'credit plan, run preparation, gate open'],
   ['vitestDone', "the suites' checks (gate open to end)"],
   ['reported', 'report files written'],
   ['exit', 'process exit'],
@@ -89,15 +93,19 @@ export function renderBench(r: BenchResult): string {
   out.push('');
   out.push('where the time goes (median, from spawning the process)');
   let prev = 0;
-  for (const [phase, label] of PHASES) {
-    const at = median(its.map((i) => i.run.phases[phase] ?? Number.NaN));
-    if (!Number.isFinite(at)) continue;
+  const reached = PHASES.map(([phase, label]) => ({ phase, label, at: median(its.map((i) => i.run.phases[phase] ?? Number.NaN)) }))
+    .filter((p) => Number.isFinite(p.at))
+    .sort((a, b) => a.at - b.at);
+  for (const { phase, label, at } of reached) {
     out.push(`  ${label.padEnd(36)}${s(at - prev).padStart(9)}   (at ${s(at)})`);
     if (phase === 'suitesLoaded') {
       // The worker imports the suites beside the definitions (src/engine/gate.ts): when it got them, and for how long.
       const queued = median(its.map((i) => i.run.phases['workerQueued'] ?? Number.NaN));
       if (Number.isFinite(queued)) out.push(`    ${'vitest worker handed the suites'.padEnd(34)}${''.padStart(9)}   (at ${s(queued)})`);
-      out.push(`    ${'worker start, suite imports'.padEnd(34)}${s(m('importMs')).padStart(9)}   (beside the definitions and the plan)`);
+      // The worker thread the run starts before vitest (src/engine/prewarm.ts), when vitest's pool took it.
+      const adopted = its.filter((i) => i.run.phases['workerAdopted'] !== undefined).length;
+      out.push(`    ${'worker started before vitest'.padEnd(34)}${''.padStart(9)}   adopted by vitest's pool in ${adopted} of ${its.length} runs`);
+      out.push(`    ${'worker start, suite imports'.padEnd(34)}${s(m('importMs')).padStart(9)}   (beside the preflight, the definitions and the plan)`);
     }
     prev = at;
   }

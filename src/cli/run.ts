@@ -25,13 +25,21 @@ import type { SessionSummary } from '../engine/session.ts';
 import type { PaceWaits } from '../http/limit.ts';
 import { createControlClient } from '../control/client.ts';
 import { RunGate } from '../engine/gate.ts';
+import { PrewarmedWorker, warmModules } from '../engine/prewarm.ts';
+import { shardFiles } from '../engine/shard.ts';
+import { SOURCE_EXT } from '../vocabulary.ts';
 import type { PreparedRun } from '../engine/run.ts';
+import type { VitestRun } from '../engine/launch.ts';
+import type { WgcReporter } from '../../reporters/wgc-reporter.ts';
 import type { CliIo } from '../report/io.ts';
 import { createHttpClient } from '../http/client.ts';
 import { SecretRegistry } from '../http/redact.ts';
 import { baseUrlProblem, preflight, type PreflightResult } from '../target/preflight.ts';
 import { castShare, castShortfall } from '../target/cast-share.ts';
 import { choosePace, describePace, measureRoundTrip, type PaceChoice } from '../target/pace.ts';
+
+/** What vitest gave back for the run. */
+type Launched = VitestRun<WgcReporter>;
 
 export const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const DEFAULT_SUITES_DIR = join(PACKAGE_ROOT, 'suites');
@@ -185,18 +193,54 @@ export async function runCommand(argv: string[], env: NodeJS.ProcessEnv, io: Cli
   io.out(`seed ${config.seed}${seedWasRandom ? ` (random; replay with --seed ${config.seed})` : ''}\n`);
   const profileLine = describeProfile(resolved);
   if (profileLine) io.out(`${profileLine}\n`);
-  const target = await openTarget(config);
-  observer.phase?.('targetOpen');
+  // The suite files --suite selects (--check narrows them further below).
+  const suiteFiles = config.suites.length === 0 ? files : files.filter((f) => config.suites.includes(f.name));
+  // Vitest's node API is the heaviest import of a run (0.3 s on the 2-core host), and its worker
+  // takes as long again to start and import the suites. A run without --check starts vitest
+  // first, gated (src/engine/gate.ts): the worker starts on the other core while this thread
+  // starts the embedded reference, runs the preflight, loads the definitions and prints the plan,
+  // and no suite sends anything before the gate opens. The pace (src/target/pace.ts) is not
+  // known when vitest starts: the worker keeps it (RunContext.suitesSideBySide).
+  const gate = config.checks.length === 0 ? new RunGate() : undefined;
+  // Signals and the time budget are this run's from here on: before vitest, whose logger and vite
+  // server install signal handlers of their own (the stopper removes those that come after it).
+  const stopper = new Stopper({
+    started,
+    graceMs: config.graceMs,
+    say: (line) => io.err(`${line}\n`),
+    ...(config.maxDurationMs !== undefined ? { maxDurationMs: config.maxDurationMs } : {}),
+    ...(observer.exit ? { exit: observer.exit } : {}),
+  });
+  // The worker thread, started before vitest is even imported (src/engine/prewarm.ts): it loads
+  // vitest's runtime and the suites' modules on the other core while this thread starts vitest.
+  const prewarmed = gate && SOURCE_EXT === '.js' ? new PrewarmedWorker(warmModules(shardFiles(suiteFiles, config.shard ?? undefined))) : undefined;
+  if (prewarmed) prewarmed.onAdopted = () => observer.phase?.('workerAdopted');
+  const launching = Promise.all([import('../engine/launch.ts'), import('../../reporters/wgc-reporter.ts')]);
+  launching.catch(() => undefined);
+  let target: Target | undefined;
+  let running: Promise<Launched> | undefined;
+  // Set by refuse (below), read by the progress callbacks: declared before them, since vitest's
+  // heartbeat may call them as soon as it starts.
+  let refused = false;
+  /** Refuses the run before any suite started: a gated vitest run winds down first. */
+  const refuse = async <T>(why: string, then: () => T | Promise<T>): Promise<T> => {
+    refused = true;
+    gate?.abort(why);
+    await running?.catch(() => undefined);
+    gate?.close();
+    stopper.dispose();
+    return then();
+  };
   try {
     /** No suite runs: CI still gets a report saying why, and the run is inconclusive (exit 2). */
-    const abort = async (runErrors: string[]): Promise<number> => {
+    const abort = async (opened: Target, runErrors: string[]): Promise<number> => {
       const { buildRunResult, hashFile, DEFAULT_SPEC_PATH, writeReports, renderTerminalSummary } = await reporting();
       const catalog = loadCatalog();
       const meta: RunMetaInput = {
         specHash: hashFile(DEFAULT_SPEC_PATH),
-        targetBaseUrl: target.identity,
+        targetBaseUrl: opened.identity,
         control: false,
-        config: { ...redactConfig(config), target: target.label },
+        config: { ...redactConfig(config), target: opened.label },
         seed: config.seed,
         startedAt: new Date(started).toISOString(),
         durationMs: Date.now() - started,
@@ -208,92 +252,103 @@ export async function runCommand(argv: string[], env: NodeJS.ProcessEnv, io: Cli
       io.out(renderTerminalSummary(result, { color: io.isTTY ?? false, files: written }));
       return 2;
     };
-    const run = runContextFor(config, target);
-    // The preflight comes first: its requests are free (GET /me, seed part 8), and a target that
-    // cannot be reached, is not the API or refuses a key is named before the suites are loaded.
-    // The control protocol's GET / (free too) goes beside it: against a distant target the two
-    // cost one round trip, not two. A control URL that is unusable is named first.
-    // Vitest's node API is the heaviest import of a run (0.3 s on the 2-core host): it loads while
-    // the preflight waits for the target. The round trip is measured once it has loaded, so that
-    // loading it (which holds this thread) never stretches a sample.
-    const launching = Promise.all([import('../engine/launch.ts'), import('../../reporters/wgc-reporter.ts')]);
-    launching.catch(() => undefined);
-    const [controlProblem, pre] = await Promise.all([checkControlProtocol(target, config), runPreflight(run, launching)]);
-    if (controlProblem) {
-      io.err(`wgc run: --control-url: ${controlProblem}\n`);
-      return abort([`the test-control protocol at --control-url is unusable, so no suite ran: ${controlProblem}`]);
-    }
-    io.out(`target ${target.label}${hasControl(run) ? ' (with test-control protocol)' : ' (no test-control protocol)'}\n`);
-    if (pre.problems.length > 0) {
-      for (const p of pre.problems) io.err(`wgc run: ${p}\n`);
-      return abort(pre.problems.map((p) => `preflight: ${p}; no suite ran`));
-    }
-    if (pre.introspected) run.introspected = pre.introspected;
-    observer.phase?.('preflightDone');
+    /** The preflight's verdict on a target: the exit code of a run that must not go on, or undefined. */
+    const judgePreflight = async (opened: Target, found: Preflighted): Promise<number | undefined> => {
+      if (found.controlProblem) {
+        const problem = found.controlProblem;
+        io.err(`wgc run: --control-url: ${problem}\n`);
+        return refuse('the test-control protocol is unusable', () => abort(opened, [`the test-control protocol at --control-url is unusable, so no suite ran: ${problem}`]));
+      }
+      io.out(`target ${opened.label}${opened.controlUrl && opened.controlToken ? ' (with test-control protocol)' : ' (no test-control protocol)'}\n`);
+      if (found.problems.length === 0) return undefined;
+      for (const p of found.problems) io.err(`wgc run: ${p}\n`);
+      return refuse('the preflight failed', () =>
+        abort(
+          opened,
+          found.problems.map((p) => `preflight: ${p}; no suite ran`),
+        ),
+      );
+    };
 
-    // The suite files --suite selects (--check narrows them further below).
-    const suiteFiles = config.suites.length === 0 ? files : files.filter((f) => config.suites.includes(f.name));
-    // The pace: from the round trip the preflight measured, unless set by hand (src/target/pace.ts).
-    const pace = choosePace(pre.roundTripMs, suiteFiles.length, {
-      ...(resolved.sources.concurrency !== 'default' ? { concurrency: config.concurrency } : {}),
-      ...(resolved.sources.maxInFlight !== 'default' ? { maxInFlight: config.maxInFlight } : {}),
-    });
-    const stopper = new Stopper({
-      started,
-      graceMs: config.graceMs,
-      say: (line) => io.err(`${line}\n`),
-      ...(config.maxDurationMs !== undefined ? { maxDurationMs: config.maxDurationMs } : {}),
-      ...(observer.exit ? { exit: observer.exit } : {}),
-    });
-    const [{ runSuitesWithVitest, shardFiles }, { WgcReporter }] = await launching;
+    // The preflight's requests are free (GET /me, seed part 8), and a target that cannot be
+    // reached, is not the API or refuses a key is named before the suites are loaded. The control
+    // protocol's GET / (free too) goes beside it: against a distant target the two cost one round
+    // trip, not two. A remote target's preflight goes out beside vitest's import (its answers are
+    // waits, not work for this thread), and vitest starts only once it has passed.
+    let found: Preflighted | undefined;
+    if (config.baseUrl) {
+      target = await openTarget(config);
+      observer.phase?.('targetOpen');
+      const checking = preflightTarget(config, target);
+      checking.catch(() => undefined);
+      found = await checking;
+      const ended = await judgePreflight(target, found);
+      if (ended !== undefined) return ended;
+    }
+
+    const [{ runSuitesWithVitest }, { WgcReporter }] = await launching;
     const collector = new WgcReporter();
-    type Launched = Awaited<ReturnType<typeof runSuitesWithVitest<InstanceType<typeof WgcReporter>>>>;
-    // Set by refuse (below), read by the progress callbacks: declared before them, since vitest's
-    // heartbeat may call them as soon as it starts.
-    let refused = false;
-    let queued!: () => void;
-    const workerStarted = new Promise<void>((resolve) => (queued = resolve));
+    let runStarted!: () => void;
+    const vitestStarted = new Promise<void>((resolve) => (runStarted = resolve));
     let knowTotal!: (n: number) => void;
     const totals = new Promise<number>((resolve) => (knowTotal = resolve));
-    const launch = (selected: readonly { testFile: string }[], context: RunContext | { gate: string }, totalChecks: number | Promise<number>): Promise<Launched> =>
+    const launch = (selected: readonly { testFile: string }[], context: RunContext | { gate: string }, totalChecks: number | Promise<number>, concurrency: number): Promise<Launched> =>
       runSuitesWithVitest({
         collector,
-        onQueued: () => queued(),
+        onRunStart: () => {
+          observer.phase?.('vitestLaunched');
+          runStarted();
+        },
         root: PACKAGE_ROOT,
+        ...(prewarmed ? { prewarmed } : {}),
         files: selected.map((f) => f.testFile),
         run: context,
-        concurrency: pace.concurrency,
+        concurrency,
         ...(config.shard ? { shard: config.shard } : {}),
         // A refused run (below) says why, not what its suites did when the gate was aborted.
         ...(config.quiet ? {} : { onProgress: (line: string) => refused || io.err(`${line}\n`) }),
         ...(config.quiet || !io.isTTY ? {} : { onLive: (text: string) => refused || io.err(`\r\x1b[2K${text.slice(0, 200)}`) }),
         totalChecks,
       });
-    // Without --check the files vitest runs do not depend on the definitions: it starts now, its
-    // worker importing the suites while this thread loads the definitions and plans the credits,
-    // and the gate holds every suite back until the plan is printed (src/engine/gate.ts).
-    const gate = config.checks.length === 0 ? new RunGate() : undefined;
-    let running: Promise<Launched> | undefined = gate ? launch(suiteFiles, { gate: gate.name }, totals) : undefined;
-    running?.catch(() => undefined);
-    // The definitions load once vitest has handed its worker the suites: both threads busy, not
-    // this one doing both (vitest's start-up and the definitions) while the worker waits.
-    if (running)
-      await Promise.race([
-        workerStarted,
-        running.then(
-          () => undefined,
-          () => undefined,
-        ),
-      ]);
-    /** Refuses the run before any suite started: a gated vitest run winds down first. */
-    const refuse = async <T>(why: string, then: () => T | Promise<T>): Promise<T> => {
-      refused = true;
-      gate?.abort(why);
-      await running?.catch(() => undefined);
-      gate?.close();
-      stopper.dispose();
-      return then();
-    };
+    // Without --check the files vitest runs do not depend on the definitions: it starts now, every
+    // suite of the shard at once (each waits in the worker for the gate, then for its place).
+    if (gate) {
+      running = launch(suiteFiles, { gate: gate.name }, totals, Math.max(1, shardFiles(suiteFiles, config.shard ?? undefined).length));
+      running.catch(() => undefined);
+    }
+    // Once vitest has started its worker, little of its start-up is left for this thread: the
+    // embedded reference starts then, and the round trip is measured then, so that vitest's
+    // start never stretches a sample.
+    const settled = running
+      ? Promise.race([
+          vitestStarted,
+          running.then(
+            () => undefined,
+            () => undefined,
+          ),
+        ])
+      : Promise.resolve();
+    if (!target || !found) {
+      await settled;
+      target = await openTarget(config);
+      observer.phase?.('targetOpen');
+      found = await preflightTarget(config, target);
+      const ended = await judgePreflight(target, found);
+      if (ended !== undefined) return ended;
+    }
+    await settled;
+    const roundTripMs = await found.roundTrip();
+    const opened = target;
+    const run = found.run;
+    const pre = found;
+    if (pre.introspected) run.introspected = pre.introspected;
+    observer.phase?.('preflightDone');
+
+    // The pace: from the round trip the preflight measured, unless set by hand (src/target/pace.ts).
+    const pace = choosePace(roundTripMs, suiteFiles.length, {
+      ...(resolved.sources.concurrency !== 'default' ? { concurrency: config.concurrency } : {}),
+      ...(resolved.sources.maxInFlight !== 'default' ? { maxInFlight: config.maxInFlight } : {}),
+    });
 
     let suites: SuiteDef[];
     let catalog;
@@ -331,7 +386,7 @@ export async function runCommand(argv: string[], env: NodeJS.ProcessEnv, io: Cli
       if (short && !config.allowPartial) {
         return refuse('the keys fill too few cast members', () => {
           io.err(`wgc run: ${short.summary}:\n${short.details.map((d) => `  ${d}\n`).join('')}`);
-          return abort([`keys: ${short.summary}; no suite ran`, ...short.details.map((d) => `keys: ${d}`)]);
+          return abort(opened, [`keys: ${short.summary}; no suite ran`, ...short.details.map((d) => `keys: ${d}`)]);
         });
       }
       if (short) io.out(`--allow-partial: ${short.summary}; running anyway\n`);
@@ -367,9 +422,14 @@ export async function runCommand(argv: string[], env: NodeJS.ProcessEnv, io: Cli
     observer.phase?.('vitestStart');
     // Every session of the run (one vitest worker) draws 429 retries from one budget, the run's
     // (runRetryBudget, src/engine/context.ts): the whole run never waits on more 429s than that.
-    const context: RunContext = { ...prepared.run, stop: stopper.plan };
+    const context: RunContext = { ...prepared.run, stop: stopper.plan, suitesSideBySide: pace.concurrency };
+    // A signal before the suites start: none starts (their sessions would not hear it).
+    if (stopper.cancelledBy) {
+      const why = `the run was cancelled (${stopper.cancelledBy}) before any suite started`;
+      return refuse(why, () => abort(opened, [`${why}; no suite ran`]));
+    }
     if (gate) gate.open(context);
-    else running = launch(selected, context, totalChecks);
+    else running = launch(selected, context, totalChecks, pace.concurrency);
     let vt: Launched;
     let forcedBy: string | undefined;
     try {
@@ -409,16 +469,16 @@ export async function runCommand(argv: string[], env: NodeJS.ProcessEnv, io: Cli
     const { buildRunResult, hashFile, DEFAULT_SPEC_PATH, writeReports, renderTerminalSummary, exitCodeOf, requireCoverage } = await reporting();
     const meta: RunMetaInput = {
       specHash: hashFile(DEFAULT_SPEC_PATH),
-      targetBaseUrl: target.identity,
+      targetBaseUrl: opened.identity,
       control: hasControl(run),
-      config: { ...redactConfig(config), target: target.label },
+      config: { ...redactConfig(config), target: opened.label },
       seed: config.seed,
       startedAt: new Date(started).toISOString(),
       durationMs: Date.now() - started,
       requests: pre.requests + prepared.requests + vt.requests,
       creditsCharged: vt.creditsCharged,
       creditPlan: { planned: plan.planned, ceiling: plan.ceiling, wanted: plan.wanted, limit: plan.limit, excluded: plan.excluded },
-      pace: paceRecord(pace, vt.sessions),
+      pace: paceRecord(pace, vt.sessions, { retryBudget: context.http.retry429.budget, roundTripSamples: pre.roundTripSamples }),
       runErrors: vt.runErrors,
       disabledClauses,
       ...(config.shard ? { shard: config.shard } : {}),
@@ -462,7 +522,12 @@ export async function runCommand(argv: string[], env: NodeJS.ProcessEnv, io: Cli
     // A cancelled run is inconclusive whatever it saw before the signal (exit 2).
     return cancelled ? 2 : result.summary.exitCode;
   } finally {
-    await target.close?.();
+    // A run that ended before it opened the gate (an exception) winds its vitest run down first.
+    if (gate && !gate.decided) await refuse('the run did not start', () => undefined);
+    // A thread vitest never adopted (a run refused before it started) is stopped.
+    await prewarmed?.dispose();
+    stopper.dispose();
+    await target?.close?.();
   }
 }
 
@@ -477,9 +542,11 @@ function unfinished(suites: readonly SuiteDef[], chosen: (s: SuiteDef, id: strin
 }
 
 /** The pace as the report records it: as chosen, with the rate-limit waits the sessions saw (they share one pace, so the last word is the whole run's). */
-function paceRecord(pace: PaceChoice, sessions: readonly SessionSummary[]): Pace {
+function paceRecord(pace: PaceChoice, sessions: readonly SessionSummary[], run: { retryBudget: number; roundTripSamples: number }): Pace {
   const waits = sessions.map((s) => s.paceWaits).filter((w) => w !== undefined);
   const last = waits.reduce<PaceWaits | undefined>((a, w) => (a === undefined || w.count >= a.count ? w : a), undefined);
+  // The sessions draw from one budget: the last to close saw every retry taken.
+  const retries = Math.max(0, ...sessions.map((s) => s.retriesSpent ?? 0));
   return {
     roundTripMs: pace.roundTripMs,
     concurrency: pace.concurrency,
@@ -488,29 +555,73 @@ function paceRecord(pace: PaceChoice, sessions: readonly SessionSummary[]): Pace
     rateLimitWaits: last?.count ?? 0,
     rateLimitWaitedMs: last?.totalMs ?? 0,
     ratePerMinute: last?.perMinute ?? null,
+    retryBudget: run.retryBudget,
+    retries,
+    roundTripSamples: run.roundTripSamples,
   };
 }
 
+/** What the preflight of a target found, with the client that measures its round trip. */
+interface Preflighted extends PreflightResult {
+  /** The run's context for this target. */
+  run: RunContext;
+  /** Set when --control-url does not speak the test-control protocol (the run must not go on). */
+  controlProblem?: string;
+  /** Requests the preflight sent (the round trip's included once measured). */
+  readonly requests: number;
+  /** Of those, the round trip's samples. */
+  readonly roundTripSamples: number;
+  /** The round trip (src/target/pace.ts), measured once, when nothing else holds this thread; closes the client. null after problems. */
+  roundTrip(): Promise<number | null>;
+}
+
 /**
- * The preflight (src/target/preflight.ts) through a client of its own, with the run's bounds;
- * secrets redacted; then, once `quiet` has settled (nothing else holds this thread), the round
- * trip (src/target/pace.ts).
+ * The preflight (src/target/preflight.ts) through a client of its own, with the run's bounds,
+ * secrets redacted, beside the control protocol's GET /; the round trip is measured later, by
+ * `roundTrip()`.
  */
-async function runPreflight(run: RunContext, quiet: Promise<unknown>): Promise<PreflightResult & { requests: number; roundTripMs: number | null }> {
+async function preflightTarget(config: Config, target: Target): Promise<Preflighted> {
+  const run = runContextFor(config, target);
   const secrets = new SecretRegistry();
   for (const k of run.keys) secrets.add(k.secret, k.name);
   const api = createHttpClient({ baseUrl: run.baseUrl, ...run.http, secrets, idPrefix: 'preflight' });
+  let closed = false;
+  let samples = 0;
+  const close = async (): Promise<void> => {
+    if (closed) return;
+    closed = true;
+    await api.close();
+  };
   try {
     const keys = hasControl(run) ? [] : run.keys;
-    const out = await preflight(api, keys);
-    let roundTripMs: number | null = null;
-    if (out.problems.length === 0) {
-      await quiet.catch(() => undefined);
-      roundTripMs = await measureRoundTrip(api);
-    }
-    return { ...out, problems: out.problems.map((p) => secrets.redact(p)), requests: api.requestCount, roundTripMs };
-  } finally {
-    await api.close();
+    const [controlProblem, out] = await Promise.all([checkControlProtocol(target, config), preflight(api, keys)]);
+    const problems = out.problems.map((p) => secrets.redact(p));
+    if (controlProblem || problems.length > 0) await close();
+    return {
+      ...out,
+      problems,
+      run,
+      ...(controlProblem ? { controlProblem } : {}),
+      get requests() {
+        return api.requestCount;
+      },
+      get roundTripSamples() {
+        return samples;
+      },
+      async roundTrip() {
+        if (closed) return null;
+        const before = api.requestCount;
+        try {
+          return await measureRoundTrip(api);
+        } finally {
+          samples = api.requestCount - before;
+          await close();
+        }
+      },
+    };
+  } catch (e) {
+    await close();
+    throw e;
   }
 }
 

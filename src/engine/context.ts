@@ -51,6 +51,11 @@ export interface RunContext {
   checks?: string[];
   /** How the run may be stopped before its end (time budget, cancellation; see stop.ts). */
   stop?: import('./stop.ts').StopPlan;
+  /**
+   * Suites that run side by side at most (the pace's; src/target/pace.ts), kept by the worker
+   * (src/engine/vitest.ts): vitest starts before the pace is known. Absent: as many as vitest runs.
+   */
+  suitesSideBySide?: number;
   http: {
     timeoutMs: number;
     maxResponseBytes: number;

@@ -7,14 +7,16 @@
  */
 import { basename, dirname, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startVitest, type Reporter, type TestModule, type TestSuite } from 'vitest/node';
+import { startVitest, type Reporter, type TestModule, type TestSpecification, type TestSuite } from 'vitest/node';
 import type { CheckResult } from './check.ts';
 import type { RunContext } from './context.ts';
 import type { SessionSummary } from './session.ts';
 import { OUTCOME_LABEL, OUTCOMES, type Outcome } from './outcome.ts';
 import { SOURCE_EXT } from '../vocabulary.ts';
 import { PACE_LINE, Progress } from './progress.ts';
-import type { TestCase } from 'vitest/node';
+import { shardFiles } from './shard.ts';
+import type { PrewarmedWorker } from './prewarm.ts';
+import type { ReportedHookContext, TestCase } from 'vitest/node';
 import type { UserConsoleLog } from 'vitest';
 
 /**
@@ -58,14 +60,7 @@ export const VITEST_FS_MODULE_CACHE = true;
  */
 export const VITEST_EXTERNAL_COMPILED = [/\/dist\/(src|suites|reporters)\//];
 
-/**
- * The files of one shard: the selected suite files in the order given, every `count`-th from
- * position `index` - 1 (shard 1/2 takes the 1st, 3rd, ...). Shards split by suite, never inside one.
- */
-export function shardFiles<T>(files: readonly T[], shard: { index: number; count: number } | undefined): T[] {
-  if (!shard) return [...files];
-  return files.filter((_, i) => i % shard.count === shard.index - 1);
-}
+export { shardFiles } from './shard.ts';
 
 export interface VitestLaunch {
   /** Project root (vite root; module resolution starts here). */
@@ -77,14 +72,21 @@ export interface VitestLaunch {
    * (src/engine/gate.ts): the worker then imports the suites while the command plans.
    */
   run: RunContext | { gate: string };
-  /** Suites run side by side (vitest maxConcurrency, in one worker). */
+  /**
+   * Suites vitest runs side by side (its maxConcurrency, in one worker). A gated run gives every
+   * suite file: the pace is not known yet, and the worker keeps it (RunContext.suitesSideBySide).
+   */
   concurrency: number;
+  /** The worker thread started before vitest (prewarm.ts), for vitest's pool to adopt; absent: the built-in threads pool. */
+  prewarmed?: PrewarmedWorker;
   /** Runs only this shard's suite files (see shardFiles). */
   shard?: { index: number; count: number };
   /** Receives one line per finished suite and the heartbeat lines (no newline); absent: no progress. */
   onProgress?: (line: string) => void;
   /** Redraws a live status line (on a terminal); '' clears it. Absent: heartbeat lines instead. */
   onLive?: (text: string) => void;
+  /** Called when vitest starts its run (its worker is being started: little is left for this thread to do for it). */
+  onRunStart?: () => void;
   /** Called when vitest hands the suites' file to its worker (the worker starts importing the suites). */
   onQueued?: () => void;
   /** Checks the run will report, for the progress counts (known later when the run is gated). */
@@ -152,8 +154,15 @@ class ProgressReporter implements Reporter {
     this.progress = progress;
   }
 
-  onTestSuiteReady(testSuite: TestSuite): void {
-    if (testSuite.parent.type === 'module') this.progress?.suiteStarted(testSuite.name.split(':')[0]!);
+  /** A suite runs once its session has opened (before that it may wait for its place: vitest.ts). */
+  onHookEnd(hook: ReportedHookContext): void {
+    if (hook.name === 'beforeAll' && hook.entity.type === 'suite' && hook.entity.parent.type === 'module') this.progress?.suiteStarted(hook.entity.name.split(':')[0]!);
+  }
+
+  onRunStart: (() => void) | undefined;
+
+  onTestRunStart(_specifications: readonly TestSpecification[]): void {
+    this.onRunStart?.();
   }
 
   /** The worker's pace lines (PACE_LINE) are progress; every other console line is dropped. */
@@ -216,6 +225,7 @@ export async function runSuitesWithVitest<C extends CheckCollector>(opts: Vitest
   const reporter = opts.collector;
   const progress = new ProgressReporter(opts.root, files, opts.onProgress, opts.onLive, opts.totalChecks);
   progress.onQueued = opts.onQueued;
+  progress.onRunStart = opts.onRunStart;
   const exitCodeBefore = process.exitCode;
   const timeout = opts.testTimeoutMs ?? 10 * 60_000;
   const vitest = await startVitest('test', [], {
@@ -225,8 +235,13 @@ export async function runSuitesWithVitest<C extends CheckCollector>(opts: Vitest
     include: [basename(SUITES_ENTRY)],
     watch: false,
     reporters: [reporter, progress],
-    provide: { ...('gate' in opts.run ? { wgcGate: opts.run.gate } : { wgcRun: opts.run }), wgcSuiteFiles: [...files], wgcSuiteNames: files.map((f) => relative(opts.root, f).split('\\').join('/')) },
-    pool: VITEST_POOL,
+    provide: {
+      ...('gate' in opts.run ? { wgcGate: opts.run.gate } : { wgcRun: opts.run }),
+      wgcSuiteFiles: [...files],
+      wgcSuiteNames: files.map((f) => relative(opts.root, f).split('\\').join('/')),
+      wgcHookTimeoutMs: timeout,
+    },
+    pool: opts.prewarmed ? opts.prewarmed.pool() : VITEST_POOL,
     maxWorkers: VITEST_WORKERS,
     maxConcurrency: opts.concurrency,
     testTimeout: timeout,

@@ -5,8 +5,13 @@
  */
 import type { VitestRun } from './launch.ts';
 
-/** Milestones of a run, in order. */
-export type RunPhase = 'configured' | 'targetOpen' | 'preflightDone' | 'suitesLoaded' | 'vitestStart' | 'vitestDone' | 'reported';
+/**
+ * Milestones of a run. `vitestLaunched` (vitest started its worker) comes before `targetOpen`
+ * against the embedded reference and after `preflightDone`'s requests against a remote target;
+ * the others come in this order. `workerAdopted`: vitest's pool took the worker thread the run
+ * started before vitest (src/engine/prewarm.ts); absent when it started one of its own.
+ */
+export type RunPhase = 'configured' | 'vitestLaunched' | 'workerAdopted' | 'targetOpen' | 'preflightDone' | 'suitesLoaded' | 'vitestStart' | 'vitestDone' | 'reported';
 
 /** Optional observer of a run; it sees figures, never changes the run. */
 export interface RunObserver {

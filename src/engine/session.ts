@@ -48,10 +48,14 @@ export interface SessionSummary {
    * checks created (through the control protocol); null without a ledger.
    */
   creditsCharged: number | null;
+  /** When the session opened (epoch ms). */
+  openedAt: number;
   /** From opening the session (provisioning) to the end of its teardown. */
   durationMs: number;
   /** The run's pace when the session closed (rate-limit waits so far; src/http/limit.ts); set by the vitest glue. */
   paceWaits?: PaceWaits;
+  /** 429 retries taken from the run's budget when the session closed (the sessions share it); set by the vitest glue. */
+  retriesSpent?: number;
 }
 
 export interface SessionDeps {
@@ -162,6 +166,7 @@ export async function openSession(suite: SuiteDef, run: RunContext, deps: Sessio
         suite: suite.name,
         requests: summaries.reduce((t, s) => t + s.requests, 0),
         creditsCharged: credits.includes(null) ? null : (credits as number[]).reduce((a, b) => a + b, 0),
+        openedAt: started,
         durationMs: Date.now() - started,
       };
     },
@@ -377,7 +382,7 @@ async function openLane(suite: SuiteDef, run: RunContext, deps: SessionDeps): Pr
         if (creditsCharged !== null) creditsCharged += created.charged;
       }
       await setup.teardown?.();
-      return { suite: suite.name, requests: (api?.requestCount ?? 0) + (control?.requestCount ?? 0), creditsCharged, durationMs: Date.now() - opened };
+      return { suite: suite.name, requests: (api?.requestCount ?? 0) + (control?.requestCount ?? 0), creditsCharged, openedAt: opened, durationMs: Date.now() - opened };
     } finally {
       await api?.close();
       await control?.close();

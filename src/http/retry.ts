@@ -22,11 +22,17 @@ export const DEFAULT_RETRY_429: Retry429Options = { maxRetries: 2, maxWaitMs: 50
 /** A run-wide count of retries left. Share one instance between clients of the same run. */
 export class RetryBudget {
   #left: number;
+  readonly total: number;
   constructor(total: number) {
-    this.#left = Math.max(0, Math.floor(total));
+    this.total = Math.max(0, Math.floor(total));
+    this.#left = this.total;
   }
   get left(): number {
     return this.#left;
+  }
+  /** Retries taken so far. */
+  get spent(): number {
+    return this.total - this.#left;
   }
   /** Takes one retry from the budget; false when none is left. */
   take(): boolean {

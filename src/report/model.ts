@@ -218,6 +218,11 @@ export const PaceSchema = z
     rateLimitWaitedMs: z.number().nonnegative(),
     /** Requests a minute kept to after the last wait; null when none was needed. */
     ratePerMinute: z.number().nonnegative().nullable(),
+    /** The 429 retries the suites may take in all (their requests in flight decide it: src/engine/context.ts), and those they took. */
+    retryBudget: z.number().int().nonnegative().optional(),
+    retries: z.number().int().nonnegative().optional(),
+    /** The preflight's round-trip samples (keyless GET /me, free), counted in the run's requests. */
+    roundTripSamples: z.number().int().nonnegative().optional(),
   })
   .strict();
 export type Pace = z.infer<typeof PaceSchema>;

@@ -1,0 +1,169 @@
+/**
+ * The vitest worker, started before vitest. Vitest's node API is the heaviest import of a run,
+ * and only once it has started does its pool start the worker thread, which then loads vitest's
+ * runtime and imports every suite: two chains of a few tenths of a second each, one after the
+ * other, while the second core waits. `wgc run` starts the worker thread itself, first thing
+ * (pool-entry.mjs: vitest's own thread runtime, and the suites' modules imported beside it), and
+ * hands it to vitest through a custom pool (vitest 4's `pool: { name, createPoolWorker }`) whose
+ * worker is the built-in threads pool's but for where its thread comes from.
+ *
+ * The thread is adopted only if vitest asks for exactly the runtime, environment variables and
+ * Node flags it was started with (predicted below from what vitest 4.1 passes); otherwise, or if
+ * it has died, it is stopped and a thread is started the way the built-in pool starts one. Only
+ * the compiled tree (dist/) is warmed: the TypeScript sources go through vite's module runner.
+ */
+import { isDeepStrictEqual } from 'node:util';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
+import { isatty } from 'node:tty';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { PoolOptions, PoolWorker, WorkerRequest } from 'vitest/node';
+
+/** The pool's name in vitest's config (its worker calls itself "threads", as the built-in one). */
+export const PREWARMED_POOL = 'wgc-threads';
+
+const require_ = createRequire(import.meta.url);
+const VITEST_DIR = dirname(require_.resolve('vitest/package.json'));
+/** Vitest's thread runtime (the built-in threads pool's entry). */
+const VITEST_THREAD_ENTRY = join(VITEST_DIR, 'dist/workers/threads.js');
+const ENTRY = new URL('./pool-entry.mjs', import.meta.url);
+
+/**
+ * What the worker imports while vitest starts: each suite's definition module (and all it
+ * imports) and the engine modules the suite files' glue imports (src/engine/vitest.ts, whose own
+ * import of vitest waits for vitest's run). Modules that import vitest are left to the run.
+ */
+export function warmModules(files: readonly { indexFile: string }[]): string[] {
+  const engine = ['./session.js', './gate.js', './context.js', './progress.js', '../http/limit.js'].map((f) => fileURLToPath(new URL(f, import.meta.url)));
+  return [...engine, ...files.map((f) => f.indexFile)];
+}
+
+/** A worker thread started before vitest, until vitest's pool adopts it (or it is stopped). */
+export class PrewarmedWorker {
+  readonly thread: Worker;
+  readonly env: Record<string, string | undefined>;
+  readonly execArgv: string[];
+  #exited = false;
+  #claimed = false;
+
+  /** Called when vitest's pool adopts the thread. */
+  onAdopted: (() => void) | undefined;
+
+  constructor(warm: readonly string[]) {
+    // What vitest 4.1 gives a thread (its resolveOptions and the pool's task): the variables vitest
+    // sets on import (TEST, VITEST, NODE_ENV), those it adds for its workers and vite's
+    // import.meta.env of a test run; its flags and the conditions of a node environment that is
+    // not a production build.
+    this.env = {
+      ...process.env,
+      TEST: 'true',
+      VITEST: 'true',
+      NODE_ENV: process.env['NODE_ENV'] || 'test',
+      VITEST_MODE: 'RUN',
+      FORCE_TTY: isatty(1) ? 'true' : '',
+      BASE_URL: '/',
+      MODE: 'test',
+      DEV: '1',
+      PROD: '',
+    };
+    const profiling = process.execArgv.filter((a) => a.startsWith('--cpu-prof') || a.startsWith('--heap-prof') || a.startsWith('--diagnostic-dir'));
+    const conditions = this.env['NODE_ENV'] === 'production' ? ['--conditions', 'node', '--conditions', 'production'] : ['--conditions', 'node', '--conditions', 'development'];
+    this.execArgv = [...profiling, '--experimental-import-meta-resolve', '--require', join(VITEST_DIR, 'suppress-warnings.cjs'), ...conditions];
+    this.thread = new Worker(ENTRY, {
+      env: this.env,
+      execArgv: this.execArgv,
+      stdout: true,
+      stderr: true,
+      workerData: { vitestEntry: pathToFileURL(VITEST_THREAD_ENTRY).href, warm: warm.map((f) => pathToFileURL(f).href) },
+    });
+    this.thread.once('exit', () => (this.#exited = true));
+    // Until adopted, an error is the thread's end: the pool then starts one of its own.
+    this.thread.once('error', () => (this.#exited = true));
+  }
+
+  /** The thread, once, for a pool worker that asks for what it was started with. */
+  claim(options: PoolOptions): Worker | undefined {
+    if (this.#claimed || this.#exited) return undefined;
+    if (resolve(options.distPath, 'workers/threads.js') !== VITEST_THREAD_ENTRY) return undefined;
+    if (!isDeepStrictEqual(options.execArgv, this.execArgv) || !isDeepStrictEqual(options.env, this.env)) return undefined;
+    this.#claimed = true;
+    this.onAdopted?.();
+    return this.thread;
+  }
+
+  /** Stops the thread unless a pool adopted it. */
+  async dispose(): Promise<void> {
+    if (this.#claimed || this.#exited) return;
+    this.#claimed = true;
+    await this.thread.terminate();
+  }
+
+  /** The custom pool that hands vitest this thread. */
+  pool(): { name: string; createPoolWorker: (options: PoolOptions) => PoolWorker } {
+    return { name: PREWARMED_POOL, createPoolWorker: (options) => new PrewarmedPoolWorker(options, this) };
+  }
+}
+
+/** The built-in threads pool's worker (vitest 4.1's ThreadsPoolWorker), its thread adopted where it can be. */
+class PrewarmedPoolWorker implements PoolWorker {
+  readonly name = 'threads';
+  readonly #options: PoolOptions;
+  readonly #prewarmed: PrewarmedWorker;
+  readonly #stdout: NodeJS.WriteStream;
+  readonly #stderr: NodeJS.WriteStream;
+  #thread: Worker | undefined;
+
+  constructor(options: PoolOptions, prewarmed: PrewarmedWorker) {
+    this.#options = options;
+    this.#prewarmed = prewarmed;
+    this.#stdout = options.project.vitest.logger.outputStream as NodeJS.WriteStream;
+    this.#stderr = options.project.vitest.logger.errorStream as NodeJS.WriteStream;
+  }
+
+  get #live(): Worker {
+    if (!this.#thread) throw new Error('the worker thread was torn down or never started');
+    return this.#thread;
+  }
+
+  on(event: string, callback: (arg: any) => void): void {
+    this.#live.on(event, callback);
+  }
+
+  off(event: string, callback: (arg: any) => void): void {
+    this.#live.off(event, callback);
+  }
+
+  send(message: WorkerRequest): void {
+    this.#live.postMessage(message);
+  }
+
+  async start(): Promise<void> {
+    if (this.#thread) return;
+    let thread = this.#prewarmed.claim(this.#options);
+    if (!thread) {
+      await this.#prewarmed.dispose();
+      thread = new Worker(VITEST_THREAD_ENTRY, { env: this.#options.env, execArgv: this.#options.execArgv, stdout: true, stderr: true });
+    }
+    this.#thread = thread;
+    this.#stdout.setMaxListeners(1 + this.#stdout.getMaxListeners());
+    thread.stdout.pipe(this.#stdout);
+    this.#stderr.setMaxListeners(1 + this.#stderr.getMaxListeners());
+    thread.stderr.pipe(this.#stderr);
+  }
+
+  async stop(): Promise<void> {
+    const thread = this.#thread;
+    if (!thread) return;
+    await thread.terminate();
+    thread.stdout.unpipe(this.#stdout);
+    this.#stdout.setMaxListeners(this.#stdout.getMaxListeners() - 1);
+    thread.stderr.unpipe(this.#stderr);
+    this.#stderr.setMaxListeners(this.#stderr.getMaxListeners() - 1);
+    this.#thread = undefined;
+  }
+
+  deserialize(data: unknown): unknown {
+    return data;
+  }
+}
