@@ -14,7 +14,9 @@ import type { CheckResult, SuiteDef } from '../engine/check.ts';
 import { Stopper } from './stopper.ts';
 import { uniform } from '../engine/conclude.ts';
 import { hasControl, retryBudgetFor, type RunContext } from '../engine/context.ts';
-import { describeCreditPlan, planCredits } from '../engine/credits.ts';
+import { describeCreditPlan, planCredits, withCreditPlan } from '../engine/credits.ts';
+import { figuresOf, type SuiteOutline } from '../engine/outline.ts';
+import { isDeepStrictEqual } from 'node:util';
 import { discoverSuites, loadSuiteDefs, SuiteLoadError } from '../engine/discover.ts';
 import { runContextFor } from '../engine/context.ts';
 import type { RunObserver } from '../engine/phases.ts';
@@ -25,7 +27,7 @@ import type { SessionSummary } from '../engine/session.ts';
 import type { PaceWaits } from '../http/limit.ts';
 import { createControlClient } from '../control/client.ts';
 import { RunGate } from '../engine/gate.ts';
-import { PrewarmedWorker, warmModules } from '../engine/prewarm.ts';
+import { PrewarmedWorker, takeEarlyWorker, warmModules } from '../engine/prewarm.ts';
 import { shardFiles } from '../engine/shard.ts';
 import { SOURCE_EXT } from '../vocabulary.ts';
 import type { PreparedRun } from '../engine/run.ts';
@@ -213,8 +215,19 @@ export async function runCommand(argv: string[], env: NodeJS.ProcessEnv, io: Cli
   });
   // The worker thread, started before vitest is even imported (src/engine/prewarm.ts): it loads
   // vitest's runtime and the suites' modules on the other core while this thread starts vitest.
-  const prewarmed = gate && SOURCE_EXT === '.js' ? new PrewarmedWorker(warmModules(shardFiles(suiteFiles, config.shard ?? undefined))) : undefined;
+  // The command's entry starts it as it starts (every suite of the package); a run of other
+  // suites starts one for them, and a run that does not gate vitest (--check) needs none.
+  const early = takeEarlyWorker();
+  const usable = gate && SOURCE_EXT === '.js';
+  const ownSuites = config.suitesDir !== undefined && resolve(config.suitesDir) !== resolve(DEFAULT_SUITES_DIR);
+  if (early && (!usable || ownSuites)) await early.dispose();
+  const prewarmed = usable ? (early && !ownSuites ? early : new PrewarmedWorker(warmModules(shardFiles(suiteFiles, config.shard ?? undefined)))) : undefined;
   if (prewarmed) prewarmed.onAdopted = () => observer.phase?.('workerAdopted');
+  // With the control protocol (the embedded reference has it) the run needs of the definitions
+  // only their outline and plan, which that thread works out too (src/engine/outline.ts).
+  const withControl = !config.baseUrl || Boolean(config.controlUrl && config.controlToken);
+  const figures = figuresOf(runContextFor(config, { baseUrl: 'http://outline.invalid', ...(withControl ? { controlUrl: 'http://outline.invalid/control', controlToken: 'outline' } : {}) }));
+  const outlining = prewarmed && withControl ? prewarmed.outline(files, PACKAGE_ROOT, figures) : undefined;
   const launching = Promise.all([import('../engine/launch.ts'), import('../../reporters/wgc-reporter.ts')]);
   launching.catch(() => undefined);
   let target: Target | undefined;
@@ -350,11 +363,16 @@ export async function runCommand(argv: string[], env: NodeJS.ProcessEnv, io: Cli
       ...(resolved.sources.maxInFlight !== 'default' ? { maxInFlight: config.maxInFlight } : {}),
     });
 
-    let suites: SuiteDef[];
+    // The worker's outline stands for the definitions where it was worked out for this run's
+    // figures; otherwise (no control: keys to match against the casts; an outline that failed)
+    // this thread loads them, as it always did.
+    const outlined = await outlining;
+    const outline = outlined && !('error' in outlined) && hasControl(run) && isDeepStrictEqual(outlined.figures, figuresOf(run)) ? outlined : undefined;
+    let defs: SuiteDef[] | undefined;
     let catalog;
     try {
       catalog = loadCatalog();
-      suites = await loadSuiteDefs(files, PACKAGE_ROOT);
+      if (!outline) defs = await loadSuiteDefs(files, PACKAGE_ROOT);
     } catch (e) {
       if (!(e instanceof SuiteLoadError || e instanceof CatalogError)) {
         await refuse('the suite definitions did not load', () => undefined);
@@ -366,6 +384,8 @@ export async function runCommand(argv: string[], env: NodeJS.ProcessEnv, io: Cli
         return 2;
       });
     }
+    const suites: readonly SuiteOutline[] = outline ? outline.suites : defs!;
+    if (outline) observer.phase?.('suitesOutlined');
     const unknownChecks = config.checks.filter((id) => !suites.some((d) => d.checks.some((c) => c.id === id)));
     if (unknownChecks.length > 0) {
       return refuse('unknown --check', () => {
@@ -376,8 +396,8 @@ export async function runCommand(argv: string[], env: NodeJS.ProcessEnv, io: Cli
     // Without control, the supplied keys must fill enough of the casts for the run to be worth a
     // verdict (src/target/cast-share.ts), over every selected suite, so that each shard decides
     // alike. A run narrowed by --check (a replay) uses few cast members: it needs only one.
-    if (!hasControl(run)) {
-      const chosenSuites = suites.filter((s) => (config.suites.length === 0 || config.suites.includes(s.name)) && (config.checks.length === 0 || s.checks.some((c) => config.checks.includes(c.id))));
+    if (!hasControl(run) && defs) {
+      const chosenSuites = defs.filter((s) => (config.suites.length === 0 || config.suites.includes(s.name)) && (config.checks.length === 0 || s.checks.some((c) => config.checks.includes(c.id))));
       const introspected = run.introspected ?? [];
       const share = castShare(chosenSuites, run.keys, introspected, run.roles);
       if (share.total > 0) io.out(`keys fill ${share.matched} of ${share.total} cast members of the selected suites\n`);
@@ -399,12 +419,16 @@ export async function runCommand(argv: string[], env: NodeJS.ProcessEnv, io: Cli
       ...(pace.slowMs !== undefined ? { slowMs: pace.slowMs } : {}),
     };
     // The plan is printed before anything billable is sent (the preflight's GET /me is free).
-    const plan = planCredits(suites, run);
+    const plan = outline ? outline.plan : planCredits(defs!, run);
     io.out(`${describeCreditPlan(plan)}\n${describePace(pace)}\n`);
     let prepared: PreparedRun;
     try {
-      const { prepareRun } = await import('../engine/run.ts');
-      prepared = await prepareRun(suites, run, { plan });
+      // With control nothing is introspected: the plan goes with the context (engine/run.ts prepareRun).
+      if (outline) prepared = { run: withCreditPlan(run, plan), plan, requests: 0 };
+      else {
+        const { prepareRun } = await import('../engine/run.ts');
+        prepared = await prepareRun(defs!, run, { plan });
+      }
     } catch (e) {
       return refuse('the run preparation failed', () => {
         throw e;
@@ -414,7 +438,7 @@ export async function runCommand(argv: string[], env: NodeJS.ProcessEnv, io: Cli
     // --check narrows the suites to those holding a selected check.
     const checkSuites = new Set(suites.filter((s) => s.checks.some((c) => config.checks.includes(c.id))).map((s) => s.name));
     const selected = suiteFiles.filter((f) => config.checks.length === 0 || checkSuites.has(f.name));
-    const chosen = (s: SuiteDef, id: string): boolean => (config.suites.length === 0 || config.suites.includes(s.name)) && (config.checks.length === 0 || config.checks.includes(id));
+    const chosen = (s: SuiteOutline, id: string): boolean => (config.suites.length === 0 || config.suites.includes(s.name)) && (config.checks.length === 0 || config.checks.includes(id));
     const totalChecks = shardFiles(selected, config.shard ?? undefined)
       .flatMap((f) => suites.filter((s) => s.name === f.name))
       .reduce((n, s) => n + s.checks.filter((c) => chosen(s, c.id)).length, 0);
@@ -532,7 +556,7 @@ export async function runCommand(argv: string[], env: NodeJS.ProcessEnv, io: Cli
 }
 
 /** Results for the chosen checks that never reported one (a run cut short): disabled, with the reason. */
-function unfinished(suites: readonly SuiteDef[], chosen: (s: SuiteDef, id: string) => boolean, results: readonly CheckResult[], reason: string, seed: number): CheckResult[] {
+function unfinished(suites: readonly SuiteOutline[], chosen: (s: SuiteOutline, id: string) => boolean, results: readonly CheckResult[], reason: string, seed: number): CheckResult[] {
   const have = new Set(results.map((r) => r.checkId));
   return suites.flatMap((s) =>
     s.checks

@@ -117,6 +117,12 @@ export function planCredits(
   return { planned, ceiling, wanted, limit, entries, excluded };
 }
 
+/** The run context with its plan (RunContext.creditPlan): the checks the plan excludes and each check's exact credits. */
+export function withCreditPlan(run: RunContext, plan: CreditPlan): RunContext {
+  const planned = Object.fromEntries(plan.entries.map((e) => [e.checkId, e.credits]));
+  return { ...run, creditPlan: { excluded: plan.excluded, planned } };
+}
+
 /** One line for the terminal, e.g. "credit plan: 787 credits for 106 checks (ceiling 1356; limit 1500)". */
 export function describeCreditPlan(plan: CreditPlan): string {
   const running = plan.entries.filter((e) => !e.idle && !plan.excluded.includes(e.checkId)).length;

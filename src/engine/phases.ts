@@ -10,8 +10,10 @@ import type { VitestRun } from './launch.ts';
  * against the embedded reference and after `preflightDone`'s requests against a remote target;
  * the others come in this order. `workerAdopted`: vitest's pool took the worker thread the run
  * started before vitest (src/engine/prewarm.ts); absent when it started one of its own.
+ * `suitesOutlined`: the run took the suites' outline and plan from that thread
+ * (src/engine/outline.ts) instead of loading the definitions itself.
  */
-export type RunPhase = 'configured' | 'vitestLaunched' | 'workerAdopted' | 'targetOpen' | 'preflightDone' | 'suitesLoaded' | 'vitestStart' | 'vitestDone' | 'reported';
+export type RunPhase = 'configured' | 'vitestLaunched' | 'workerAdopted' | 'suitesOutlined' | 'targetOpen' | 'preflightDone' | 'suitesLoaded' | 'vitestStart' | 'vitestDone' | 'reported';
 
 /** Optional observer of a run; it sees figures, never changes the run. */
 export interface RunObserver {

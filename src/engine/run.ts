@@ -8,7 +8,7 @@ import type { CheckResult, SuiteDef } from './check.ts';
 import { uniform } from './conclude.ts';
 import { hasControl, runLimiter, type RunContext } from './context.ts';
 import { withInFlightLimit } from '../http/limit.ts';
-import { planCredits, plannedCredits, type CreditPlan } from './credits.ts';
+import { planCredits, plannedCredits, withCreditPlan, type CreditPlan } from './credits.ts';
 import { openSession } from './session.ts';
 import { createDispatcher, createHttpClient } from '../http/client.ts';
 import { SecretRegistry } from '../http/redact.ts';
@@ -30,8 +30,7 @@ export async function prepareRun(suites: readonly SuiteDef[], run: RunContext, d
   // The plan of these suites for this run, unless the caller has it already (wgc run prints it first).
   const plan = deps.plan ?? planCredits(suites, run);
   // Each check's credits go with the context: a session need not draw a seeded check's values again to price it.
-  const planned = Object.fromEntries(plan.entries.map((e) => [e.checkId, e.credits]));
-  const out: RunContext = { ...run, creditPlan: { excluded: plan.excluded, planned } };
+  const out: RunContext = withCreditPlan(run, plan);
   let requests = 0;
   if (!hasControl(run) && !run.introspected && run.keys.length > 0) {
     const secrets = new SecretRegistry();

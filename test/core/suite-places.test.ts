@@ -73,11 +73,28 @@ const fresh = existsSync(join(DIST, 'src/cli/run.js')) && (compiledIsFresh(ROOT,
 if (!fresh && !process.env['CI']) console.warn('suite-places.test.ts: dist/ is not built from these sources (npm run build): the compiled run is not tested here; CI builds it and runs this test');
 
 describe.skipIf(!fresh && !process.env['CI'])('the compiled run', () => {
-  test("vitest's pool adopts the worker thread started before vitest, and the suites still keep their places", async () => {
+  test("vitest's pool adopts the worker thread started before vitest, which outlines the suites; the suites still keep their places", async () => {
     const compiled = (await import(join(DIST, 'src/cli/run.js'))) as { runCommand: Run };
     const r = await observed(compiled.runCommand, ['--concurrency', '1']);
     expect(r.code, r.err).toBe(0);
     expect(r.phases.has('workerAdopted'), 'the worker thread started before vitest was adopted').toBe(true);
+    expect(r.phases.has('suitesOutlined'), 'the run took the outline and plan that thread worked out').toBe(true);
     expect(mostAtOnce(r.sessions)).toBe(1);
+  }, 120_000);
+
+  test('the thread the command starts as it starts (bin/wg-conformance.mjs) is the one adopted', async () => {
+    const prewarm = (await import(join(DIST, 'src/engine/prewarm.js'))) as { startEarlyWorker(): void; takeEarlyWorker(): { thread: { threadId: number } } | undefined };
+    prewarm.startEarlyWorker();
+    const early = prewarm.takeEarlyWorker();
+    expect(early, 'started').toBeDefined();
+    // Handed back for the run to take, as the entry leaves it.
+    prewarm.startEarlyWorker();
+    const compiled = (await import(join(DIST, 'src/cli/run.js'))) as { runCommand: Run };
+    const r = await observed(compiled.runCommand, ['--concurrency', '2']);
+    expect(r.code, r.err).toBe(0);
+    expect(r.phases.has('workerAdopted')).toBe(true);
+    expect(r.phases.has('suitesOutlined')).toBe(true);
+    expect(prewarm.takeEarlyWorker(), 'the run took it').toBeUndefined();
+    await (early as unknown as { dispose(): Promise<void> }).dispose();
   }, 120_000);
 });
