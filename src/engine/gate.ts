@@ -1,11 +1,12 @@
 /**
- * The gate between `wgc run` and its vitest worker. Vitest starts (its worker imports every
- * suite: a few tenths of a second on a core of its own) while the command, on the main thread,
- * loads the suite definitions, plans the credits and prints the plan. No suite sends anything
- * before the command opens the gate with the run context, and a run the command refuses
- * (definitions that do not load, keys that fill too few casts) aborts it: its suites never
- * start. Measured on the 2-core host: the first check starts about 0.2 s sooner (the two
- * threads slow each other down there: docs/benchmark.md, session 18).
+ * The gate between `wgc run` and its vitest worker. Vitest starts first (its worker thread was
+ * started before it and has imported the suites meanwhile: src/engine/prewarm.ts) while the
+ * command, on the main thread, starts the embedded reference, runs the preflight, takes the
+ * suites' outline and plan and prints the plan. No suite sends anything before the command
+ * opens the gate with the run context (which carries the pace: how many suites run side by
+ * side), and a run the command refuses (a failed preflight, definitions that do not load, keys
+ * that fill too few casts, a signal) aborts it: its suites never start. Measured on the 2-core
+ * host: docs/benchmark.md, sessions 18 and 24.
  *
  * The worker is a thread of the command's process (vitest's `threads` pool), so the two talk
  * over a BroadcastChannel named for this run alone. The worker says it is listening ("ready")
