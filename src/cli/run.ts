@@ -219,7 +219,7 @@ export async function runCommand(argv: string[], env: NodeJS.ProcessEnv, io: Cli
   // suites starts one for them, and a run that does not gate vitest (--check) needs none.
   const early = takeEarlyWorker();
   const usable = gate && SOURCE_EXT === '.js';
-  const ownSuites = config.suitesDir !== undefined && resolve(config.suitesDir) !== resolve(DEFAULT_SUITES_DIR);
+  const ownSuites = suitesDir !== resolve(DEFAULT_SUITES_DIR);
   if (early && (!usable || ownSuites)) await early.dispose();
   const prewarmed = usable ? (early && !ownSuites ? early : new PrewarmedWorker(warmModules(shardFiles(suiteFiles, config.shard ?? undefined)))) : undefined;
   if (prewarmed) prewarmed.onAdopted = () => observer.phase?.('workerAdopted');

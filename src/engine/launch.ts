@@ -7,7 +7,8 @@
  */
 import { basename, dirname, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startVitest, type Reporter, type TestModule, type TestSpecification, type TestSuite } from 'vitest/node';
+import { startVitest, ThreadsPoolWorker, type PoolOptions, type Reporter, type TestModule, type TestSpecification, type TestSuite } from 'vitest/node';
+import type { Worker } from 'node:worker_threads';
 import type { CheckResult } from './check.ts';
 import type { RunContext } from './context.ts';
 import type { SessionSummary } from './session.ts';
@@ -62,6 +63,34 @@ export const VITEST_EXTERNAL_COMPILED = [/\/dist\/(src|suites|reporters)\//];
 
 export { shardFiles } from './shard.ts';
 
+/**
+ * The pool that hands vitest the worker thread started before it (prewarm.ts): vitest 4's
+ * custom pool (`pool: { name, createPoolWorker }`) whose worker is the built-in threads pool's
+ * own (ThreadsPoolWorker), given that thread to start with where the thread fits (the same
+ * runtime, variables and flags); otherwise that thread is stopped and the worker starts its own.
+ */
+export function adoptingPool(prewarmed: PrewarmedWorker): { name: string; createPoolWorker: (options: PoolOptions) => ThreadsPoolWorker } {
+  class AdoptingThreadsWorker extends ThreadsPoolWorker {
+    readonly #options: PoolOptions;
+    constructor(options: PoolOptions) {
+      super(options);
+      this.#options = options;
+    }
+    override async start(): Promise<void> {
+      // ThreadsPoolWorker (vitest 4.1.12) starts a thread only where it has none (`_thread ||=`),
+      // then pipes the thread's output: a thread handed to it first is the one it runs.
+      const own = this as unknown as { _thread?: Worker };
+      if (!own._thread) {
+        const thread = prewarmed.claim(this.#options);
+        if (thread) own._thread = thread;
+        else await prewarmed.dispose();
+      }
+      return super.start();
+    }
+  }
+  return { name: 'wgc-threads', createPoolWorker: (options) => new AdoptingThreadsWorker(options) };
+}
+
 export interface VitestLaunch {
   /** Project root (vite root; module resolution starts here). */
   root: string;
@@ -87,8 +116,6 @@ export interface VitestLaunch {
   onLive?: (text: string) => void;
   /** Called when vitest starts its run (its worker is being started: little is left for this thread to do for it). */
   onRunStart?: () => void;
-  /** Called when vitest hands the suites' file to its worker (the worker starts importing the suites). */
-  onQueued?: () => void;
   /** Checks the run will report, for the progress counts (known later when the run is gated). */
   totalChecks?: number | Promise<number>;
   /** Per-check and per-hook time limit (a safety net: every request is bounded already). */
@@ -174,11 +201,8 @@ class ProgressReporter implements Reporter {
     this.progress?.checkDone(testCase.meta().wgc);
   }
 
-  onQueued: (() => void) | undefined;
-
   onTestModuleQueued(testModule: TestModule): void {
     this.queued.set(testModule.moduleId, Date.now());
-    this.onQueued?.();
   }
 
   onTestSuiteResult(testSuite: TestSuite): void {
@@ -224,7 +248,6 @@ export async function runSuitesWithVitest<C extends CheckCollector>(opts: Vitest
   const files = shardFiles(opts.files, opts.shard);
   const reporter = opts.collector;
   const progress = new ProgressReporter(opts.root, files, opts.onProgress, opts.onLive, opts.totalChecks);
-  progress.onQueued = opts.onQueued;
   progress.onRunStart = opts.onRunStart;
   const exitCodeBefore = process.exitCode;
   const timeout = opts.testTimeoutMs ?? 10 * 60_000;
@@ -241,7 +264,7 @@ export async function runSuitesWithVitest<C extends CheckCollector>(opts: Vitest
       wgcSuiteNames: files.map((f) => relative(opts.root, f).split('\\').join('/')),
       wgcHookTimeoutMs: timeout,
     },
-    pool: opts.prewarmed ? opts.prewarmed.pool() : VITEST_POOL,
+    pool: opts.prewarmed ? adoptingPool(opts.prewarmed) : VITEST_POOL,
     maxWorkers: VITEST_WORKERS,
     maxConcurrency: opts.concurrency,
     testTimeout: timeout,

@@ -4,8 +4,8 @@
  * runtime and imports every suite: two chains of a few tenths of a second each, one after the
  * other, while the second core waits. `wgc run` starts the worker thread itself, first thing
  * (pool-entry.mjs: vitest's own thread runtime, and the suites' modules imported beside it), and
- * hands it to vitest through a custom pool (vitest 4's `pool: { name, createPoolWorker }`) whose
- * worker is the built-in threads pool's but for where its thread comes from.
+ * hands it to vitest through a custom pool (launch.ts) whose worker is the built-in threads
+ * pool's but for where its thread comes from.
  *
  * The thread is adopted only if vitest asks for exactly the runtime, environment variables and
  * Node flags it was started with (predicted below from what vitest 4.1 passes); otherwise, or if
@@ -21,10 +21,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 import type { SuiteFile } from './discover.ts';
 import type { Outline, PlanFigures } from './outline.ts';
-import type { PoolOptions, PoolWorker, WorkerRequest } from 'vitest/node';
-
-/** The pool's name in vitest's config (its worker calls itself "threads", as the built-in one). */
-export const PREWARMED_POOL = 'wgc-threads';
+import type { PoolOptions } from 'vitest/node';
 
 const require_ = createRequire(import.meta.url);
 const VITEST_DIR = dirname(require_.resolve('vitest/package.json'));
@@ -152,73 +149,5 @@ export class PrewarmedWorker {
     if (this.#claimed || this.#exited) return;
     this.#claimed = true;
     await this.thread.terminate();
-  }
-
-  /** The custom pool that hands vitest this thread. */
-  pool(): { name: string; createPoolWorker: (options: PoolOptions) => PoolWorker } {
-    return { name: PREWARMED_POOL, createPoolWorker: (options) => new PrewarmedPoolWorker(options, this) };
-  }
-}
-
-/** The built-in threads pool's worker (vitest 4.1's ThreadsPoolWorker), its thread adopted where it can be. */
-class PrewarmedPoolWorker implements PoolWorker {
-  readonly name = 'threads';
-  readonly #options: PoolOptions;
-  readonly #prewarmed: PrewarmedWorker;
-  readonly #stdout: NodeJS.WriteStream;
-  readonly #stderr: NodeJS.WriteStream;
-  #thread: Worker | undefined;
-
-  constructor(options: PoolOptions, prewarmed: PrewarmedWorker) {
-    this.#options = options;
-    this.#prewarmed = prewarmed;
-    this.#stdout = options.project.vitest.logger.outputStream as NodeJS.WriteStream;
-    this.#stderr = options.project.vitest.logger.errorStream as NodeJS.WriteStream;
-  }
-
-  get #live(): Worker {
-    if (!this.#thread) throw new Error('the worker thread was torn down or never started');
-    return this.#thread;
-  }
-
-  on(event: string, callback: (arg: any) => void): void {
-    this.#live.on(event, callback);
-  }
-
-  off(event: string, callback: (arg: any) => void): void {
-    this.#live.off(event, callback);
-  }
-
-  send(message: WorkerRequest): void {
-    this.#live.postMessage(message);
-  }
-
-  async start(): Promise<void> {
-    if (this.#thread) return;
-    let thread = this.#prewarmed.claim(this.#options);
-    if (!thread) {
-      await this.#prewarmed.dispose();
-      thread = new Worker(VITEST_THREAD_ENTRY, { env: this.#options.env, execArgv: this.#options.execArgv, stdout: true, stderr: true });
-    }
-    this.#thread = thread;
-    this.#stdout.setMaxListeners(1 + this.#stdout.getMaxListeners());
-    thread.stdout.pipe(this.#stdout);
-    this.#stderr.setMaxListeners(1 + this.#stderr.getMaxListeners());
-    thread.stderr.pipe(this.#stderr);
-  }
-
-  async stop(): Promise<void> {
-    const thread = this.#thread;
-    if (!thread) return;
-    await thread.terminate();
-    thread.stdout.unpipe(this.#stdout);
-    this.#stdout.setMaxListeners(this.#stdout.getMaxListeners() - 1);
-    thread.stderr.unpipe(this.#stderr);
-    this.#stderr.setMaxListeners(this.#stderr.getMaxListeners() - 1);
-    this.#thread = undefined;
-  }
-
-  deserialize(data: unknown): unknown {
-    return data;
   }
 }

@@ -65,7 +65,7 @@ class SuitePlaces {
 
 const places = new WeakMap<RunContext, SuitePlaces>();
 
-/** A place for one suite of `run`; without a limit, one at once. */
+/** A place for one suite of `run`; without a limit (no pace in the context), at once. */
 function suitePlace(run: RunContext): Promise<() => void> {
   if (run.suitesSideBySide === undefined) return Promise.resolve(() => undefined);
   let p = places.get(run);
